@@ -1,0 +1,8 @@
+"""minttt: the smallest lookup tables that play perfect tic-tac-toe.
+
+>>> from minttt.game import Board
+>>> Board.parse("x...o....").to_move
+1
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,373 @@
+"""The rules of tic-tac-toe (and its m,n,k and misère cousins), an immutable board, and symmetry.
+
+Conventions (DESIGN.md): cells 0..N-1 row-major from the top left; 0 empty, 1 = X (moves first),
+2 = O; hash ``sum(cell[i] * 3**i)`` (cell 0 is the least significant digit); the canonical hash is
+the minimum hash over the symmetries of the board's shape, and we keep the transform that reached it.
+
+>>> b = Board.parse("x...o....")
+>>> b.to_move, b.hash, b.legal_moves()[:3]
+(1, 163, (1, 2, 3))
+>>> c = b.canonical()
+>>> c.hash, str(c.board), c.transform
+(163, 'x...o....', 0)
+>>> Board.parse("..x......").canonical().hash     # a corner opening: the corner 0 is canonical
+1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+from minttt.errors import InputError
+
+EMPTY, X, O = 0, 1, 2
+SYMBOLS = {EMPTY: ".", X: "x", O: "o"}
+PARSE_SYMBOLS = {".": EMPTY, "-": EMPTY, "_": EMPTY, " ": EMPTY, "x": X, "o": O}
+
+
+def _square_symmetries(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Cell permutations of the board's symmetry group, ordered as in 003.
+
+    Transform ``t`` is a 3-bit number b2 b1 b0: b0 flips rows (row -> rows-1-row), b1 flips
+    columns, b2 swaps row and column (transpose). Non-square boards cannot transpose, so they keep
+    only t in 0..3. ``perm[t][i]`` is the cell that cell ``i`` moves to.
+    """
+    count = 8 if rows == cols else 4
+    perms = []
+    for t in range(count):
+        perm = []
+        for i in range(rows * cols):
+            r, c = divmod(i, cols)
+            if t & 1:
+                r = rows - 1 - r
+            if t & 2:
+                c = cols - 1 - c
+            if t & 4:
+                r, c = c, r
+            perm.append(r * cols + c)
+        perms.append(tuple(perm))
+    return tuple(perms)
+
+
+def _lines(rows: int, cols: int, k: int) -> tuple[tuple[int, ...], ...]:
+    """Every straight run of ``k`` cells: rows, columns and both diagonals."""
+    lines = []
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = []
+                for s in range(k):
+                    rr, cc = r + dr * s, c + dc * s
+                    if not (0 <= rr < rows and 0 <= cc < cols):
+                        break
+                    cells.append(rr * cols + cc)
+                if len(cells) == k:
+                    lines.append(tuple(cells))
+    return tuple(lines)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game of the tic-tac-toe family: an ``rows`` x ``cols`` board, ``k`` in a row.
+
+    With ``misere`` the player who completes ``k`` in a row loses.
+
+    >>> TIC_TAC_TOE.name, len(TIC_TAC_TOE.lines), len(TIC_TAC_TOE.symmetries)
+    ('3x3', 8, 8)
+    >>> Rules.from_name("mnk:3,4,3").name, len(Rules.from_name("mnk:3,4,3").symmetries)
+    ('mnk:3,4,3', 4)
+    """
+
+    rows: int = 3
+    cols: int = 3
+    k: int = 3
+    misere: bool = False
+
+    def __post_init__(self) -> None:
+        if self.rows < 1 or self.cols < 1:
+            raise InputError(f"board must have at least one row and column, got {self.rows}x{self.cols}")
+        if not 1 <= self.k <= max(self.rows, self.cols):
+            raise InputError(
+                f"k={self.k} cannot fit on a {self.rows}x{self.cols} board (need 1 <= k <= "
+                f"{max(self.rows, self.cols)})"
+            )
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def name(self) -> str:
+        if (self.rows, self.cols, self.k) == (3, 3, 3):
+            return "3x3-misere" if self.misere else "3x3"
+        base = f"mnk:{self.rows},{self.cols},{self.k}"
+        return base + "-misere" if self.misere else base
+
+    @classmethod
+    def from_name(cls, name: str, *, force: bool = False) -> Rules:
+        """Parse ``3x3``, ``3x3-misere`` or ``mnk:M,N,K`` (optionally ``-misere``).
+
+        Boards larger than 4x4 need ``force=True``: their graphs are too large to build casually.
+        """
+        text = name.strip().lower()
+        misere = text.endswith("-misere")
+        if misere:
+            text = text[: -len("-misere")]
+        if text == "3x3":
+            rules = cls(3, 3, 3, misere)
+        elif text.startswith("mnk:"):
+            parts = text[4:].split(",")
+            if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+                raise InputError(f"game {name!r}: expected mnk:M,N,K with three whole numbers")
+            m, n, k = (int(p) for p in parts)
+            rules = cls(m, n, k, misere)
+        else:
+            raise InputError(
+                f"unknown game {name!r}: expected one of 3x3, 3x3-misere, mnk:M,N,K[-misere]"
+            )
+        if rules.cells > 16 and not force:
+            raise InputError(
+                f"game {name!r} has {rules.cells} cells; boards over 4x4 need --force"
+            )
+        return rules
+
+    @cached_property
+    def lines(self) -> tuple[tuple[int, ...], ...]:
+        return _lines(self.rows, self.cols, self.k)
+
+    @cached_property
+    def symmetries(self) -> tuple[tuple[int, ...], ...]:
+        return _square_symmetries(self.rows, self.cols)
+
+    @cached_property
+    def inverse_symmetries(self) -> tuple[tuple[int, ...], ...]:
+        inverses = []
+        for perm in self.symmetries:
+            inv = [0] * len(perm)
+            for i, j in enumerate(perm):
+                inv[j] = i
+            inverses.append(tuple(inv))
+        return tuple(inverses)
+
+    @cached_property
+    def powers(self) -> tuple[int, ...]:
+        return tuple(3**i for i in range(self.cells))
+
+    def line_winner(self, cells: tuple[int, ...]) -> int:
+        """The player who completed a line (0 if none). Does not apply the misère rule."""
+        for line in self.lines:
+            first = cells[line[0]]
+            if first and all(cells[i] == first for i in line[1:]):
+                return first
+        return EMPTY
+
+    def winner(self, cells: tuple[int, ...]) -> int:
+        """The winner of a position: in misère the player who made the line loses."""
+        maker = self.line_winner(cells)
+        if maker and self.misere:
+            return 3 - maker
+        return maker
+
+    def hash(self, cells: tuple[int, ...]) -> int:
+        return sum(v * p for v, p in zip(cells, self.powers, strict=True))
+
+    def transform(self, cells: tuple[int, ...], t: int) -> tuple[int, ...]:
+        """The cells after symmetry ``t``: the piece on cell i moves to ``symmetries[t][i]``."""
+        out = [0] * len(cells)
+        for i, j in enumerate(self.symmetries[t]):
+            out[j] = cells[i]
+        return tuple(out)
+
+    def canonical(self, cells: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
+        """``(canonical hash, transform, canonical cells)``; ties go to the lowest transform."""
+        best_hash, best_t, best_cells = -1, 0, cells
+        for t in range(len(self.symmetries)):
+            image = self.transform(cells, t)
+            h = self.hash(image)
+            if best_hash < 0 or h < best_hash:
+                best_hash, best_t, best_cells = h, t, image
+        return best_hash, best_t, best_cells
+
+
+TIC_TAC_TOE = Rules()
+
+
+class Canonical(NamedTuple):
+    """A board's canonical form: ``board == original.transform(transform)``."""
+
+    hash: int
+    transform: int
+    board: Board
+
+
+@dataclass(frozen=True)
+class Board:
+    """An immutable position. ``cells[i]`` is 0 (empty), 1 (X) or 2 (O).
+
+    >>> b = Board.empty().play(4).play(0)
+    >>> str(b), b.to_move, b.winner(), b.is_terminal
+    ('o...x....', 1, 0, False)
+    >>> print(b.pretty())
+    o . .
+    . x .
+    . . .
+    """
+
+    cells: tuple[int, ...]
+    rules: Rules = TIC_TAC_TOE
+
+    @classmethod
+    def empty(cls, rules: Rules = TIC_TAC_TOE) -> Board:
+        return cls((EMPTY,) * rules.cells, rules)
+
+    @classmethod
+    def from_hash(cls, value: int, rules: Rules = TIC_TAC_TOE) -> Board:
+        """The board whose base-3 hash is ``value`` (checked like :meth:`parse`)."""
+        if not 0 <= value < 3**rules.cells:
+            raise InputError(f"hash {value} is outside 0..{3**rules.cells - 1}")
+        cells = []
+        for _ in range(rules.cells):
+            value, digit = divmod(value, 3)
+            cells.append(digit)
+        board = cls(tuple(cells), rules)
+        board.check_counts()
+        return board
+
+    @classmethod
+    def parse(cls, text: str, rules: Rules = TIC_TAC_TOE) -> Board:
+        """Read a board written as one character per cell (``x``, ``o``, ``.``).
+
+        Raises :class:`InputError` naming the problem for a wrong length, another character, or
+        impossible piece counts or wins.
+        """
+        cleaned = text.strip().lower().replace("\n", "").replace("|", "").replace("/", "")
+        if len(cleaned) != rules.cells:
+            raise InputError(
+                f"board {text!r} has {len(cleaned)} cells, expected {rules.cells} "
+                f"(one of x, o, . per cell, row by row)"
+            )
+        bad = sorted({ch for ch in cleaned if ch not in PARSE_SYMBOLS})
+        if bad:
+            raise InputError(
+                f"board {text!r} has characters {''.join(bad)!r}; use x, o and . only"
+            )
+        board = cls(tuple(PARSE_SYMBOLS[ch] for ch in cleaned), rules)
+        board.check_counts()
+        return board
+
+    def check_counts(self) -> None:
+        """Raise InputError unless the position can arise in a real game."""
+        xs, os = self.cells.count(X), self.cells.count(O)
+        if xs - os not in (0, 1):
+            raise InputError(
+                f"board {self} has impossible counts: {xs} x and {os} o "
+                "(x moves first, so x must equal o or o + 1)"
+            )
+        makers = {
+            self.cells[line[0]]
+            for line in self.rules.lines
+            if self.cells[line[0]] and all(self.cells[i] == self.cells[line[0]] for i in line)
+        }
+        if len(makers) > 1:
+            raise InputError(f"board {self} is impossible: both x and o have {self.rules.k} in a row")
+        if makers:
+            maker = makers.pop()
+            if (maker == X and xs != os + 1) or (maker == O and xs != os):
+                raise InputError(
+                    f"board {self} is impossible: {SYMBOLS[maker]} has a line but play went on"
+                )
+
+    def __str__(self) -> str:
+        return "".join(SYMBOLS[v] for v in self.cells)
+
+    def __repr__(self) -> str:
+        return f"Board.parse({str(self)!r})"
+
+    def pretty(self) -> str:
+        """The board as rows of ``x``, ``o`` and ``.``."""
+        text = str(self)
+        cols = self.rules.cols
+        return "\n".join(" ".join(text[r * cols : (r + 1) * cols]) for r in range(self.rules.rows))
+
+    @cached_property
+    def hash(self) -> int:
+        return self.rules.hash(self.cells)
+
+    @property
+    def depth(self) -> int:
+        """Number of pieces on the board (plies played)."""
+        return self.rules.cells - self.cells.count(EMPTY)
+
+    @property
+    def to_move(self) -> int:
+        """The player whose turn it is: 1 (X) or 2 (O)."""
+        return X if self.cells.count(X) == self.cells.count(O) else O
+
+    def winner(self) -> int:
+        """1 if X has won, 2 if O has won, 0 otherwise (misère rules applied)."""
+        return self.rules.winner(self.cells)
+
+    @property
+    def is_full(self) -> bool:
+        return EMPTY not in self.cells
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.is_full or self.rules.line_winner(self.cells) != EMPTY
+
+    def legal_moves(self) -> tuple[int, ...]:
+        """Empty cells, in increasing order; none once the game is over."""
+        if self.is_terminal:
+            return ()
+        return tuple(i for i, v in enumerate(self.cells) if v == EMPTY)
+
+    def play(self, cell: int) -> Board:
+        """The board after the side to move plays ``cell``."""
+        if not 0 <= cell < self.rules.cells:
+            raise InputError(f"move {cell} is outside the board (cells 0..{self.rules.cells - 1})")
+        if self.cells[cell] != EMPTY:
+            raise InputError(f"cell {cell} is already taken on board {self}")
+        if self.is_terminal:
+            raise InputError(f"board {self} is finished; no move can be played")
+        cells = list(self.cells)
+        cells[cell] = self.to_move
+        return Board(tuple(cells), self.rules)
+
+    def transform(self, t: int) -> Board:
+        """The board under symmetry ``t`` (see :func:`map_cell`)."""
+        return Board(self.rules.transform(self.cells, t), self.rules)
+
+    def canonical(self) -> Canonical:
+        """The canonical representative and the transform that reaches it."""
+        h, t, cells = self.rules.canonical(self.cells)
+        return Canonical(h, t, Board(cells, self.rules))
+
+    def stabilizer(self) -> tuple[int, ...]:
+        """The symmetries that leave this board unchanged (always includes 0, the identity)."""
+        return tuple(
+            t for t in range(len(self.rules.symmetries)) if self.rules.transform(self.cells, t) == self.cells
+        )
+
+
+def map_cell(cell: int, transform: int, rules: Rules = TIC_TAC_TOE) -> int:
+    """Where ``cell`` goes under ``transform`` (real board -> canonical board)."""
+    return rules.symmetries[transform][cell]
+
+
+def unmap_cell(cell: int, transform: int, rules: Rules = TIC_TAC_TOE) -> int:
+    """The inverse of :func:`map_cell`: a move on the canonical board back on the real board.
+
+    >>> b = Board.parse("..x......")
+    >>> c = b.canonical()
+    >>> unmap_cell(4, c.transform) == 4 and map_cell(2, c.transform) == 0
+    True
+    """
+    return rules.inverse_symmetries[transform][cell]
+
+
+def inverse_transform(transform: int, rules: Rules = TIC_TAC_TOE) -> int:
+    """The index of the symmetry that undoes ``transform``."""
+    inverse = rules.inverse_symmetries[transform]
+    return rules.symmetries.index(inverse)
