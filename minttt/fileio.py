@@ -15,6 +15,7 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.fchmod(fd, 0o644)  # mkstemp makes 0600; results are meant to be read by others
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

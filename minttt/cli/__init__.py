@@ -1,51 +1,67 @@
 """The ``minttt`` command: a thin layer over the Python API.
 
-Each sub-module of ``minttt.cli`` defines ``register(app)`` and adds its commands.
+Each sub-module of ``minttt.cli`` defines ``register(app)`` and adds its commands. ``main`` loads
+only the module of the command being run, so a quick command (``minttt count``) never pays for the
+imports of a heavy one (solvers, plotting, browsers). ``minttt.cli.app`` is the full application.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
 
 import typer
 
-COMMAND_MODULES = (
-    "count",
-    "solve",
-    "encode",
-    "tables",
-    "tournament",
-    "play",
-    "search",
-    "render",
-    "evolve",
-    "nine",
-    "web",
-    "reproduce",
-)
-
-app = typer.Typer(
-    name="minttt",
-    help="Find, prove and ship the smallest lookup tables that play perfect tic-tac-toe.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+# command name -> module of minttt.cli that registers it
+COMMANDS: dict[str, str] = {
+    "count": "count",
+    "solve": "solve",
+    "encode": "encode",
+    "verify": "tables",
+    "export": "tables",
+    "odds": "tables",
+    "tournament": "tournament",
+    "play": "play",
+    "search": "search",
+    "render": "render",
+    "evolve": "evolve",
+    "nine": "nine",
+    "web": "web",
+    "reproduce": "reproduce",
+}
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
 
+def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
+    """A typer application with the commands of ``modules`` registered."""
+    application = typer.Typer(
+        name="minttt",
+        help="Find, prove and ship the smallest lookup tables that play perfect tic-tac-toe.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
 
-@app.callback()
-def _root() -> None:
-    """Find, prove and ship the smallest lookup tables that play perfect tic-tac-toe."""
+    @application.callback()
+    def _root() -> None:
+        """Find, prove and ship the smallest lookup tables that play perfect tic-tac-toe."""
+
+    for name in modules:
+        module_name = f"minttt.cli.{name}"
+        if importlib.util.find_spec(module_name) is not None:
+            importlib.import_module(module_name).register(application)
+    return application
 
 
-for _name in COMMAND_MODULES:
-    _module_name = f"minttt.cli.{_name}"
-    if importlib.util.find_spec(_module_name) is not None:
-        importlib.import_module(_module_name).register(app)
+def __getattr__(name: str) -> typer.Typer:
+    if name == "app":
+        return build_app()
+    raise AttributeError(name)
 
 
 def main() -> None:
     """Entry point of the console script."""
-    app()
+    words = [a for a in sys.argv[1:] if not a.startswith("-")]
+    module = COMMANDS.get(words[0]) if words else None
+    build_app((module,) if module else COMMAND_MODULES)()

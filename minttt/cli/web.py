@@ -1,0 +1,34 @@
+"""``minttt web``: write the static play page for a table file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from minttt.cli.common import console, guarded, print_json
+from minttt.table import load_table
+from minttt.web.site import build_site
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("web")
+    @guarded
+    def web(
+        table: Path = typer.Option(..., "--table", help="A minttt-table/1 JSON file."),
+        out: Path = typer.Option(..., "--out", help="Folder to write the site into (created)."),
+        json_out: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
+    ) -> None:
+        """Write a self-contained play page for TABLE into OUT (open OUT/index.html)."""
+        loaded = load_table(table)
+        paths = build_site(loaded, out)
+        if json_out:
+            print_json({"table": str(table), "size": loaded.size, "files": [str(p) for p in paths]})
+            return
+        console.print(
+            f"wrote {len(paths)} files to {out}/ for a {loaded.role} table of "
+            f"{loaded.size} entries; open {out / 'index.html'} in a browser",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )

@@ -1,0 +1,8 @@
+"""The static play page: a person plays tic-tac-toe in the browser against a table file alone.
+
+``build_site(table, out_dir)`` writes it; ``write_site(table_path, out_dir)`` loads the file first.
+"""
+
+from minttt.web.site import SITE_FILES, build_site, render_site, write_site
+
+__all__ = ["SITE_FILES", "build_site", "render_site", "write_site"]

@@ -1,0 +1,52 @@
+"""A small, honest demo table for both sides: the first optimal move at every position its own
+play reaches. It is not minimal (the solvers find smaller ones); it exists so the play page and
+its tests work without running a solver.
+
+>>> from minttt.game import Board
+>>> t = sample_table()
+>>> t.role, t.opening, t.criterion, t.move(Board.empty())
+('both', 4, 'optimal', 4)
+"""
+
+from __future__ import annotations
+
+from minttt.game import X
+from minttt.graph import Graph, build_graph
+from minttt.table import Table, table_from_moves
+
+__all__ = ["first_optimal_moves", "sample_table"]
+
+
+def first_optimal_moves(graph: Graph, side: int, opening: int | None = None) -> dict[int, int]:
+    """Canonical hash -> first optimal move, at every ``side``-to-move position reached when
+    ``side`` plays those moves (X opening at ``opening`` if given) against every reply."""
+    moves: dict[int, int] = {}
+    stack = [graph.root]
+    seen: set[int] = set()
+    while stack:
+        h = stack.pop()
+        if h in seen or graph.is_terminal(h):
+            continue
+        seen.add(h)
+        if graph.to_move(h) == side:
+            move = opening if (h == graph.root and opening is not None) else graph.allowed(h)[0]
+            moves[h] = move
+            stack.append(graph.child(h, move))
+        else:
+            stack.extend(child for _, child in graph.children[h])
+    return moves
+
+
+def sample_table(graph: Graph | None = None) -> Table:
+    """Role ``both``: X opens in the centre, then first optimal moves; O: first optimal moves."""
+    g = graph if graph is not None else build_graph()
+    moves = first_optimal_moves(g, X, opening=4)
+    moves.update(first_optimal_moves(g, 3 - X))
+    return table_from_moves(
+        g,
+        moves,
+        role="both",
+        opening=4,
+        criterion="optimal",
+        provenance={"name": "sample", "method": "first optimal move (not minimal; a demo)"},
+    )

@@ -1,0 +1,77 @@
+"""Write the static play page for a table: ``index.html`` (table inlined), ``play.js``,
+``style.css`` and ``table.json``.
+
+The site loads nothing from the network (its Content-Security-Policy forbids it) and works from a
+``file://`` URL. The same table always gives the same bytes.
+
+>>> import tempfile
+>>> from minttt.web.sample import sample_table
+>>> with tempfile.TemporaryDirectory() as d:
+...     [p.name for p in build_site(sample_table(), d)]
+['index.html', 'play.js', 'style.css', 'table.json']
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+from minttt.errors import InputError
+from minttt.fileio import write_bytes_atomic
+from minttt.table import Table, load_table
+
+ASSETS = ("play.js", "style.css")
+SITE_FILES = ("index.html", *ASSETS, "table.json")
+PLACEHOLDER = "@@MINTTT_TABLE@@"
+
+
+def asset_text(name: str) -> str:
+    """The text of a shipped asset (``index.html``, ``play.js``, ``style.css``)."""
+    return resources.files("minttt.web").joinpath("assets", name).read_text("utf-8")
+
+
+def _inline_json(text: str) -> str:
+    """JSON text made safe inside a ``<script>`` element (``\\/`` is a valid JSON escape)."""
+    return text.replace("</", "<\\/").replace("<!--", "<\\u0021--").strip()
+
+
+def render_site(table: Table) -> dict[str, bytes]:
+    """The site's files as ``{name: bytes}``, in :data:`SITE_FILES` order (no file is written)."""
+    if table.game not in ("3x3", "3x3-misere"):
+        raise InputError(f"the play page handles 3x3 games only, not {table.game!r}")
+    table_json = table.to_json()
+    index = asset_text("index.html")
+    if index.count(PLACEHOLDER) != 1:  # pragma: no cover - a broken package
+        raise RuntimeError("minttt/web/assets/index.html lost its table placeholder")
+    files = {"index.html": index.replace(PLACEHOLDER, _inline_json(table_json))}
+    for name in ASSETS:
+        files[name] = asset_text(name)
+    files["table.json"] = table_json
+    return {name: files[name].encode("utf-8") for name in SITE_FILES}
+
+
+def build_site(table: Table, out_dir: str | os.PathLike[str]) -> list[Path]:
+    """Write the play page for ``table`` into ``out_dir`` (created if needed); the paths written.
+
+    Each file is written atomically; other files in ``out_dir`` are left alone.
+    """
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out}: exists and is not a directory")
+    files = render_site(table)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, data in files.items():
+            path = write_bytes_atomic(out / name, data)
+            path.chmod(0o644)  # a web page is for reading: the temp file was private (0600)
+            written.append(path)
+        return written
+    except OSError as exc:
+        raise InputError(f"{out}: cannot write the site ({exc.strerror or exc})") from None
+
+
+def write_site(table_path: str | os.PathLike[str], out_dir: str | os.PathLike[str]) -> list[Path]:
+    """Load the table file at ``table_path`` (InputError if it fails) and write its page."""
+    return build_site(load_table(table_path), out_dir)

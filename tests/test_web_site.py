@@ -1,0 +1,298 @@
+"""The static play page: files, determinism, the CLI, and the page's hashing run under node."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from minttt.cli import app
+from minttt.errors import InputError
+from minttt.game import TIC_TAC_TOE, Board, Rules, inverse_transform
+from minttt.graph import build_graph
+from minttt.table import Table, save_table, table_from_moves
+from minttt.web import SITE_FILES, build_site, render_site, write_site
+from minttt.web.sample import first_optimal_moves, sample_table
+from minttt.web.site import asset_text
+
+PLAY_JS = Path(__file__).resolve().parents[1] / "minttt" / "web" / "assets" / "play.js"
+
+
+@pytest.fixture(scope="module")
+def table() -> Table:
+    return sample_table()
+
+
+@pytest.fixture(scope="module")
+def all_boards() -> list[Board]:
+    graph = build_graph(symmetric=False)
+    boards = [graph.board(h) for h in sorted(graph.boards)]
+    assert len(boards) == 5478
+    return boards
+
+
+# ------------------------------------------------------------------ the files
+
+
+def test_sample_table_is_both_sides_and_optimal(table: Table) -> None:
+    graph = build_graph()
+    assert table.role == "both" and table.opening == 4 and table.move(Board.empty()) == 4
+    for e in table.entries:
+        assert e.move in graph.allowed(e.hash, "optimal")
+    depths = {9 - e.board.count(".") for e in table.entries}
+    assert {0, 1} <= depths  # X entries (even depth) and O entries (odd depth)
+
+
+def test_build_site_writes_the_files_deterministically(table: Table, tmp_path: Path) -> None:
+    first = build_site(table, tmp_path / "a")
+    second = build_site(table, tmp_path / "b" / "nested")
+    assert [p.name for p in first] == list(SITE_FILES)
+    for p, q in zip(first, second, strict=True):
+        assert p.read_bytes() == q.read_bytes()
+        assert p.stat().st_mode & 0o444 == 0o444  # readable by a web server
+    assert not [p for p in (tmp_path / "a").iterdir() if p.name not in SITE_FILES]  # no temp left
+    # writing again over an existing site gives the same bytes
+    again = build_site(table, tmp_path / "a")
+    assert [p.read_bytes() for p in again] == [p.read_bytes() for p in second]
+
+
+def test_index_inlines_the_table_and_table_json_is_the_table_file(
+    table: Table, tmp_path: Path
+) -> None:
+    build_site(table, tmp_path)
+    html = (tmp_path / "index.html").read_text("utf-8")
+    match = re.search(
+        r'<script id="minttt-table" type="application/json">(.*?)</script>', html, re.S
+    )
+    assert match is not None
+    assert json.loads(match.group(1)) == table.to_dict()
+    assert Table.from_dict(json.loads((tmp_path / "table.json").read_text("utf-8"))) == table
+    save_table(table, tmp_path / "saved.json")
+    assert (tmp_path / "saved.json").read_bytes() == (tmp_path / "table.json").read_bytes()
+
+
+def test_inlined_json_cannot_close_the_script_element(table: Table) -> None:
+    hostile = Table(
+        table.role,
+        table.opening,
+        table.criterion,
+        table.entries,
+        {"name": "</script><script>alert(1)</script><!--"},
+        table.game,
+    )
+    html = render_site(hostile)["index.html"].decode("utf-8")
+    body = html.split('type="application/json">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(body)["provenance"]["name"] == "</script><script>alert(1)</script><!--"
+
+
+def test_site_loads_nothing_from_the_network(table: Table) -> None:
+    files = render_site(table)
+    for name in ("index.html", "play.js", "style.css"):
+        text = files[name].decode("utf-8")
+        assert "http://" not in text and "https://" not in text, name
+        for call in ("url(", "@import", "fetch(", "XMLHttpRequest", "import(", "WebSocket"):
+            assert call not in text, (name, call)
+    html = files["index.html"].decode("utf-8")
+    assert "connect-src 'none'" in html and "default-src 'none'" in html
+    assert re.findall(r'(?:src|href)="([^"]+)"', html) == ["style.css", "table.json", "play.js"]
+
+
+def test_build_site_refuses_a_file_as_folder(table: Table, tmp_path: Path) -> None:
+    target = tmp_path / "taken"
+    target.write_text("x")
+    with pytest.raises(InputError, match="not a directory"):
+        build_site(table, target)
+
+
+def test_write_site_loads_the_table_file(table: Table, tmp_path: Path) -> None:
+    save_table(table, tmp_path / "t.json")
+    paths = write_site(tmp_path / "t.json", tmp_path / "site")
+    assert (tmp_path / "site" / "index.html") in paths
+    with pytest.raises(InputError, match="no such file"):
+        write_site(tmp_path / "missing.json", tmp_path / "site2")
+    assert not (tmp_path / "site2").exists()
+
+
+# -------------------------------------------------------------------- the CLI
+
+
+def test_cli_web_writes_the_site(table: Table, tmp_path: Path) -> None:
+    save_table(table, tmp_path / "t.json")
+    result = CliRunner().invoke(
+        app, ["web", "--table", str(tmp_path / "t.json"), "--out", str(tmp_path / "out"), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["size"] == table.size
+    assert sorted(Path(f).name for f in data["files"]) == sorted(SITE_FILES)
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        (None, "no such file"),
+        ("{not json", "malformed JSON"),
+        ('{"format": "minttt-table/1"}', "t.json"),
+        ("[]", "t.json"),
+    ],
+)
+def test_cli_web_bad_table_exits_2_with_one_line(
+    tmp_path: Path, content: str | None, needle: str
+) -> None:
+    path = tmp_path / "t.json"
+    if content is not None:
+        path.write_text(content)
+    result = CliRunner().invoke(app, ["web", "--table", str(path), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0]
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_cli_web_out_is_a_file_exits_2(table: Table, tmp_path: Path) -> None:
+    save_table(table, tmp_path / "t.json")
+    result = CliRunner().invoke(
+        app, ["web", "--table", str(tmp_path / "t.json"), "--out", str(tmp_path / "t.json")]
+    )
+    assert result.exit_code == 2
+    assert "not a directory" in result.stderr
+
+
+# --------------------------------------------------- the page's hashing (node)
+
+NODE_DRIVER = r"""
+const core = require(process.argv[1]);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const index = core.indexTable(input.table);
+const misereIndex = core.indexTable(input.misereTable);
+const out = {
+  symmetries: core.SYMMETRIES,
+  inverses: core.SYMMETRIES.map((_, t) => core.inverseTransform(t)),
+  names: core.SYMMETRY_NAMES,
+  boards: input.boards.map((text) => {
+    const cells = core.parseBoard(text);
+    const c = core.canonical(cells);
+    const found = core.tableMove(index, cells);
+    const foundMisere = core.tableMove(misereIndex, cells);
+    return [core.hash(cells), c.hash, c.transform, core.boardString(c.cells),
+            core.winner(cells, false), core.winner(cells, true), core.isTerminal(cells),
+            core.toMove(cells), found ? found.move : null, foundMisere ? foundMisere.move : null];
+  }),
+};
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def run_node(payload: dict) -> dict:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: cannot run the page's script outside a browser")
+    proc = subprocess.run(
+        [node, "-e", NODE_DRIVER, str(PLAY_JS)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def misere_sample() -> Table:
+    graph = build_graph(Rules(misere=True))
+    moves = first_optimal_moves(graph, 1, opening=4)
+    moves.update(first_optimal_moves(graph, 2))
+    return table_from_moves(
+        graph, moves, role="both", opening=4, criterion="optimal", provenance={}
+    )
+
+
+def python_move(table: Table, board: Board) -> int | None:
+    if board.is_terminal:
+        return None
+    try:
+        return table.move(board)
+    except KeyError:
+        return None
+
+
+def test_page_hashing_agrees_with_minttt_game_on_every_position(
+    table: Table, all_boards: list[Board]
+) -> None:
+    misere = misere_sample()
+    misere_rules = Rules(misere=True)
+    out = run_node(
+        {
+            "boards": [str(b) for b in all_boards],
+            "table": table.to_dict(),
+            "misereTable": misere.to_dict(),
+        }
+    )
+    assert [tuple(p) for p in out["symmetries"]] == list(TIC_TAC_TOE.symmetries)
+    assert out["inverses"] == [inverse_transform(t) for t in range(8)]
+    assert len(out["boards"]) == 5478
+    answered = 0
+    for board, row in zip(all_boards, out["boards"], strict=True):
+        canon = board.canonical()
+        mis = Board(board.cells, misere_rules)
+        expected = [
+            board.hash,
+            canon.hash,
+            canon.transform,
+            str(canon.board),
+            board.winner(),
+            mis.winner(),
+            board.is_terminal,
+            board.to_move,
+            python_move(table, board),
+            python_move(misere, mis),
+        ]
+        assert row == expected, str(board)
+        answered += row[8] is not None
+    assert answered > 500  # the table's move was compared on many real boards
+
+
+def test_symmetry_names_describe_the_transforms() -> None:
+    out = run_node(
+        {"boards": [], "table": sample_table().to_dict(), "misereTable": {"entries": []}}
+    )
+    geometry = {
+        "identity": lambda r, c: (r, c),
+        "flip top and bottom": lambda r, c: (2 - r, c),
+        "flip left and right": lambda r, c: (r, 2 - c),
+        "rotate 180": lambda r, c: (2 - r, 2 - c),
+        "main diagonal": lambda r, c: (c, r),
+        "90\u00b0 clockwise": lambda r, c: (c, 2 - r),
+        "anticlockwise": lambda r, c: (2 - c, r),
+        "anti-diagonal": lambda r, c: (2 - c, 2 - r),
+    }
+    for t, name in enumerate(out["names"]):
+        (move,) = [f for key, f in geometry.items() if key in name]
+        assert list(TIC_TAC_TOE.symmetries[t]) == [
+            3 * r + c for r, c in (move(*divmod(i, 3)) for i in range(9))
+        ], name
+
+
+def test_page_plays_the_opening_when_the_table_leaves_out_the_empty_board() -> None:
+    graph = build_graph()
+    moves = first_optimal_moves(graph, 1, opening=0)
+    del moves[graph.root]
+    x_table = table_from_moves(graph, moves, role="X", opening=0, criterion="optimal")
+    boards = ["." * 9, "x...o....", "x.......o"]
+    out = run_node({"boards": boards, "table": x_table.to_dict(), "misereTable": {"entries": []}})
+    got = [row[8] for row in out["boards"]]
+    assert got == [python_move(x_table, Board.parse(b)) for b in boards]
+    assert got[0] == 0
+
+
+def test_assets_are_shipped_with_the_package() -> None:
+    assert "@@MINTTT_TABLE@@" in asset_text("index.html")
+    assert "function canonical" in asset_text("play.js")
+    assert ".board" in asset_text("style.css")
