@@ -1,0 +1,51 @@
+"""``minttt reproduce``: rebuild everything in ``results/`` (and ``encodings/``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from minttt.cli.common import console, guarded
+from minttt.errors import InputError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("reproduce")
+    @guarded
+    def reproduce_command(
+        out: Path = typer.Option(Path("results"), "--out", help="Folder for the results."),
+        encodings: Path = typer.Option(
+            Path("encodings"), "--encodings", help="Folder for the exported formulas."
+        ),
+        step: list[str] = typer.Option(
+            None, "--step", help="Run only these steps (repeatable); default: all."
+        ),
+    ) -> None:
+        """Rebuild every table, proof, verification, figure and report, deterministically."""
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        from minttt.reproduce import STEPS, reproduce
+
+        names = [n for n, _ in STEPS]
+        unknown = [s for s in step or [] if s not in names]
+        if unknown:
+            raise InputError(f"unknown step(s) {', '.join(unknown)}: expected some of {', '.join(names)}")
+        if out.exists() and not out.is_dir():
+            raise InputError(f"--out {out} is a file, not a folder")
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+        ) as progress:
+            task = progress.add_task("reproduce", total=None)
+
+            def on_step(name: str, i: int, total: int) -> None:
+                progress.update(task, description=f"reproduce: {name}", completed=i, total=total)
+
+            figures = reproduce(out, encodings, steps=step or None, on_step=on_step)
+            progress.update(task, description="reproduce: done", completed=progress.tasks[0].total)
+        console.print(f"wrote {out}/summary.json and {out}/REPORT.md ({len(figures)} sections)")
