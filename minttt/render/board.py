@@ -15,7 +15,7 @@ from __future__ import annotations
 from html import escape
 
 from minttt.errors import InputError
-from minttt.game import EMPTY, O, TIC_TAC_TOE, X, Board
+from minttt.game import EMPTY, TIC_TAC_TOE, Board, O, X
 
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 X_COLOUR = "#1d4ed8"  # blue
@@ -75,36 +75,41 @@ def board_group(
     move: int | None = None,
     *,
     numbers: bool = False,
+    fill: str = "#ffffff",
     attrs: dict[str, str] | None = None,
 ) -> str:
     """A board as an SVG ``<g>`` with its top-left corner at ``(x, y)``, to compose into pictures.
 
     ``move`` (a cell) is shaded green with a green glyph of the side to move. ``numbers`` writes
-    each empty cell's index (0..8) in small grey digits.
+    each empty cell's index (0..8) in small grey digits. ``fill`` is the background colour.
     """
     b = as_board(board)
     cols, rows = b.rules.cols, b.rules.rows
     if move is not None and not (0 <= move < b.rules.cells and b.cells[move] == EMPTY):
         raise InputError(f"move {move} is not an empty cell of board {b}")
+    if move is not None and b.is_terminal:
+        raise InputError(f"board {b} is finished; it has no move to show")
     cell = size / cols
-    extra = "".join(f' {k}="{escape(v)}"' for k, v in sorted((attrs or {}).items()))
+    attrs = dict(attrs or {})
+    classes = " ".join(["board", *attrs.pop("class", "").split()])
+    extra = "".join(f' {k}="{escape(v)}"' for k, v in sorted(attrs.items()))
     move_attr = f' data-move="{move}"' if move is not None else ""
     parts = [
-        f'<g class="board" data-board="{b}"{move_attr}{extra} '
+        f'<g class="{classes}" data-board="{b}"{move_attr}{extra} '
         f'transform="translate({_num(x)} {_num(y)})">',
-        f'<rect width="{_num(size)}" height="{_num(size)}" fill="#ffffff" '
+        f'<rect width="{_num(size)}" height="{_num(size)}" fill="{fill}" '
         f'stroke="{FRAME_COLOUR}" stroke-width="1"/>',
     ]
     for i, piece in enumerate(b.cells):
         r, c = divmod(i, cols)
         cx, cy = (c + 0.5) * cell, (r + 0.5) * cell
         is_move = i == move
-        fill = MOVE_FILL if is_move else "none"
-        cls = "cell move" if is_move else "cell"
-        parts.append(
-            f'<rect class="{cls}" data-cell="{i}" x="{_num(c * cell)}" y="{_num(r * cell)}" '
-            f'width="{_num(cell)}" height="{_num(cell)}" fill="{fill}"/>'
-        )
+        if is_move:
+            parts.append(
+                f'<rect class="cell move" data-cell="{i}" x="{_num(c * cell)}" '
+                f'y="{_num(r * cell)}" width="{_num(cell)}" height="{_num(cell)}" '
+                f'fill="{MOVE_FILL}"/>'
+            )
         if piece != EMPTY:
             parts.append(glyph(piece, cx, cy, cell))
         elif is_move:
@@ -116,18 +121,13 @@ def board_group(
                 f'text-anchor="middle">{i}</text>'
             )
     width = _num(max(1.0, size / 45))
-    for k in range(1, cols):
-        p = _num(k * cell)
-        parts.append(
-            f'<line x1="{p}" y1="{_num(cell * 0.08)}" x2="{p}" y2="{_num(size - cell * 0.08)}" '
-            f'stroke="{GRID_COLOUR}" stroke-width="{width}" stroke-linecap="round"/>'
-        )
-    for k in range(1, rows):
-        p = _num(k * cell)
-        parts.append(
-            f'<line x1="{_num(cell * 0.08)}" y1="{p}" x2="{_num(size - cell * 0.08)}" y2="{p}" '
-            f'stroke="{GRID_COLOUR}" stroke-width="{width}" stroke-linecap="round"/>'
-        )
+    inset, far = _num(cell * 0.08), _num(size - cell * 0.08)
+    strokes = [f"M{_num(k * cell)} {inset}L{_num(k * cell)} {far}" for k in range(1, cols)]
+    strokes += [f"M{inset} {_num(k * cell)}L{far} {_num(k * cell)}" for k in range(1, rows)]
+    parts.append(
+        f'<path class="grid" d="{"".join(strokes)}" stroke="{GRID_COLOUR}" '
+        f'stroke-width="{width}" stroke-linecap="round" fill="none"/>'
+    )
     parts.append("</g>")
     return "".join(parts)
 
@@ -200,4 +200,8 @@ def board(
     if caption:
         parts.append(text(pad + size / 2, top + size + font * 1.1, caption, font, anchor="middle"))
     title = f"board {b}" + (f", move {move}" if move is not None else "")
-    return svg_document(size + 2 * pad, top + size + bottom, "\n".join(parts), title)
+    widest = max(size, 0.6 * font * len(caption or ""))
+    if widest > size:  # centre the board under a caption wider than it
+        shift = (widest - size) / 2
+        parts = [f'<g transform="translate({_num(shift)} 0)">{"".join(parts)}</g>']
+    return svg_document(widest + 2 * pad, top + size + bottom, "\n".join(parts), title)

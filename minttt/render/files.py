@@ -1,0 +1,115 @@
+"""Pictures to files: one table (``render_file``) or every standard table (``render_results``).
+
+Every output is byte-for-byte reproducible: no timestamps, Graphviz's version comment stripped,
+PNGs written without time or software chunks.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from minttt.errors import InputError
+from minttt.fileio import write_bytes_atomic, write_text_atomic
+from minttt.render.grid import table as grid_svg
+from minttt.render.png import svg_to_png
+from minttt.render.positions import positions
+from minttt.render.tree import have_dot, render_dot, tree
+
+if TYPE_CHECKING:
+    from minttt.graph import Graph
+    from minttt.table import Table
+
+SUFFIXES = ("svg", "png", "dot")
+STYLES = ("grid", "tree")
+PNG_SCALE = 2.0
+
+
+def output_format(path: str | os.PathLike[str]) -> str:
+    """``svg``, ``png`` or ``dot`` from the file name; InputError listing them otherwise."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in SUFFIXES:
+        shown = f"'.{suffix}'" if suffix else "no suffix"
+        raise InputError(
+            f"{os.fspath(path)}: {shown} is not a supported output; use one of "
+            + ", ".join(f".{s}" for s in SUFFIXES)
+        )
+    return suffix
+
+
+def picture(
+    table: Table | None, fmt: str, style: str = "grid", graph: Graph | None = None
+) -> bytes:
+    """The bytes of one picture: ``table`` as a grid or tree, or (``table=None``) the 765 figure."""
+    if fmt not in SUFFIXES:
+        raise InputError(f"format {fmt!r} is not supported: use one of {', '.join(SUFFIXES)}")
+    if style not in STYLES:
+        raise InputError(f"style {style!r} is not supported: use one of {', '.join(STYLES)}")
+    if table is None:
+        if fmt == "dot":
+            raise InputError("the picture of all positions is SVG or PNG, not DOT")
+        svg = positions(graph)
+        return svg.encode("utf-8") if fmt == "svg" else svg_to_png(svg, PNG_SCALE)
+    if style == "grid":
+        if fmt == "dot":
+            raise InputError("a grid sheet has no DOT form; use --style tree for .dot")
+        svg = grid_svg(table)
+        return svg.encode("utf-8") if fmt == "svg" else svg_to_png(svg, PNG_SCALE)
+    dot = tree(table, graph)
+    if fmt == "dot":
+        return dot.encode("utf-8")
+    return render_dot(dot, fmt)
+
+
+def render_file(
+    table: Table | None,
+    out: str | os.PathLike[str],
+    style: str | None = None,
+    graph: Graph | None = None,
+) -> Path:
+    """Write one picture to ``out``; the format comes from its suffix (svg, png, dot).
+
+    ``style`` defaults to ``tree`` for ``.dot`` and ``grid`` otherwise.
+    """
+    fmt = output_format(out)
+    style = style or ("tree" if fmt == "dot" else "grid")
+    return write_bytes_atomic(out, picture(table, fmt, style, graph))
+
+
+def render_results(
+    table_paths: Mapping[str, Path], out_dir: Path, *, graph_picture: bool = True
+) -> list[Path]:
+    """Write the grid and tree (SVG, PNG; tree also DOT) of every table, and the 765 picture.
+
+    Files: ``<name>-grid.svg|png``, ``<name>-tree.dot|svg|png`` and ``positions-765.svg|png``.
+    Without Graphviz's ``dot`` the tree SVG/PNG are skipped (the DOT text is still written).
+    ``graph_picture=False`` leaves out the 765 picture (the slowest PNG).
+    Returns the paths written, in order.
+    """
+    from minttt.graph import build_graph
+    from minttt.table import load_table
+
+    out_dir = Path(out_dir)
+    graph = build_graph()
+    written: list[Path] = []
+    for name in sorted(table_paths):
+        table = load_table(table_paths[name])
+        svg = grid_svg(table)
+        written.append(write_text_atomic(out_dir / f"{name}-grid.svg", svg))
+        written.append(write_bytes_atomic(out_dir / f"{name}-grid.png", svg_to_png(svg, PNG_SCALE)))
+        dot = tree(table, graph if table.game == "3x3" else None)
+        written.append(write_text_atomic(out_dir / f"{name}-tree.dot", dot))
+        if have_dot():
+            for fmt in ("svg", "png"):
+                written.append(
+                    write_bytes_atomic(out_dir / f"{name}-tree.{fmt}", render_dot(dot, fmt))
+                )
+    if graph_picture:
+        svg = positions(graph)
+        written.append(write_text_atomic(out_dir / "positions-765.svg", svg))
+        written.append(
+            write_bytes_atomic(out_dir / "positions-765.png", svg_to_png(svg, PNG_SCALE))
+        )
+    return written

@@ -1,0 +1,265 @@
+"""A table as a printable sheet: every entry as a board, grouped by move number, with a legend.
+
+The sheet is meant to be played from: find the board that shows your position (it may be drawn
+turned or mirrored), then play its green cell. Each board is a ``<g class="board entry">`` with
+``data-hash`` and ``data-move`` so tests (and programs) can read the sheet back.
+
+>>> from minttt.graph import build_graph
+>>> from minttt.table import table_from_moves
+>>> t = table_from_moves(build_graph(), {0: 4}, role="X", opening=None, criterion="optimal")
+>>> svg = table(t)
+>>> svg.count('class="board entry"')
+1
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING
+
+from minttt.game import Board, Rules, X, map_cell
+from minttt.render.board import board_group, svg_document, text
+
+if TYPE_CHECKING:
+    from minttt.table import Entry, Table
+
+#: (transform, label) in the order the legend shows them; transform t maps cell i to perm[t][i].
+ORIENTATIONS: tuple[tuple[int, tuple[str, str]], ...] = (
+    (0, ("as printed", "")),
+    (5, ("turned", "90° right ↻")),
+    (3, ("turned", "180°")),
+    (6, ("turned", "90° left ↺")),
+    (2, ("mirrored", "left ↔ right")),
+    (1, ("mirrored", "top ↕ bottom")),
+    (4, ("mirrored on", "the ╲ diagonal")),
+    (7, ("mirrored on", "the ╱ diagonal")),
+)
+OPENING_NAMES = {4: "the centre", 0: "a corner", 2: "a corner", 6: "a corner", 8: "a corner"}
+
+MARGIN = 28
+BOARD = 92
+GAP_X = 22
+CAPTION = 18
+GAP_Y = 14
+COLUMNS = 8
+
+
+def _depth(board: str) -> int:
+    return sum(ch != "." for ch in board)
+
+
+def _side_name(side: int) -> str:
+    return "X" if side == X else "O"
+
+
+def _outcome(entry: Entry, rules: Rules) -> str:
+    """The entry's value in words, from the side to move."""
+    side = Board.parse(entry.board, rules).to_move
+    mine = entry.value if side == X else -entry.value
+    return {1: "win", 0: "draw", -1: "loss"}[mine]
+
+
+def _wrap(content: str, width: float, size: float) -> list[str]:
+    """Wrap text to a pixel width (DejaVu Sans averages about 0.56 em per character)."""
+    chars = max(10, int(width / (size * 0.56)))
+    return textwrap.wrap(content, chars) or [""]
+
+
+def _title(table: Table) -> str:
+    who = {"X": "as X (first player)", "O": "as O (second player)", "both": "as X or as O"}
+    return f"Perfect tic-tac-toe {who[table.role]}, in {table.size} lookups"
+
+
+def _subtitle(table: Table) -> str:
+    parts = [f"criterion: {table.criterion}"]
+    if table.game != "3x3":
+        parts.append(f"game: {table.game}")
+    if table.opening is not None:
+        parts.append(f"X opens in cell {table.opening}")
+    prov = table.provenance
+    for key in ("encoding", "objective", "solver"):
+        if prov.get(key) is not None:
+            parts.append(f"{key}: {prov[key]}")
+    lo, hi = prov.get("lower_bound"), prov.get("upper_bound")
+    if lo is not None and lo == hi == table.size:
+        parts.append(f"proven minimum ({lo})")
+    elif lo is not None:
+        parts.append(f"bounds {lo}..{hi}")
+    return " · ".join(parts)
+
+
+def _instructions(table: Table, has_opening_board: bool) -> list[str]:
+    sides = {"X": "X", "O": "O", "both": "X or O"}[table.role]
+    steps = []
+    if table.role == "O":
+        steps.append("You play O: X moves first. Wait for X's move, then use the sheet.")
+    elif table.role == "both":
+        steps.append(
+            "Play either side. Moves 1, 3, 5, 7, 9 are X's turns; moves 2, 4, 6, 8 are O's turns."
+        )
+    if has_opening_board:
+        where = OPENING_NAMES.get(table.opening or 0, f"cell {table.opening}")
+        steps.append(f"Your first move as X is {where} (the first board below).")
+    steps += [
+        "On your turn, count the X's and O's already on the board and add one: that is the "
+        "move number. Look in that section of the sheet.",
+        "Find the board that shows your position. It may be drawn turned (90°, 180°, 270°) or "
+        "mirrored (left-right, top-bottom, or on a diagonal): turn or mirror it in your head, "
+        "or turn the sheet, until every X and O sits where yours are. The example below shows "
+        "one position in all eight ways.",
+        f"Play the green cell of that board, turned or mirrored the same way. The green "
+        f"{sides} shows whose move it is.",
+        "Keep to the sheet and every position you can meet is on it: you never lose. "
+        "'win' under a board means you can still force a win from there; 'draw' that best "
+        "play on both sides draws.",
+    ]
+    return [f"{i}. {s}" for i, s in enumerate(steps, 1)]
+
+
+def _example_entry(entries: tuple[Entry, ...], rules: Rules) -> Entry | None:
+    """An entry whose eight orientations all look different (the clearest example)."""
+    best: tuple[int, int, int] | None = None
+    pick = None
+    for e in entries:
+        b = Board.parse(e.board, rules)
+        key = (
+            -len({b.transform(t).cells for t in range(len(rules.symmetries))}),
+            abs(b.depth - 3),
+            e.hash,
+        )
+        if best is None or key < best:
+            best, pick = key, e
+    return pick
+
+
+def table(table: Table, *, columns: int = COLUMNS, board_size: float = BOARD) -> str:
+    """The sheet for ``table`` as a standalone SVG document (see the module docstring)."""
+    rules = Rules.from_name(table.game)
+    col_w = board_size + GAP_X
+    width = 2 * MARGIN + columns * col_w - GAP_X
+    inner = width - 2 * MARGIN
+    parts: list[str] = []
+    y = MARGIN + 22
+    parts.append(text(MARGIN, y, _title(table), 24, weight="bold"))
+    y += 24
+    parts.append(text(MARGIN, y, _subtitle(table), 13, colour="#475569"))
+    y += 30
+
+    has_root = any(e.hash == 0 for e in table.entries)
+    opening_board = table.opening is not None and not has_root
+
+    # legend: how to use the sheet
+    parts.append(text(MARGIN, y, "How to play from this sheet", 17, weight="bold"))
+    y += 24
+    for step in _instructions(table, opening_board):
+        lines = _wrap(step, inner - 18, 14)
+        for k, line in enumerate(lines):
+            parts.append(text(MARGIN + (0 if k == 0 else 18), y, line, 14))
+            y += 19
+        y += 3
+
+    # legend: one position in all eight orientations
+    example = _example_entry(table.entries, rules)
+    if example is not None:
+        y += 8
+        small = min(board_size * 0.75, (inner - 7 * 14) / 8)
+        step_x = (inner - small) / 7
+        parts.append(
+            text(
+                MARGIN,
+                y,
+                "Example: these eight boards are all the same position (and the same green move):",
+                14,
+                weight="bold",
+            )
+        )
+        y += 12
+        base = Board.parse(example.board, rules)
+        for k, (t, label) in enumerate(ORIENTATIONS):
+            x = MARGIN + k * step_x
+            parts.append(
+                board_group(
+                    base.transform(t),
+                    x,
+                    y,
+                    small,
+                    map_cell(example.move, t, rules),
+                    attrs={"class": "example"},
+                )
+            )
+            if t == 0:
+                label = (label[0], f"(board #{table.entries.index(example) + 1})")
+            for j, line in enumerate(label):
+                parts.append(
+                    text(
+                        x + small / 2,
+                        y + small + 15 + 14 * j,
+                        line,
+                        12,
+                        anchor="middle",
+                        colour="#475569",
+                    )
+                )
+        y += small + 58
+
+    # the entries, grouped by move number
+    groups: dict[int, list[tuple[int, Entry]]] = {}
+    for number, e in enumerate(table.entries, 1):
+        groups.setdefault(_depth(e.board), []).append((number, e))
+    if opening_board:
+        groups.setdefault(0, [])
+    for depth in sorted(groups):
+        members = groups[depth]
+        side = X if depth % 2 == 0 else 3 - X
+        count = len(members)
+        noun = "position" if count == 1 else "positions"
+        header = f"Move {depth + 1}: {_side_name(side)} to play ({count} {noun})"
+        if depth == 0 and opening_board:
+            header = "Move 1: X to play (the fixed opening; not a lookup)"
+        y += 8
+        parts.append(
+            f'<rect x="{MARGIN - 6}" y="{y - 17}" width="{inner + 12}" height="24" '
+            f'rx="4" fill="#f1f5f9"/>'
+        )
+        parts.append(text(MARGIN, y, header, 16, weight="bold"))
+        y += 18
+        cells: list[tuple[str, Board, int, str]] = []
+        if depth == 0 and opening_board:
+            cells.append(("opening", Board.empty(rules), table.opening or 0, "opening"))
+        for number, e in members:
+            caption = f"#{number} · {_outcome(e, rules)}"
+            cells.append((str(number), Board.parse(e.board, rules), e.move, caption))
+        for k, (label, b, move, caption) in enumerate(cells):
+            row, col = divmod(k, columns)
+            x = MARGIN + col * col_w
+            by = y + row * (board_size + CAPTION + GAP_Y)
+            attrs = (
+                {"class": "opening"}
+                if label == "opening"
+                else {"class": "entry", "data-entry": label, "data-hash": str(b.hash)}
+            )
+            parts.append(board_group(b, x, by, board_size, move, attrs=attrs))
+            parts.append(
+                text(
+                    x + board_size / 2,
+                    by + board_size + 14,
+                    caption,
+                    12,
+                    anchor="middle",
+                    colour="#334155",
+                )
+            )
+        rows = (len(cells) + columns - 1) // columns
+        y += rows * (board_size + CAPTION + GAP_Y) + 4
+
+    y += 4
+    foot = (
+        "Cells are numbered 0-8 row by row from the top left. Each board is drawn in its "
+        "canonical orientation (the smallest of its eight hashes, hash = sum cell[i]·3^i with "
+        "empty 0, X 1, O 2). Made with minttt."
+    )
+    for line in _wrap(foot, inner, 11):
+        parts.append(text(MARGIN, y, line, 11, colour="#64748b"))
+        y += 15
+    height = y + MARGIN - 10
+    return svg_document(width, height, "\n".join(parts), _title(table))

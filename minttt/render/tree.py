@@ -1,0 +1,242 @@
+"""The strategy a table plays, as a Graphviz DOT graph (and SVG/PNG through the system ``dot``).
+
+Starting from the empty board, the table's side plays its entry's move and the opponent tries
+every reply. Nodes are canonical positions, drawn as small boards: a table position (``#n``, the
+entry number on the grid sheet) shows its move in green; opponent positions show every reply as
+an edge labelled with the cell(s) played; finished games are coloured by outcome. Cells are
+numbered 0..8 row by row; empty cells show their number.
+
+The DOT text needs nothing but Python; :func:`render_dot` needs Graphviz's ``dot`` program.
+
+>>> from minttt.graph import build_graph
+>>> from minttt.table import table_from_moves
+>>> g = build_graph()
+>>> t = table_from_moves(g, {0: 4}, role="X", opening=None, criterion="optimal")
+>>> dot = tree(t, g)
+>>> dot.startswith("digraph strategy {") and 'x0 -> x81' in dot
+True
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections import deque
+from typing import TYPE_CHECKING
+
+from minttt.errors import InputError
+from minttt.game import EMPTY, O, X
+from minttt.render.board import MOVE_COLOUR, MOVE_FILL, NUMBER_COLOUR, O_COLOUR, X_COLOUR
+
+if TYPE_CHECKING:
+    from minttt.graph import Graph
+    from minttt.table import Table
+
+OUTCOME_FILL = {"win": "#fcd34d", "draw": "#e5e7eb", "loss": "#fca5a5"}
+FONT = "DejaVu Sans"
+DOT_FORMATS = ("svg", "png", "pdf")
+INSTALL_HINT = (
+    "Graphviz's 'dot' program is not installed; install it with 'apt-get install graphviz' "
+    "(Debian/Ubuntu), 'brew install graphviz' (macOS) or from https://graphviz.org/download/ "
+    "(the DOT text itself needs no Graphviz: write FILE.dot)"
+)
+
+
+class GraphvizMissing(InputError):
+    """Raised when ``dot`` is needed but not installed; the message says how to install it."""
+
+
+def _name(side: int) -> str:
+    return "X" if side == X else "O"
+
+
+def _cell_html(piece: int, index: int, move: int | None, mover: int, numbers: bool) -> str:
+    size = 'WIDTH="18" HEIGHT="18" FIXEDSIZE="TRUE"'
+    if index == move:
+        colour = MOVE_COLOUR
+        return (
+            f'<TD {size} BGCOLOR="{MOVE_FILL}"><FONT COLOR="{colour}" POINT-SIZE="13">'
+            f"<B>{_name(mover)}</B></FONT></TD>"
+        )
+    if piece == EMPTY and not numbers:
+        return f"<TD {size}> </TD>"
+    if piece == EMPTY:
+        return f'<TD {size}><FONT COLOR="{NUMBER_COLOUR}" POINT-SIZE="8">{index}</FONT></TD>'
+    colour = X_COLOUR if piece == X else O_COLOUR
+    return f'<TD {size}><FONT COLOR="{colour}" POINT-SIZE="13"><B>{_name(piece)}</B></FONT></TD>'
+
+
+def _board_html(
+    cells: tuple[int, ...],
+    header: str,
+    move: int | None,
+    *,
+    fill: str = "white",
+    border: str = "#94a3b8",
+    thick: bool = False,
+    numbers: bool = True,
+) -> str:
+    mover = X if cells.count(X) == cells.count(O) else O
+    rows = []
+    for r in range(3):
+        row = "".join(
+            _cell_html(cells[3 * r + c], 3 * r + c, move, mover, numbers) for c in range(3)
+        )
+        rows.append(f"<TR>{row}</TR>")
+    width = 2 if thick else 1
+    return (
+        f'<<TABLE BORDER="{width}" COLOR="{border}" CELLBORDER="1" CELLSPACING="0" '
+        f'CELLPADDING="0" BGCOLOR="{fill}">'
+        f'<TR><TD COLSPAN="3"><FONT POINT-SIZE="9">{header}</FONT></TD></TR>'
+        f"{''.join(rows)}</TABLE>>"
+    )
+
+
+def _legend(table: Table) -> str:
+    rows = [
+        f'<TR><TD COLSPAN="2"><B>Strategy of a {table.size}-lookup table '
+        f"({table.role}, {table.criterion})</B></TD></TR>",
+        f'<TR><TD BGCOLOR="{MOVE_FILL}" BORDER="1">#n</TD>'
+        '<TD ALIGN="LEFT">table position: entry #n of the sheet, its move in green</TD></TR>',
+        '<TR><TD BORDER="1">O to move</TD><TD ALIGN="LEFT">opponent to move: one edge per '
+        "reply, labelled with the cells it may play</TD></TR>",
+    ]
+    for outcome, text in (
+        ("win", "game over: the table won"),
+        ("draw", "game over: draw"),
+        ("loss", "game over: the table lost"),
+    ):
+        rows.append(
+            f'<TR><TD BGCOLOR="{OUTCOME_FILL[outcome]}" BORDER="1">{outcome}</TD>'
+            f'<TD ALIGN="LEFT">{text}</TD></TR>'
+        )
+    rows.append(
+        '<TR><TD COLSPAN="2" ALIGN="LEFT">Boards are canonical (turned/mirrored); '
+        "cells 0-8 row by row, edge labels are the cells played.</TD></TR>"
+    )
+    return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2">{"".join(rows)}</TABLE>>'
+
+
+def tree(table: Table, graph: Graph | None = None) -> str:
+    """The DOT text of ``table``'s strategy (every opponent reply, the table's one move).
+
+    Positions the table should answer but does not are drawn red ("no entry").
+    """
+    if graph is None:
+        from minttt.game import Rules
+        from minttt.graph import build_graph
+
+        graph = build_graph(Rules.from_name(table.game))
+    number = {e.hash: i for i, e in enumerate(table.entries, 1)}
+    by_hash = {e.hash: e for e in table.entries}
+    sides = {"X": (X,), "O": (O,), "both": (X, O)}[table.role]
+    lines = [
+        "digraph strategy {",
+        f'  graph [fontname="{FONT}", ranksep="0.45", nodesep="0.12", labelloc="t", '
+        f"label={_legend(table)}];",
+        f'  node [shape="plain", fontname="{FONT}"];',
+        f'  edge [fontname="{FONT}", fontsize="10", arrowsize="0.6"];',
+    ]
+    for side in sides:
+        prefix = _name(side).lower()
+        indent = "  "
+        if len(sides) > 1:
+            lines.append(f"  subgraph cluster_{prefix} {{")
+            lines.append(
+                f'    label="The table plays {_name(side)}"; fontsize="16"; color="#cbd5e1";'
+            )
+            indent = "    "
+        seen = {graph.root}
+        queue = deque([graph.root])
+        while queue:
+            h = queue.popleft()
+            cells = graph.boards[h]
+            node = f"{prefix}{h}"
+            edges: list[tuple[int, str, bool]] = []
+            if graph.is_terminal(h):
+                w = graph.winner(h)
+                outcome = "draw" if w == 0 else ("win" if w == side else "loss")
+                header = "draw" if w == 0 else f"{_name(w)} wins"
+                label = _board_html(cells, header, None, fill=OUTCOME_FILL[outcome], numbers=False)
+            elif graph.to_move(h) == side:
+                entry = by_hash.get(h)
+                if entry is not None:
+                    move = entry.move
+                    header = f"#{number[h]}: {_name(side)} plays {move}"
+                    label = _board_html(cells, header, move, border=MOVE_COLOUR, thick=True)
+                    edges.append((graph.child(h, move), f"{_name(side)} {move}", True))
+                elif h == graph.root and table.opening is not None:
+                    move = table.opening
+                    label = _board_html(
+                        cells, f"opening: X plays {move}", move, border=MOVE_COLOUR, thick=True
+                    )
+                    edges.append((graph.child(h, move), f"X {move}", True))
+                else:
+                    label = _board_html(
+                        cells,
+                        "no entry!",
+                        None,
+                        fill=OUTCOME_FILL["loss"],
+                        border="#b91c1c",
+                        thick=True,
+                    )
+            else:
+                replies: dict[int, list[int]] = {}
+                for m, c in graph.children[h]:
+                    replies.setdefault(c, []).append(m)
+                label = _board_html(cells, f"{_name(graph.to_move(h))} to move", None)
+                for c, moves in replies.items():
+                    text = ",".join(str(m) for m in moves)
+                    edges.append((c, f"{_name(graph.to_move(h))} {text}", False))
+            lines.append(f"{indent}{node} [label={label}];")
+            for child, text, own in edges:
+                style = (
+                    f'color="{MOVE_COLOUR}", fontcolor="{MOVE_COLOUR}", penwidth="2"'
+                    if own
+                    else 'color="#64748b", fontcolor="#334155"'
+                )
+                lines.append(f'{indent}{node} -> {prefix}{child} [label="{text}", {style}];')
+                if child not in seen:
+                    seen.add(child)
+                    queue.append(child)
+        if len(sides) > 1:
+            lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def have_dot() -> bool:
+    """True when Graphviz's ``dot`` is on the PATH."""
+    return shutil.which("dot") is not None
+
+
+def render_dot(dot: str, fmt: str = "svg", *, timeout: float = 300) -> bytes:
+    """Lay out ``dot`` with the system Graphviz ``dot`` into ``fmt`` (svg, png or pdf).
+
+    Raises :class:`GraphvizMissing` (an InputError with install instructions) when ``dot`` is
+    not installed. SVG output has Graphviz's version comment removed, so bytes do not change
+    with the Graphviz release.
+    """
+    if fmt not in DOT_FORMATS:
+        raise InputError(f"format {fmt!r} is not supported: use one of {', '.join(DOT_FORMATS)}")
+    exe = shutil.which("dot")
+    if exe is None:
+        raise GraphvizMissing(INSTALL_HINT)
+    try:
+        result = subprocess.run(
+            [exe, f"-T{fmt}"],
+            input=dot.encode("utf-8"),
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise InputError(f"Graphviz 'dot' took longer than {timeout:g} s") from None
+    if result.returncode != 0:
+        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise InputError(f"Graphviz 'dot' failed: {message[0] if message else 'no message'}")
+    data = result.stdout
+    if fmt == "svg":
+        data = re.sub(rb"<!-- Generated by graphviz[^>]*-->\n?", b"", data)
+    return data

@@ -1,0 +1,110 @@
+"""``minttt render``: files written, unsupported suffixes and bad tables exit 2 in one line."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from test_render_tables import sample_table
+from typer.testing import CliRunner
+
+from minttt.cli import app
+from minttt.render.png import PNG_SIGNATURE
+from minttt.render.tree import have_dot
+from minttt.table import save_table
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def table_file(tmp_path):
+    path = tmp_path / "t.json"
+    save_table(sample_table("X"), path)
+    return path
+
+
+def _run(*args: str):
+    return runner.invoke(app, ["render", *args])
+
+
+def test_grid_svg_and_png(table_file, tmp_path):
+    svg, png = tmp_path / "g.svg", tmp_path / "g.png"
+    assert _run(str(table_file), "--out", str(svg)).exit_code == 0
+    ET.fromstring(svg.read_bytes())
+    assert _run(str(table_file), "--out", str(png), "--style", "grid").exit_code == 0
+    assert png.read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_tree_dot_needs_no_graphviz(table_file, tmp_path, monkeypatch):
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    out = tmp_path / "t.dot"
+    result = _run(str(table_file), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("digraph strategy {")
+
+
+def test_tree_svg_without_graphviz_says_how_to_install(table_file, tmp_path, monkeypatch):
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    result = _run(str(table_file), "--out", str(tmp_path / "t.svg"), "--style", "tree")
+    assert result.exit_code == 2
+    assert "apt-get install graphviz" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "t.svg").exists()
+
+
+@pytest.mark.skipif(not have_dot(), reason="Graphviz 'dot' is not installed")
+def test_tree_png(table_file, tmp_path):
+    out = tmp_path / "t.png"
+    assert _run(str(table_file), "--out", str(out), "--style", "tree").exit_code == 0
+    assert out.read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_graph_picture(tmp_path):
+    out = tmp_path / "all.svg"
+    result = _run("--graph", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_text().count('class="board position"') == 765
+
+
+@pytest.mark.parametrize("name", ["x.jpg", "x", "x.svg.txt", "x.PDF"])
+def test_unsupported_suffix_lists_the_supported(table_file, tmp_path, name):
+    result = _run(str(table_file), "--out", str(tmp_path / name))
+    assert result.exit_code == 2
+    assert ".svg, .png, .dot" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        (None, "no such file"),
+        ("{not json", "malformed JSON"),
+        ('{"format": "minttt-table/1"}', "t.json"),
+        ("[]", "t.json"),
+    ],
+)
+def test_bad_table_exits_2(tmp_path, content, needle):
+    path = tmp_path / "t.json"
+    if content is not None:
+        path.write_text(content)
+    result = _run(str(path), "--out", str(tmp_path / "o.svg"))
+    assert result.exit_code == 2
+    assert needle in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "o.svg").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--out", "o.svg"], "give a table file"),
+        (["TABLE", "--graph", "--out", "o.svg"], "--graph"),
+        (["--graph", "--out", "o.dot"], "not DOT"),
+        (["TABLE", "--out", "o.dot", "--style", "grid"], "--style tree"),
+        (["TABLE", "--out", "o.svg", "--style", "pie"], "grid, tree"),
+    ],
+)
+def test_bad_option_combinations_exit_2(table_file, tmp_path, args, needle):
+    args = [str(table_file) if a == "TABLE" else a for a in args]
+    args = [str(tmp_path / a) if a.startswith("o.") else a for a in args]
+    result = _run(*args)
+    assert result.exit_code == 2, result.output
+    assert needle in result.output
