@@ -1,0 +1,57 @@
+"""``minttt tournament A B``: many games between two players, rates beside exact odds."""
+
+from __future__ import annotations
+
+import typer
+
+from minttt.cli.common import console, guarded, print_json
+from minttt.errors import InputError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("tournament")
+    @guarded
+    def tournament_command(
+        first: str = typer.Argument(
+            ...,
+            metavar="A",
+            help="Player 1 (X): random, hashed-tree, symmetric-tree, alphabeta, table:PATH, ...",
+        ),
+        second: str = typer.Argument(..., metavar="B", help="Player 2 (O)."),
+        games: int = typer.Option(100_000, "--games", "-n", help="Games per pairing."),
+        seed: int = typer.Option(0, "--seed", "-s", help="Random seed (same seed, same games)."),
+        both_ways: bool = typer.Option(
+            False, "--both-ways", help="Also play B as X against A as O (seed + 1)."
+        ),
+        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    ) -> None:
+        """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds."""
+        from minttt.match import MatchResult, tournament
+        from minttt.odds import pct
+        from minttt.players import make_player
+
+        if games < 1:
+            raise InputError(f"--games {games}: must be at least 1")
+        a, b = make_player(first), make_player(second)
+        for p in (a, b):
+            if getattr(p, "name", "") == "human":
+                raise InputError("a tournament needs computer players; use `minttt play`")
+        results: list[MatchResult] = [tournament(a, b, games, seed)]
+        if both_ways:
+            results.append(tournament(b, a, games, seed + 1))
+        if json_out:
+            print_json({"matches": [r.to_dict() for r in results]})
+            return
+        for r in results:
+            rates = r.rates()
+            console.print(f"FINAL: {r.summary()}", highlight=False, soft_wrap=True)
+            for key, label in (("x_wins", r.x_name), ("o_wins", r.o_name), ("draws", "draws")):
+                info = rates[key]
+                lo, hi = info["interval99"]
+                exact = "" if info["exact"] is None else f"; exact {pct(info['exact_value'])}"
+                console.print(
+                    f"  {label}: {info['count']:,} ({pct(info['rate'])}; 99% interval "
+                    f"{pct(lo)}-{pct(hi)}{exact})",
+                    highlight=False,
+                    soft_wrap=True,
+                )

@@ -1,0 +1,85 @@
+"""Console play: 001's format, re-prompts on bad moves, clean exit at end of input."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from minttt.cli import app
+from minttt.console import play_console, render
+from minttt.game import Board
+from minttt.graph import build_graph
+from minttt.players.base import RandomPlayer
+from minttt.table import first_move_table, merge_tables, save_table
+
+GRAPH = build_graph()
+TX = first_move_table(GRAPH, "X", opening=4)
+TB = merge_tables(TX, first_move_table(GRAPH, "O"))
+
+
+def test_render_is_001s_board():
+    assert render(Board.parse("....o...x")) == "1 | 2 | 3\n-----\n4 | o | 6\n-----\n7 | 8 | x"
+
+
+def _feed(lines):
+    it = iter(lines)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
+def test_full_game_against_a_table_never_lost_by_it():
+    out: list[str] = []
+    moves = [str(c) for c in range(1, 10)] * 2  # tries cells in order; taken ones re-prompt
+    result = play_console(TB.player(), "O", read=_feed(moves), write=out.append, seed=0)
+    assert result in ("x", "draw")
+    assert out[0] == "Welcome to TicTacToe!" and "I move to space 5." in out
+    assert any("is taken" in line for line in out)
+
+
+def test_search_player_prints_states_and_time():
+    from minttt.players import make_player
+
+    out: list[str] = []
+    play_console(
+        make_player("alphabeta"),
+        "X",
+        read=_feed(["5", "1", "2", "3", "4", "6", "7", "8", "9"] * 2),
+        write=out.append,
+    )
+    assert any(line.endswith("states explored.") for line in out)
+    assert any(line.endswith(" us") for line in out)
+
+
+def test_asks_for_a_side():
+    out: list[str] = []
+    play_console(
+        RandomPlayer(),
+        None,
+        read=_feed(["Z", "o"] + [str(c) for c in range(1, 10)] * 2),
+        write=out.append,
+        seed=2,
+    )
+    assert out.count("Would you like to play X or O?") == 2
+
+
+def test_cli_play_end_of_input_exits_cleanly(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(
+        app, ["play", "--player", "random", "--as", "X", "--seed", "1"], input="5\nabc\n"
+    )
+    assert res.exit_code == 0, res.output
+    assert "Please enter a number 1-9." in res.output and "Bye." in res.output
+    path = tmp_path / "x.json"
+    save_table(TX, path)
+    res = runner.invoke(app, ["play", "--table", str(path)], input="1\n2\n3\n4\n6\n7\n8\n9\n")
+    assert res.exit_code == 0, res.output
+    assert "I move to space 5." in res.output
+    bad = runner.invoke(app, ["play", "--table", str(path), "--as", "X"])
+    assert bad.exit_code == 2
+    assert runner.invoke(app, ["play", "--as", "Q"]).exit_code == 2
+    assert runner.invoke(app, ["play", "--table", str(path), "--player", "random"]).exit_code == 2

@@ -1,0 +1,157 @@
+"""The exhaustive verifier: it passes good tables and players and catches every kind of break."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from typer.testing import CliRunner
+
+from minttt.cli import app
+from minttt.errors import InputError
+from minttt.game import Board
+from minttt.graph import build_graph
+from minttt.players import make_player
+from minttt.players.base import RandomPlayer
+from minttt.table import Entry, first_move_table, merge_tables, save_table
+from minttt.verify import minimax, verify_player, verify_table
+
+GRAPH = build_graph()
+FULL = build_graph(symmetric=False)
+TX = first_move_table(GRAPH, "X")
+TX4 = first_move_table(GRAPH, "X", opening=4)
+TO = first_move_table(GRAPH, "O")
+TB = merge_tables(TX4, TO)
+
+
+def test_own_minimax_agrees_with_the_graph():
+    for h, cells in FULL.boards.items():
+        assert minimax(cells) == FULL.value(h)
+
+
+@pytest.mark.parametrize("table", [TX, TX4, TO, TB], ids=["X", "X-centre", "O", "both"])
+def test_full_tables_verify(table):
+    report = verify_table(table)
+    assert report.ok, report.counterexample
+    assert report.losses == 0
+    assert report.games == report.wins + report.draws
+    assert report.entries == table.size and report.unreached == ()
+
+
+def test_counts_for_a_known_player():
+    # O answering everything: X's 9 openings, every line; the hashed tree never loses
+    report = verify_player(make_player("hashed-tree"), "both", "optimal")
+    assert report.ok and report.losses == 0 and report.games > 0
+
+
+def _swap(table, index, **changes):
+    entries = list(table.entries)
+    entries[index] = replace(entries[index], **changes)
+    return replace(table, entries=tuple(entries))
+
+
+def _index_of_reached(table, predicate):
+    for i, e in enumerate(table.entries):
+        if predicate(e):
+            return i
+    raise AssertionError("no such entry")
+
+
+def test_catches_a_losing_move():
+    board_needs = {}
+    for i, e in enumerate(TO.entries):
+        b = Board.parse(e.board)
+        for m in b.legal_moves():
+            if minimax(b.play(m).cells) == 1 and minimax(b.cells) != 1:
+                board_needs[i] = m
+                break
+        if board_needs:
+            break
+    ((i, m),) = board_needs.items()
+    report = verify_table(_swap(TO, i, move=m))
+    assert not report.ok
+    assert "not optimal" in report.counterexample.reason or "loses" in report.counterexample.reason
+    # the counterexample replays: the sequence reaches the printed board
+    board = Board.empty()
+    for cell in report.counterexample.moves:
+        board = board.play(cell)
+    assert str(board) == report.counterexample.board
+
+
+def test_catches_a_missing_entry():
+    broken = replace(TX, entries=TX.entries[:-1])
+    report = verify_table(broken)
+    assert not report.ok and "no move" in report.counterexample.reason
+
+
+def test_catches_an_illegal_move():
+    i = _index_of_reached(TX, lambda e: e.board != ".........")
+    occupied = next(k for k, c in enumerate(TX.entries[i].board) if c != ".")
+    report = verify_table(_swap(TX, i, move=occupied))
+    assert not report.ok and "illegal" in report.counterexample.reason
+
+
+def test_catches_a_wrong_stored_value():
+    report = verify_table(_swap(TX, 0, value=1))
+    assert not report.ok and "stores value" in report.counterexample.reason
+
+
+def test_reports_unreached_entries():
+    # an extra entry that own play never reaches (X never opens in the corner with this table)
+    extra = Entry(1, "x........", 4, 0)
+    table = replace(TX4, entries=(*TX4.entries, extra))
+    report = verify_table(table)
+    assert report.ok and report.unreached == (1,)
+
+
+def test_never_lose_accepts_what_optimal_rejects():
+    # at x0 o4 (a draw) X may play anything that keeps the draw; at a won position X may throw
+    # the win away to a draw under never-lose but not under optimal
+    i = _index_of_reached(TX, lambda e: e.value == 1 and Board.parse(e.board).depth >= 2)
+    b = Board.parse(TX.entries[i].board)
+    draw_move = next((m for m in b.legal_moves() if minimax(b.play(m).cells) == 0), None)
+    if draw_move is None:
+        pytest.skip("no drawing alternative at this entry")
+    table = _swap(TX, i, move=draw_move)
+    assert not verify_table(table).ok
+    relaxed = verify_player(table.player(), "X", "never-lose")
+    # the changed move may lead to positions the table lacks; it must not be a criterion failure
+    assert relaxed.ok or "no move" in relaxed.counterexample.reason
+
+
+def test_random_and_broken_players_fail():
+    assert not verify_player(RandomPlayer(), "X", "never-lose").ok
+    naive = verify_player(make_player("alphabeta-naive-random"), "both", "never-lose")
+    assert not naive.ok
+
+
+def test_bad_role_or_criterion():
+    with pytest.raises(InputError):
+        verify_player(RandomPlayer(), "Y", "optimal")
+    with pytest.raises(InputError):
+        verify_player(RandomPlayer(), "X", "best")
+
+
+def test_cli_exit_codes(tmp_path):
+    runner = CliRunner()
+    good = tmp_path / "good.json"
+    save_table(TB, good)
+    ok = runner.invoke(app, ["verify", str(good), "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.output)["ok"] is True
+
+    broken = tmp_path / "broken.json"
+    save_table(replace(TX, entries=TX.entries[:-1]), broken)
+    bad = runner.invoke(app, ["verify", str(broken)])
+    assert bad.exit_code == 1
+    assert "moves:" in bad.output and "no move" in bad.output
+
+    player = runner.invoke(app, ["verify", "--player", "hashed-tree", "--role", "X"])
+    assert player.exit_code == 0, player.output
+    rand = runner.invoke(app, ["verify", "--player", "random"])
+    assert rand.exit_code == 1
+    unknown = runner.invoke(app, ["verify", "--player", "nobody"])
+    assert unknown.exit_code == 2
+    neither = runner.invoke(app, ["verify"])
+    assert neither.exit_code == 2
