@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from minttt.errors import InputError
 from minttt.nine.bits import FULL, TWOS, WIN
-from minttt.nine.rules import X, Move, Position
+from minttt.nine.rules import Move, Position, X
 from minttt.nine.search import Clock, Limits, SearchResult, SearchStopped
 
 WIN_SCORE = 100

@@ -8,8 +8,8 @@ What it adds to 001's search (:mod:`minttt.nine.baseline`):
   wins at once; a move that sends the opponent to such a board of theirs loses at once, so it is
   never searched; a player with only such moves has lost in two plies. These are exact results
   (scored as wins at a distance, so shorter wins are preferred) and act as a quiescence search;
-- **a transposition table** (Zobrist keys over marks and the forced board) with depth, bound type and
-  best move; mate distances are stored relative to the node;
+- **a transposition table** (Zobrist keys over marks and the forced board) with depth, bound
+  type and best move; mate distances are stored relative to the node;
 - **move ordering**: table move first, then two killer moves per ply, then history counts; root
   moves re-ordered by the last iteration; principal variation search (null windows);
 - **an evaluation built on threats**: the difference in boards holding an open two and in the cells
@@ -32,14 +32,14 @@ from dataclasses import dataclass
 
 from minttt.errors import InputError
 from minttt.nine.bits import COMPLETE, FULL, POPCOUNT, TWOS, WIN
-from minttt.nine.rules import X, Move, Position
+from minttt.nine.rules import Move, Position, X
 from minttt.nine.search import Clock, Limits, SearchResult, SearchStopped
 
 WIN_SCORE = 100_000
 MATE = WIN_SCORE - 1000  # scores beyond this are proven wins / losses
 INF = 1 << 30
 EXACT, LOWER, UPPER = 0, 1, 2
-TT_LIMIT = 2_000_000  # entries; the table is cleared when it grows beyond
+TT_LIMIT = 500_000  # entries (about 60 MB); the table is cleared when it grows beyond
 
 
 def _zobrist() -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -141,10 +141,9 @@ class _Search:
             try:
                 self._root(order, depth, done)
             except SearchStopped:
+                # the last best move was searched first: whatever beat it since is better
                 if done and done[0][0] == order[0]:
-                    move, value = max(done, key=lambda mv: mv[1])
-                    if value > score or move == best:
-                        best, score = move, value
+                    best, score = max(done, key=lambda mv: mv[1])
                 break
             finally:
                 if depth == 1:
@@ -199,7 +198,9 @@ class _Search:
 
     # --- interior nodes ---------------------------------------------------------------------
 
-    def _node(self, b: int, side: int, depth: int, ply: int, alpha: int, beta: int, key: int) -> int:
+    def _node(
+        self, b: int, side: int, depth: int, ply: int, alpha: int, beta: int, key: int
+    ) -> int:
         """Negamax value for ``side`` to move on board ``b`` (the last move did not win)."""
         clock = self.clock
         clock.nodes += 1

@@ -22,7 +22,7 @@ from typing import Any
 from minttt.errors import InputError
 from minttt.nine.baseline import BaselineEngine
 from minttt.nine.engine import NineEngine
-from minttt.nine.rules import X, Move, Position
+from minttt.nine.rules import Move, Position, X
 from minttt.nine.search import Engine, Limits
 
 OPPONENTS = ("baseline", "ours")

@@ -34,7 +34,7 @@ from functools import cached_property
 from minttt.errors import InputError
 from minttt.nine.bits import FULL, WIN
 
-X, O = 1, 2
+X, O = 1, 2  # noqa: E741
 Move = tuple[int, int]
 _SYMBOL = {X: "x", O: "o"}
 
@@ -151,10 +151,7 @@ class Position:
             return ()
         boards = range(9) if self.forced is None else (self.forced,)
         return tuple(
-            (b, c)
-            for b in boards
-            for c in range(9)
-            if not (self.xs[b] | self.os[b]) & (1 << c)
+            (b, c) for b in boards for c in range(9) if not (self.xs[b] | self.os[b]) & (1 << c)
         )
 
     def legal_moves(self) -> tuple[Move, ...]:

@@ -1,0 +1,30 @@
+"""9-board tic-tac-toe (001): rules, 001's engine as a baseline, our engine, matches, console play.
+
+>>> from minttt.nine import Limits, NineEngine, Position
+>>> pos = Position.initial().play(4, 3)     # X on board 5, space 4: O is sent to board 4
+>>> NineEngine().search(pos, Limits(nodes=500)).move[0]
+3
+"""
+
+from minttt.nine.baseline import BaselineEngine
+from minttt.nine.engine import NineEngine, Weights
+from minttt.nine.match import GameRecord, MatchResult, play_game, run_match
+from minttt.nine.rules import Move, O, Position, X
+from minttt.nine.search import Engine, Limits, SearchResult
+
+__all__ = [
+    "BaselineEngine",
+    "Engine",
+    "GameRecord",
+    "Limits",
+    "MatchResult",
+    "Move",
+    "NineEngine",
+    "O",
+    "Position",
+    "SearchResult",
+    "Weights",
+    "X",
+    "play_game",
+    "run_match",
+]
