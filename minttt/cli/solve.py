@@ -1,0 +1,238 @@
+"""``minttt solve``: minimise a table for one variant (or all standard variants) and prove it."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table as RichTable
+
+from minttt.cli.common import console, guarded, print_json
+from minttt.errors import InputError
+
+TIE_BREAKS = ("max-wins", "none")
+
+
+def _variants(
+    role: str | None,
+    opening: str | None,
+    encoding: str | None,
+    objective: str | None,
+    criterion: str,
+    game: str,
+    all_: bool,
+) -> list[Any]:
+    from minttt.encode import Variant
+    from minttt.solve import standard_variants
+
+    if all_:
+        if role is not None or opening is not None:
+            raise InputError("--all solves every role and opening; drop --role/--opening")
+        out = [
+            v
+            for v in standard_variants(criteria=(criterion,), game=game)
+            if (encoding is None or v.encoding == encoding)
+            and (objective is None or v.objective == objective)
+        ]
+        if not out:
+            raise InputError(
+                f"no standard variant has encoding {encoding} and objective {objective}"
+            )
+        return out
+    if role is None:
+        raise InputError("give --role first|second|both (or --all)")
+    return [
+        Variant(
+            role.strip().lower(),
+            opening,
+            encoding or "lookup",
+            objective or "positions",
+            criterion,
+            game,
+        )
+    ]
+
+
+def _enumerate(
+    graph: Any, formula: Any, solution: Any, limit: int, tie_break: str
+) -> tuple[dict, Any]:
+    try:
+        from minttt.enumerate import enumerate_minimal_tables, pick_max_wins
+    except ImportError:
+        raise InputError(
+            "--enumerate/--tie-break need minttt.enumerate, which is not installed yet"
+        ) from None
+    if not solution.optimal:
+        raise InputError(
+            "cannot enumerate minimal tables: the minimum was not proven (raise --timeout)"
+        )
+    result = enumerate_minimal_tables(graph, solution.variant, formula, solution.size, limit=limit)
+    info: dict[str, Any] = {
+        "count": result.count,
+        "count_up_to_symmetry": result.count_up_to_symmetry,
+        "truncated": result.truncated,
+        "limit": limit,
+    }
+    moves = None
+    if tie_break == "max-wins" and result.tables:
+        index = pick_max_wins(graph, solution.variant, result.tables)
+        info["picked"] = index
+        moves = result.tables[index]
+    return info, moves
+
+
+def _human(rows: list[dict[str, Any]]) -> None:
+    t = RichTable(title="minttt solve (size counts positions incl. terminal, or entries = lookups)")
+    for col in (
+        "variant",
+        "vars p+e",
+        "size",
+        "lower",
+        "optimal",
+        "lookups",
+        "solver",
+        "s",
+        "calls",
+    ):
+        t.add_column(col, justify="right" if col not in ("variant", "solver") else "left")
+    for r in rows:
+        opt = "[green]yes[/]" if r["optimal"] else "[red]no[/]"
+        if "cross_check" in r:
+            cc = r["cross_check"]
+            opt += f" ({cc['solver']} {'agrees' if cc['agree'] else 'DISAGREES'})"
+        t.add_row(
+            r["variant"],
+            f"{r['variables']['positions']}+{r['variables']['edges']}",
+            str(r["size"]),
+            str(r["lower_bound"]),
+            opt,
+            str(r["lookups"]),
+            r["solver"],
+            f"{r['seconds']:.3f}",
+            str(r["calls"]),
+        )
+    console.print(t)
+    for r in rows:
+        if "enumeration" in r:
+            e = r["enumeration"]
+            console.print(
+                f"{r['variant']}: {e['count']}{'+' if e['truncated'] else ''} minimal tables, "
+                f"{e['count_up_to_symmetry']} up to symmetry"
+            )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("solve")
+    @guarded
+    def solve_command(
+        role: str | None = typer.Option(None, "--role", help="first | second | both."),
+        opening: str | None = typer.Option(
+            None,
+            "--opening",
+            help="center | corner | edge | any | CELL (first/both; default center).",
+        ),
+        encoding: str | None = typer.Option(
+            None, "--encoding", help="tree | lookup (default lookup)."
+        ),
+        objective: str | None = typer.Option(
+            None,
+            "--objective",
+            help="positions | entries (entries: lookup only; default positions).",
+        ),
+        criterion: str = typer.Option("optimal", "--criterion", help="optimal | never-lose."),
+        solver: str = typer.Option(
+            "rc2", "--solver", help="rc2 | pysat-linear | pysat-binary | z3-opt | z3-binary."
+        ),
+        card: str = typer.Option(
+            "totalizer", "--card", help="PySAT cardinality encoding (pysat-*)."
+        ),
+        sat: str = typer.Option("glucose4", "--sat", help="PySAT SAT solver (rc2, pysat-*)."),
+        timeout: float | None = typer.Option(None, "--timeout", help="Seconds per variant (wall)."),
+        out: Path | None = typer.Option(
+            None,
+            "--out",
+            help="Write the table (JSON); with --all a directory, one file per variant.",
+        ),
+        json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+        all_: bool = typer.Option(False, "--all", help="Every standard variant (18 for 3x3)."),
+        check: bool = typer.Option(
+            False,
+            "--cross-check/--no-cross-check",
+            help="Re-solve with the other solver family; optimal only if both agree.",
+        ),
+        game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
+        enumerate_: bool = typer.Option(False, "--enumerate", help="Count every minimal table."),
+        limit: int = typer.Option(
+            10000, "--limit", help="Stop enumerating after this many tables."
+        ),
+        tie_break: str = typer.Option(
+            "none",
+            "--tie-break",
+            help="max-wins: of the minimal tables, keep the one winning most.",
+        ),
+    ) -> None:
+        """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
+        from minttt.encode import encode
+        from minttt.graph import build_graph
+        from minttt.solve import SOLVERS, cross_check, solve
+        from minttt.solve.api import _driver
+
+        if timeout is not None and (math.isnan(timeout) or timeout < 0):
+            raise InputError(f"--timeout must be a number of seconds >= 0, got {timeout}")
+        if limit < 1:
+            raise InputError(f"--limit must be at least 1, got {limit}")
+        if tie_break not in TIE_BREAKS:
+            raise InputError(
+                f"unknown --tie-break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}"
+            )
+        _driver(solver)  # unknown solver names fail before any work
+        if solver in ("rc2", "pysat-linear", "pysat-binary"):
+            from minttt.solve.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
+
+            if card not in CARD_ENCODINGS:
+                raise InputError(
+                    f"unknown --card {card!r}: expected one of {', '.join(CARD_ENCODINGS)}"
+                )
+            if sat not in SAT_SOLVERS:
+                raise InputError(f"unknown --sat {sat!r}: expected one of {', '.join(SAT_SOLVERS)}")
+        variants = _variants(role, opening, encoding, objective, criterion, game, all_)
+        options = {} if solver.startswith("z3") else {"sat": sat}
+        if solver.startswith("pysat"):
+            options["card"] = card
+        graph = build_graph(variants[0].rules)
+        rows = []
+        for variant in variants:
+            formula = encode(graph, variant)
+            solution = solve(formula, solver=solver, timeout=timeout, **options)
+            if check:
+                solution = cross_check(formula, solution, timeout=timeout)
+            row = solution.to_dict()
+            moves = None
+            if enumerate_ or tie_break != "none":
+                row["enumeration"], moves = _enumerate(graph, formula, solution, limit, tie_break)
+            if out is not None:
+                _write_table(graph, solution, moves, out, all_)
+            rows.append(row)
+            assert solver in SOLVERS
+        if json_out:
+            print_json(rows if all_ else rows[0])
+        else:
+            _human(rows)
+
+
+def _write_table(graph: Any, solution: Any, moves: Any, out: Path, many: bool) -> None:
+    from dataclasses import replace
+
+    from minttt.solve import make_table
+
+    if moves is not None:
+        solution = replace(solution, moves=moves)
+    table = make_table(graph, solution)
+    if table is None:
+        raise InputError("--out needs minttt.table, which is not installed yet")
+    from minttt.table import save_table
+
+    path = out / f"{solution.variant.name}.json" if many else out
+    save_table(table, path)

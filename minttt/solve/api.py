@@ -1,0 +1,208 @@
+"""The solver portfolio's front door: pick a driver, run it, read the table off its model.
+
+>>> from minttt.graph import build_graph
+>>> from minttt.encode import Variant, encode
+>>> f = encode(build_graph(), Variant("first", "center", "lookup", "entries"))
+>>> s = solve(f, solver="rc2")
+>>> s.size, s.lower_bound, s.optimal, len(s.moves)
+(22, 22, True, 22)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from minttt.encode import Formula, Variant, encode
+from minttt.errors import InputError
+from minttt.solve.base import RawResult
+from minttt.solve.extract import all_true, extract
+from minttt.solve.solution import Solution
+
+DEFAULT_SOLVER = "rc2"
+SOLVERS: dict[str, str] = {  # driver -> family
+    "rc2": "pysat",
+    "pysat-linear": "pysat",
+    "pysat-binary": "pysat",
+    "z3-opt": "z3",
+    "z3-binary": "z3",
+}
+CROSS_CHECKER = {"pysat": "z3-opt", "z3": "rc2"}
+ROLE_TO_TABLE = {"first": "X", "second": "O", "both": "both"}
+
+# 003's figures: (variant, variables {positions, edges}, optimum in positions)
+SOURCE_003: tuple[tuple[Variant, dict[str, int], int], ...] = (
+    (Variant("first", "corner", "tree", "positions"), {"positions": 352, "edges": 0}, 56),
+    (Variant("first", "edge", "tree", "positions"), {"positions": 408, "edges": 0}, 94),
+    (Variant("first", "center", "tree", "positions"), {"positions": 201, "edges": 0}, 41),
+    (Variant("second", None, "tree", "positions"), {"positions": 282, "edges": 0}, 127),
+    (Variant("first", "corner", "lookup", "positions"), {"positions": 195, "edges": 344}, 30),
+    (Variant("first", "edge", "lookup", "positions"), {"positions": 226, "edges": 400}, 51),
+    (Variant("first", "center", "lookup", "positions"), {"positions": 95, "edges": 201}, 22),
+    (Variant("second", None, "lookup", "positions"), {"positions": 158, "edges": 248}, 75),
+)
+
+
+def _driver(name: str) -> Callable[..., RawResult]:
+    if name not in SOLVERS:
+        raise InputError(f"unknown solver {name!r}: expected one of {', '.join(SOLVERS)}")
+    if name.startswith("z3"):
+        from minttt.solve import z3_drivers
+
+        return z3_drivers.z3_binary if name == "z3-binary" else z3_drivers.z3_opt
+    from minttt.solve import pysat_drivers
+
+    return {
+        "rc2": pysat_drivers.rc2,
+        "pysat-linear": pysat_drivers.pysat_linear,
+        "pysat-binary": pysat_drivers.pysat_binary,
+    }[name]
+
+
+def standard_variants(criteria: Iterable[str] = ("optimal",), game: str = "3x3") -> list[Variant]:
+    """Every role/opening combination, both encodings, both objectives where defined.
+
+    18 per criterion for 3x3 (openings center/corner/edge/any, second, both with the center). Other
+    games have no named openings that are sure to be allowed, so they get first-any, second and
+    both-any (9 per criterion).
+    """
+    if game == "3x3":
+        combos = [
+            ("first", "center"),
+            ("first", "corner"),
+            ("first", "edge"),
+            ("first", "any"),
+            ("second", None),
+            ("both", "center"),
+        ]
+    else:
+        combos = [("first", "any"), ("second", None), ("both", "any")]
+    out = []
+    for criterion in criteria:
+        for encoding, objectives in (
+            ("tree", ("positions",)),
+            ("lookup", ("positions", "entries")),
+        ):
+            for objective in objectives:
+                for role, opening in combos:
+                    out.append(Variant(role, opening, encoding, objective, criterion, game))
+    return out
+
+
+def solve(
+    formula: Formula, solver: str = DEFAULT_SOLVER, timeout: float | None = None, **options: Any
+) -> Solution:
+    """Minimise ``formula`` with one driver; never claims optimality it did not prove.
+
+    ``options`` go to the driver: ``card`` (PySAT cardinality encoding) and ``sat`` (PySAT SAT
+    solver name). ``timeout`` is wall seconds for the whole search.
+    """
+    if timeout is not None and timeout < 0:
+        raise InputError(f"timeout must be >= 0 seconds, got {timeout}")
+    driver = _driver(solver)
+    start = time.perf_counter()
+    raw = driver(formula, timeout=timeout, **options)
+    seconds = time.perf_counter() - start
+    model = raw.model if raw.model is not None else all_true(formula)
+    ex = extract(formula, model)
+    size = formula.cost(ex.needed)
+    lower = min(raw.lower, size)
+    if raw.model is not None and not raw.timed_out and raw.lower > size:
+        raise RuntimeError(f"{solver}: lower bound {raw.lower} above a table of size {size}")
+    return Solution(
+        variant=formula.variant,
+        size=size,
+        lower_bound=lower,
+        optimal=lower == size,
+        model=ex.needed,
+        moves=ex.moves,
+        solver=solver,
+        seconds=seconds,
+        calls=raw.calls,
+        variables=formula.counts(),
+        positions=len(ex.positions),
+        timed_out=raw.timed_out,
+    )
+
+
+def cross_check(
+    formula: Formula, solution: Solution, solver: str | None = None, timeout: float | None = None
+) -> Solution:
+    """Re-solve with the other solver family; returns ``solution`` with a ``cross_check`` record.
+
+    ``optimal`` stays true only if both families proved the same optimum.
+    """
+    other = solver or CROSS_CHECKER[SOLVERS[solution.solver]]
+    if SOLVERS[other] == SOLVERS[solution.solver]:
+        raise InputError(f"cross-check needs another solver family than {solution.solver!r}")
+    second = solve(formula, solver=other, timeout=timeout)
+    agree = solution.optimal and second.optimal and second.size == solution.size
+    record = {
+        "solver": other,
+        "size": second.size,
+        "lower_bound": second.lower_bound,
+        "optimal": second.optimal,
+        "seconds": round(second.seconds, 4),
+        "agree": agree,
+    }
+    if solution.optimal and second.optimal and second.size != solution.size:
+        raise RuntimeError(
+            f"solvers disagree on {formula.variant.name}: {solution.solver} {solution.size}, "
+            f"{other} {second.size}"
+        )
+    return replace(solution, optimal=agree, cross_check=record)
+
+
+def solve_variant(
+    variant: Variant,
+    *,
+    graph: Any = None,
+    solver: str = DEFAULT_SOLVER,
+    timeout: float | None = None,
+    check: bool = False,
+    **options: Any,
+) -> tuple[Solution, Any]:
+    """Encode, solve (optionally cross-check), build the Table (``None`` without minttt.table)."""
+    if graph is None:
+        from minttt.graph import build_graph
+
+        graph = build_graph(variant.rules)
+    formula = encode(graph, variant)
+    solution = solve(formula, solver=solver, timeout=timeout, **options)
+    if check:
+        solution = cross_check(formula, solution, timeout=timeout)
+    return solution, make_table(graph, solution)
+
+
+def provenance(solution: Solution) -> dict[str, Any]:
+    v = solution.variant
+    return {
+        "variant": v.name,
+        "encoding": v.encoding,
+        "objective": v.objective,
+        "solver": solution.solver,
+        "lower_bound": solution.lower_bound,
+        "upper_bound": solution.size,
+        "optimal": solution.optimal,
+        "size_counts": "positions (terminal included)" if v.objective == "positions" else "entries",
+        "size": solution.size,
+    }
+
+
+def make_table(graph: Any, solution: Solution) -> Any:
+    """The solution as a ``minttt.table.Table`` (``None`` if that module is not available)."""
+    try:
+        from minttt.table import table_from_moves
+    except ImportError:
+        return None
+    v = solution.variant
+    return table_from_moves(
+        graph,
+        dict(solution.moves),
+        role=ROLE_TO_TABLE[v.role],
+        opening=v.opening_cell(graph.rules),
+        criterion=v.criterion,
+        provenance=provenance(solution),
+    )

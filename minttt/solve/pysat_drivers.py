@@ -1,0 +1,214 @@
+"""PySAT drivers: incremental binary and linear search over a cardinality bound, and RC2.
+
+One SAT solver is built per formula and kept for the whole search (learnt clauses survive). The
+bound ``sum(objective) <= k`` comes from a selectable PySAT cardinality encoding:
+
+* ``totalizer``: one incremental totalizer (``ITotalizer``) built once up to the first model's
+  size; bound k is the assumption ``-rhs[k]``.
+* ``seqcounter``, ``sortnetwrk``, ``cardnetwrk``, ``mtotalizer``, ``kmtotalizer``:
+  ``CardEnc.atmost`` for each bound, its clauses guarded by a fresh selector that is assumed
+  for that call.
+
+``rc2`` is PySAT's core-guided MaxSAT solver (one soft clause ``-v`` per objective variable);
+under a time limit it reports the cost of the cores it has processed as its lower bound.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from pysat.card import CardEnc, EncType, ITotalizer
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF
+from pysat.solvers import Solver
+
+from minttt.encode import Formula
+from minttt.errors import InputError
+from minttt.solve.base import Deadline, RawResult, trivial_lower
+
+CARD_ENCODINGS = (
+    "seqcounter",
+    "sortnetwrk",
+    "cardnetwrk",
+    "totalizer",
+    "mtotalizer",
+    "kmtotalizer",
+)
+SAT_SOLVERS = ("cadical153", "glucose4", "glucose3", "minisat22", "maplechrono", "lingeling")
+DEFAULT_CARD = "totalizer"
+DEFAULT_SAT = "glucose4"
+
+
+@contextmanager
+def _timer(seconds: float | None, interrupt) -> Iterator[None]:  # type: ignore[no-untyped-def]
+    timer = None if seconds is None else threading.Timer(max(seconds, 0.0), interrupt)
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+class _Bounded:
+    """A SAT solver over the formula plus an ``at most k`` switch, counting calls."""
+
+    def __init__(self, formula: Formula, card: str, sat: str) -> None:
+        if card not in CARD_ENCODINGS:
+            raise InputError(
+                f"unknown cardinality encoding {card!r}: "
+                f"expected one of {', '.join(CARD_ENCODINGS)}"
+            )
+        if sat not in SAT_SOLVERS:
+            raise InputError(
+                f"unknown SAT solver {sat!r}: expected one of {', '.join(SAT_SOLVERS)}"
+            )
+        self.formula = formula
+        self.card = card
+        self.lits = list(formula.objective)
+        self.top = formula.num_vars
+        self.solver = Solver(name=sat, bootstrap_with=[list(c) for c in formula.clauses])
+        self.calls = 0
+        self.tot: ITotalizer | None = None
+        self.selectors: dict[int, int] = {}
+        self.upper = len(self.lits)
+
+    def close(self) -> None:
+        self.solver.delete()
+        if self.tot is not None:
+            self.tot.delete()
+
+    def _assumptions(self, bound: int | None) -> list[int]:
+        if bound is None or bound >= len(self.lits):
+            return []
+        if self.card == "totalizer":
+            if self.tot is None:
+                self.tot = ITotalizer(lits=self.lits, ubound=self.upper, top_id=self.top)
+                self.top = self.tot.top_id
+                for c in self.tot.cnf.clauses:
+                    self.solver.add_clause(c)
+            if bound >= len(self.tot.rhs):
+                return []
+            return [-self.tot.rhs[bound]]
+        if bound not in self.selectors:
+            enc = CardEnc.atmost(
+                self.lits, bound=bound, top_id=self.top, encoding=getattr(EncType, self.card)
+            )
+            self.top = max(self.top, enc.nv)
+            self.top += 1
+            sel = self.top
+            for c in enc.clauses:
+                self.solver.add_clause([*c, -sel])
+            self.selectors[bound] = sel
+        return [self.selectors[bound]]
+
+    def check(self, bound: int | None, deadline: Deadline) -> frozenset[int] | bool | None:
+        """A model (true variables) with cost <= bound, False if none exists, None on timeout."""
+        remaining = deadline.remaining()
+        if remaining is not None and remaining <= 0:
+            return None
+        assumptions = self._assumptions(bound)
+        self.calls += 1
+        with _timer(remaining, self.solver.interrupt):
+            result = self.solver.solve_limited(
+                assumptions=assumptions, expect_interrupt=remaining is not None
+            )
+        if result is None:
+            self.solver.clear_interrupt()
+            return None
+        if not result:
+            return False
+        n = self.formula.num_vars
+        return frozenset(v for v in self.solver.get_model()[:n] if v > 0)
+
+
+def _search(
+    formula: Formula, timeout: float | None, card: str, sat: str, binary: bool
+) -> RawResult:
+    deadline = Deadline(timeout)
+    b = _Bounded(formula, card, sat)
+    try:
+        lower = trivial_lower(formula)
+        first = b.check(None, deadline)
+        if first is None:
+            return RawResult(None, lower, b.calls, timed_out=True)
+        if first is False:
+            raise RuntimeError("the hard clauses are unsatisfiable (this is a bug in the encoding)")
+        best, hi = first, formula.cost(first)
+        b.upper = hi
+        while lower < hi:
+            bound = (lower + hi) // 2 if binary else hi - 1
+            r = b.check(bound, deadline)
+            if r is None:
+                return RawResult(best, lower, b.calls, timed_out=True)
+            if r is False:
+                lower = bound + 1
+            else:
+                best, hi = r, formula.cost(r)
+        return RawResult(best, lower, b.calls)
+    finally:
+        b.close()
+
+
+def pysat_binary(
+    formula: Formula,
+    timeout: float | None = None,
+    card: str = DEFAULT_CARD,
+    sat: str = DEFAULT_SAT,
+    **_: object,
+) -> RawResult:
+    """Bisect between the proven lower bound and the best model's cost."""
+    return _search(formula, timeout, card, sat, binary=True)
+
+
+def pysat_linear(
+    formula: Formula,
+    timeout: float | None = None,
+    card: str = DEFAULT_CARD,
+    sat: str = DEFAULT_SAT,
+    **_: object,
+) -> RawResult:
+    """SAT-UNSAT descent: ask for one less than the best model until the solver says no."""
+    return _search(formula, timeout, card, sat, binary=False)
+
+
+def to_wcnf(formula: Formula) -> WCNF:
+    """The MaxSAT instance: hard clauses, and soft ``-v`` (weight 1) per objective variable."""
+    w = WCNF()
+    for c in formula.clauses:
+        w.append(list(c))
+    for v in formula.objective:
+        w.append([-v], weight=1)
+    return w
+
+
+class _CountingRC2(RC2):
+    calls = 0
+
+    def _call_oracle(self, assumptions=[], expect_interrupt=False):  # type: ignore[no-untyped-def]  # noqa: B006
+        self.calls += 1
+        return super()._call_oracle(assumptions=assumptions, expect_interrupt=expect_interrupt)
+
+
+def rc2(
+    formula: Formula, timeout: float | None = None, sat: str = DEFAULT_SAT, **_: object
+) -> RawResult:
+    """PySAT's RC2 (core-guided MaxSAT)."""
+    if sat not in SAT_SOLVERS:
+        raise InputError(f"unknown SAT solver {sat!r}: expected one of {', '.join(SAT_SOLVERS)}")
+    solver = _CountingRC2(to_wcnf(formula), solver=sat)
+    try:
+        with _timer(timeout, solver.interrupt):
+            model = solver.compute(expect_interrupt=timeout is not None)
+        if model is None:
+            return RawResult(
+                None, max(solver.cost, trivial_lower(formula)), solver.calls, timed_out=True
+            )
+        true = frozenset(v for v in model[: formula.num_vars] if v > 0)
+        return RawResult(true, solver.cost, solver.calls)
+    finally:
+        solver.delete()

@@ -1,0 +1,71 @@
+"""The result of a solver driver: bounds, a model, the table it yields, and what it cost."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from minttt.encode import Variant
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A minimisation result.
+
+    ``size`` is the objective value of the best table found (an upper bound; ``None`` only if no
+    model was found at all), ``lower_bound`` is proven (no table is smaller), and ``optimal`` holds
+    exactly when the two meet. ``model`` holds the true variables of the extracted table (only
+    what the table's own play reaches); ``moves`` maps a canonical hash to the move on the canonical
+    board, one per position the table answers. ``calls`` counts SAT/SMT oracle calls.
+    """
+
+    variant: Variant
+    size: int | None
+    lower_bound: int
+    optimal: bool
+    model: frozenset[int] | None
+    moves: Mapping[int, int]
+    solver: str
+    seconds: float
+    calls: int
+    variables: Mapping[str, int]
+    positions: int = 0
+    timed_out: bool = False
+    cross_check: Mapping[str, Any] | None = field(default=None)
+
+    @property
+    def upper_bound(self) -> int | None:
+        return self.size
+
+    @property
+    def lookups(self) -> int:
+        """Positions at which the table answers (its entries)."""
+        return len(self.moves)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The CLI's JSON object (keys of the issue-3 contract first, then extras)."""
+        v = self.variant
+        out: dict[str, Any] = {
+            "role": v.role,
+            "opening": v.opening,
+            "encoding": v.encoding,
+            "objective": v.objective,
+            "criterion": v.criterion,
+            "size": self.size,
+            "lower_bound": self.lower_bound,
+            "optimal": self.optimal,
+            "variables": dict(self.variables),
+            "solver": self.solver,
+            "seconds": round(self.seconds, 4),
+            "calls": self.calls,
+            "game": v.game,
+            "variant": v.name,
+            "upper_bound": self.size,
+            "lookups": self.lookups,
+            "positions": self.positions,
+            "timed_out": self.timed_out,
+        }
+        if self.cross_check is not None:
+            out["cross_check"] = dict(self.cross_check)
+        return out

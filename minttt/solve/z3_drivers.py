@@ -1,0 +1,148 @@
+"""Z3 drivers: ``z3-binary`` (003's method, the baseline) and ``z3-opt`` (Z3's Optimize).
+
+``z3-binary`` follows 003's ``FindEdge`` exactly: halve the bound from the number of objective
+variables until it fails, double from there until it succeeds, then bisect; every test builds a new
+solver with the formula and ``AtMost(objective, bound)``. We keep the best model seen instead of
+re-solving at the end (one call fewer than 003, never more).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from minttt.encode import Formula
+from minttt.solve.base import Deadline, RawResult, trivial_lower
+
+
+def _z3_clauses(formula: Formula):  # type: ignore[no-untyped-def]
+    import z3
+
+    xs = [z3.Bool(name) for name in formula.names]
+
+    def lit(v: int):  # type: ignore[no-untyped-def]
+        return xs[v - 1] if v > 0 else z3.Not(xs[-v - 1])
+
+    clauses = [z3.Or(*[lit(v) for v in c]) if len(c) > 1 else lit(c[0]) for c in formula.clauses]
+    objective = [xs[v - 1] for v in formula.objective]
+    return xs, clauses, objective
+
+
+def _model_true(model, xs) -> frozenset[int]:  # type: ignore[no-untyped-def]
+    import z3
+
+    return frozenset(
+        i + 1 for i, x in enumerate(xs) if z3.is_true(model.eval(x, model_completion=True))
+    )
+
+
+def find_edge(upper: int, predicate: Callable[[int], bool | None]) -> tuple[int, int, bool]:
+    """003's FindEdge with honest bounds. ``predicate`` returns None when it gave up (timeout).
+
+    Returns ``(lowest bound proven feasible, highest bound proven infeasible + 1, finished)``.
+    """
+    best_ok, lower = upper, 0
+    max_fail = upper
+    while True:
+        ok = predicate(max_fail)
+        if ok is None:
+            return best_ok, lower, False
+        if ok:
+            best_ok = min(best_ok, max_fail)
+            if max_fail == 0:
+                return 0, 0, True
+            max_fail //= 2
+        else:
+            lower = max(lower, max_fail + 1)
+            break
+    min_success = max_fail
+    while True:
+        ok = predicate(min_success)
+        if ok is None:
+            return best_ok, lower, False
+        if ok:
+            best_ok = min(best_ok, min_success)
+            break
+        lower = max(lower, min_success + 1)
+        min_success = max(1, min_success * 2)
+        if min_success > upper:
+            min_success = upper
+    while max_fail != min_success - 1 and max_fail < min_success:
+        bound = (max_fail + min_success) // 2
+        ok = predicate(bound)
+        if ok is None:
+            return best_ok, lower, False
+        if ok:
+            min_success = bound
+            best_ok = min(best_ok, bound)
+        else:
+            max_fail = bound
+            lower = max(lower, bound + 1)
+    return best_ok, lower, True
+
+
+def z3_binary(formula: Formula, timeout: float | None = None, **_: object) -> RawResult:
+    """003's baseline: a new Z3 solver per bound with ``AtMost``; 003's bound sequence."""
+    import z3
+
+    xs, clauses, objective = _z3_clauses(formula)
+    deadline = Deadline(timeout)
+    state = {"calls": 0, "model": None}
+
+    def predicate(bound: int) -> bool | None:
+        remaining = deadline.remaining()
+        if remaining is not None and remaining <= 0:
+            return None
+        s = z3.Solver()
+        if remaining is not None:
+            s.set("timeout", max(1, int(remaining * 1000)))
+        s.add(*clauses)
+        s.add(z3.AtMost(*objective, bound))
+        state["calls"] += 1
+        r = s.check()
+        if r == z3.sat:
+            model = _model_true(s.model(), xs)
+            prev = state["model"]
+            if prev is None or formula.cost(model) < formula.cost(prev):
+                state["model"] = model
+            return True
+        if r == z3.unsat:
+            return False
+        return None
+
+    _, lower, finished = find_edge(len(objective), predicate)
+    return RawResult(
+        state["model"], max(lower, trivial_lower(formula)), state["calls"], timed_out=not finished
+    )
+
+
+def z3_opt(formula: Formula, timeout: float | None = None, **_: object) -> RawResult:
+    """Z3's ``Optimize`` with one soft clause ``not v`` per objective variable."""
+    import z3
+
+    xs, clauses, objective = _z3_clauses(formula)
+    opt = z3.Optimize()
+    if timeout is not None:
+        opt.set("timeout", max(1, int(timeout * 1000)))
+    opt.add(*clauses)
+    handle = None
+    for x in objective:
+        handle = opt.add_soft(z3.Not(x), 1, "cost")
+    r = opt.check()
+    model = None
+    try:
+        m = opt.model()
+        if m is not None and len(m) > 0:
+            model = _model_true(m, xs)
+    except z3.Z3Exception:
+        model = None
+    if r == z3.sat and model is not None:
+        return RawResult(model, formula.cost(model), 1)
+    lower = trivial_lower(formula)
+    if handle is not None:
+        try:
+            lo = handle.lower()
+            if z3.is_int_value(lo):
+                lower = max(lower, lo.as_long())
+        except z3.Z3Exception:
+            pass
+    return RawResult(model, lower, 1, timed_out=True)
