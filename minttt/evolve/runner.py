@@ -1,0 +1,209 @@
+"""Run a recipe to the end: checkpoints, interruption, the evolved table and the summary.
+
+>>> from minttt.evolve.hochmuth import HochmuthConfig
+>>> state = run(HochmuthConfig(population=20, generations=3, seed=0))
+>>> summary(state)["generations"], summary(state)["perfect"]
+(3, False)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+from minttt.errors import InputError
+from minttt.evolve import cornell, hochmuth
+from minttt.evolve.checkpoint import load_checkpoint, save_checkpoint
+from minttt.evolve.cornell import CornellConfig
+from minttt.evolve.fitness import reached_moves
+from minttt.evolve.hochmuth import HochmuthConfig
+from minttt.evolve.state import EvolutionState
+
+Config = HochmuthConfig | CornellConfig
+RECIPES = ("hochmuth", "cornell")
+#: 000's reported runs (population 500 and 1000, p_crossover 0.15).
+SOURCE_000 = {
+    "population_500": {"generation": 373, "seconds": 1688},
+    "population_1000": {"generation": 457, "seconds": 65 * 60},
+}
+
+
+class Interrupted(Exception):
+    """Ctrl-C stopped a run; ``state`` is the last complete generation (already checkpointed)."""
+
+    def __init__(self, state: EvolutionState, checkpoint: Path | None) -> None:
+        super().__init__(f"interrupted after generation {state.generation - 1}")
+        self.state = state
+        self.checkpoint = checkpoint
+
+
+def _module(config: Config) -> Any:
+    return hochmuth if isinstance(config, HochmuthConfig) else cornell
+
+
+def make_config(recipe: str, **options: Any) -> Config:
+    """A recipe's config from options (None means the recipe's default)."""
+    given = {k: v for k, v in options.items() if v is not None}
+    if recipe == "hochmuth":
+        return HochmuthConfig(**given)
+    if recipe == "cornell":
+        for key in ("fitness", "genes", "p_replicate", "p_crossover"):
+            if key in given:
+                raise InputError(f"--{key.replace('_', '-')} is for the hochmuth recipe only")
+        return CornellConfig(**given)
+    raise InputError(f"unknown recipe {recipe!r}: expected one of {', '.join(RECIPES)}")
+
+
+def start(config: Config, checkpoint: str | Path | None = None) -> EvolutionState:
+    """The state to continue from: the checkpoint if it exists (checked), else generation 0."""
+    if checkpoint is not None and Path(checkpoint).exists():
+        state = load_checkpoint(checkpoint, config.recipe_key())
+        if isinstance(config, CornellConfig):
+            cornell.check_genomes(state.population)
+        else:
+            index = hochmuth.tree_for(config.genes).index
+            pop = state.population
+            if pop.shape[1] != index.size or (pop < 0).any() or (pop >= index.n_legal).any():
+                raise InputError(f"checkpoint {checkpoint}: genomes do not fit {index.size} genes")
+        return state
+    return _module(config).initial_state(config)
+
+
+def is_finished(config: Config, state: EvolutionState) -> bool:
+    return _module(config).finished(config, state)
+
+
+def run(
+    config: Config,
+    *,
+    checkpoint: str | Path | None = None,
+    every: int = 50,
+    on_generation: Callable[[EvolutionState], None] | None = None,
+    state: EvolutionState | None = None,
+) -> EvolutionState:
+    """Run ``config`` until a perfect individual or the generation limit.
+
+    Resumes from ``checkpoint`` when the file exists, writes it every ``every`` generations, at
+    the end, and on Ctrl-C (then raises :class:`Interrupted`).
+    """
+    module = _module(config)
+    state = start(config, checkpoint) if state is None else state
+    path = None if checkpoint is None else Path(checkpoint)
+    try:
+        while not module.finished(config, state):
+            began = time.perf_counter()
+            new = module.step(config, state)
+            state = new.evolve(seconds=state.seconds + time.perf_counter() - began)
+            if path is not None and every > 0 and state.generation % every == 0:
+                save_checkpoint(state, path)
+            if on_generation is not None:
+                on_generation(state)
+    except KeyboardInterrupt:
+        if path is not None:
+            save_checkpoint(state, path)
+        raise Interrupted(state, path) from None
+    if path is not None:
+        save_checkpoint(state, path)
+    return state
+
+
+def summary(state: EvolutionState) -> dict[str, Any]:
+    """The ``--json`` answer: perfect, generations (evaluated after the first), seconds, fitness."""
+    perfect = state.done
+    generations = state.perfect_generation if perfect else state.generation - 1
+    return {
+        "perfect": perfect,
+        "generations": generations,
+        "seconds": round(state.seconds, 3),
+        "fitness": state.best_fitness,
+        "recipe": state.recipe,
+        "best_generation": state.best_generation,
+        "best_lost": _best_lost(state),
+    }
+
+
+def _best_lost(state: EvolutionState) -> int | None:
+    if state.best is None:
+        return None
+    if state.recipe == "cornell":
+        return cornell.not_lost_fraction(state.best)[2]
+    tree = hochmuth.tree_for(int(state.config["genes"]))
+    return int(tree.evaluate(state.best[None, :]).lost.sum())
+
+
+def evolved_table(state: EvolutionState) -> Any:
+    """The best hochmuth strategy as a table: role both, criterion never-lose, one entry per
+    position its own play reaches (as X and as O, against every opponent reply)."""
+    from minttt.table import table_from_moves
+
+    if state.recipe != "hochmuth":
+        raise InputError(
+            "--out writes symmetric tables; cornell organisms are raw 3^9 genomes (use hochmuth)"
+        )
+    if state.best is None:
+        raise InputError("no generation was evaluated, so there is no strategy to write")
+    cfg = state.config
+    index = hochmuth.tree_for(int(cfg["genes"])).index
+    moves = reached_moves(index, state.best)
+    provenance = {
+        "obtained": "genetic evolution (000, Hochmuth)",
+        "recipe": "hochmuth",
+        "seed": cfg["seed"],
+        "population": cfg["population"],
+        "genes": cfg["genes"],
+        "fitness": cfg["fitness"],
+        "p_replicate": cfg["p_replicate"],
+        "p_mutate": cfg["p_mutate"],
+        "p_crossover": cfg["p_crossover"],
+        "generation": state.best_generation,
+        "perfect": state.done,
+        "lost_games": _best_lost(state),
+        "size_counts": "lookups (positions where the strategy moves, as X and as O)",
+    }
+    return table_from_moves(
+        index.graph,
+        moves,
+        role="both",
+        opening=None,
+        criterion="never-lose",
+        provenance=provenance,
+    )
+
+
+def evolution_summary(
+    seeds: Iterable[int] = (0, 1, 2), population: int = 500, generations: int = 500
+) -> dict[str, Any]:
+    """Hochmuth runs over ``seeds``: generations to success, success rate, evolved table sizes.
+
+    Deterministic (no timings). ``proven_minimum`` is left None for the caller to fill in.
+    """
+    runs = []
+    for seed in seeds:
+        state = run(HochmuthConfig(population=population, generations=generations, seed=seed))
+        table = evolved_table(state) if state.done else None
+        runs.append(
+            {
+                "seed": seed,
+                "perfect": state.done,
+                "generations": state.perfect_generation if state.done else state.generation - 1,
+                "best_lost": _best_lost(state),
+                "table_size": None if table is None else table.size,
+            }
+        )
+    wins = [r for r in runs if r["perfect"]]
+    sizes = [r["table_size"] for r in wins]
+    return {
+        "recipe": "hochmuth",
+        "population": population,
+        "max_generations": generations,
+        "runs": runs,
+        "success_rate": len(wins) / len(runs) if runs else 0.0,
+        "median_generations_to_success": median(r["generations"] for r in wins) if wins else None,
+        "smallest_table": min(sizes) if sizes else None,
+        "table_size_counts": "lookups (positions where the strategy moves, as X and as O)",
+        "proven_minimum": None,
+        "source_000": SOURCE_000,
+    }
