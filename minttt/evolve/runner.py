@@ -174,15 +174,21 @@ def evolved_table(state: EvolutionState) -> Any:
 
 
 def evolution_summary(
-    seeds: Iterable[int] = (0, 1, 2), population: int = 500, generations: int = 500
+    seeds: Iterable[int] = (0, 1, 2),
+    population: int = 500,
+    generations: int = 500,
+    on_run: Callable[[int, EvolutionState], None] | None = None,
 ) -> dict[str, Any]:
     """Hochmuth runs over ``seeds``: generations to success, success rate, evolved table sizes.
 
     Deterministic (no timings). ``proven_minimum`` is left None for the caller to fill in.
+    ``on_run(seed, state)`` is called after each run (to save its table or plot).
     """
     runs = []
     for seed in seeds:
         state = run(HochmuthConfig(population=population, generations=generations, seed=seed))
+        if on_run is not None:
+            on_run(seed, state)
         table = evolved_table(state) if state.done else None
         runs.append(
             {
