@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minttt.game import EMPTY, O, TIC_TAC_TOE, X, Rules
+from minttt.game import EMPTY, TIC_TAC_TOE, O, Rules, X
 from minttt.graph import Graph, build_graph
 
 
@@ -161,7 +161,7 @@ def situations_827(rules: Rules = TIC_TAC_TOE) -> dict[str, Any]:
 
     That is 000's own recipe ("exhaustively constructing all possible situations (3^9) and reducing
     the valid ones to their base cases"), with "valid" read as plausible counts only: it keeps 200
-    boards that already have a line (finished, or impossible), which no strategy is ever asked about.
+    boards that already have a line (finished, or impossible), which no strategy is asked about.
     """
     import numpy as np
 
@@ -171,7 +171,12 @@ def situations_827(rules: Rules = TIC_TAC_TOE) -> dict[str, Any]:
     powers = np.array(rules.powers, dtype=np.int64)
     # canonical hash of every board: the minimum over the symmetries (piece on i moves to perm[i])
     canon = np.min(
-        np.stack([digits[:, list(rules.inverse_symmetries[t])] @ powers for t in range(len(rules.symmetries))]),
+        np.stack(
+            [
+                digits[:, list(rules.inverse_symmetries[t])] @ powers
+                for t in range(len(rules.symmetries))
+            ]
+        ),
         axis=0,
     )
     xs, os = (digits == X).sum(axis=1), (digits == O).sum(axis=1)
@@ -208,7 +213,11 @@ def count_all(rules: Rules = TIC_TAC_TOE) -> dict[str, Any]:
     result: dict[str, Any] = {
         "game": rules.name,
         "full_tree": full_tree_counts(hashed),
-        "hashed": {"examined": hashed.examined, "positions": len(hashed), "max_hash": hashed.max_hash},
+        "hashed": {
+            "examined": hashed.examined,
+            "positions": len(hashed),
+            "max_hash": hashed.max_hash,
+        },
         "symmetric": {
             "examined": symmetric.examined,
             "positions": len(symmetric),

@@ -2,7 +2,7 @@
 
 Conventions (DESIGN.md): cells 0..N-1 row-major from the top left; 0 empty, 1 = X (moves first),
 2 = O; hash ``sum(cell[i] * 3**i)`` (cell 0 is the least significant digit); the canonical hash is
-the minimum hash over the symmetries of the board's shape, and we keep the transform that reached it.
+the minimum hash over the symmetries of the board's shape, and we keep the transform reaching it.
 
 >>> b = Board.parse("x...o....")
 >>> b.to_move, b.hash, b.legal_moves()[:3]
@@ -87,7 +87,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.rows < 1 or self.cols < 1:
-            raise InputError(f"board must have at least one row and column, got {self.rows}x{self.cols}")
+            raise InputError(
+                f"board must have at least one row and column, got {self.rows}x{self.cols}"
+            )
         if not 1 <= self.k <= max(self.rows, self.cols):
             raise InputError(
                 f"k={self.k} cannot fit on a {self.rows}x{self.cols} board (need 1 <= k <= "
@@ -128,9 +130,7 @@ class Rules:
                 f"unknown game {name!r}: expected one of 3x3, 3x3-misere, mnk:M,N,K[-misere]"
             )
         if rules.cells > 16 and not force:
-            raise InputError(
-                f"game {name!r} has {rules.cells} cells; boards over 4x4 need --force"
-            )
+            raise InputError(f"game {name!r} has {rules.cells} cells; boards over 4x4 need --force")
         return rules
 
     @cached_property
@@ -250,9 +250,7 @@ class Board:
             )
         bad = sorted({ch for ch in cleaned if ch not in PARSE_SYMBOLS})
         if bad:
-            raise InputError(
-                f"board {text!r} has characters {''.join(bad)!r}; use x, o and . only"
-            )
+            raise InputError(f"board {text!r} has characters {''.join(bad)!r}; use x, o and . only")
         board = cls(tuple(PARSE_SYMBOLS[ch] for ch in cleaned), rules)
         board.check_counts()
         return board
@@ -271,7 +269,9 @@ class Board:
             if self.cells[line[0]] and all(self.cells[i] == self.cells[line[0]] for i in line)
         }
         if len(makers) > 1:
-            raise InputError(f"board {self} is impossible: both x and o have {self.rules.k} in a row")
+            raise InputError(
+                f"board {self} is impossible: both x and o have {self.rules.k} in a row"
+            )
         if makers:
             maker = makers.pop()
             if (maker == X and xs != os + 1) or (maker == O and xs != os):
@@ -347,7 +347,9 @@ class Board:
     def stabilizer(self) -> tuple[int, ...]:
         """The symmetries that leave this board unchanged (always includes 0, the identity)."""
         return tuple(
-            t for t in range(len(self.rules.symmetries)) if self.rules.transform(self.cells, t) == self.cells
+            t
+            for t in range(len(self.rules.symmetries))
+            if self.rules.transform(self.cells, t) == self.cells
         )
 
 

@@ -17,13 +17,13 @@ symmetric graph: the canonical board, and the child is the canonical hash of the
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 from minttt.errors import InputError
-from minttt.game import EMPTY, O, TIC_TAC_TOE, X, Board, Rules
+from minttt.game import EMPTY, TIC_TAC_TOE, Board, O, Rules, X
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -86,7 +86,9 @@ class Graph:
         for m, c in self.children[h]:
             if m == move:
                 return c
-        raise InputError(f"move {move} is not legal at position {h} ({Board(self.boards[h], self.rules)})")
+        raise InputError(
+            f"move {move} is not legal at position {h} ({Board(self.boards[h], self.rules)})"
+        )
 
     def allowed(self, h: int, criterion: str = "optimal") -> tuple[int, ...]:
         """The moves a table may answer at ``h``.
@@ -219,3 +221,29 @@ def frontier_values(graph: Graph) -> tuple[dict[int, int], dict[int, tuple[int, 
         else:
             queue.append(h)
     return scores, best
+
+
+def own_play(graph: Graph, side: int, policy: Callable[[int], int]) -> dict[int, int]:
+    """The positions a strategy answers: ``hash -> policy(hash)`` at every position with ``side`` to
+    move that its own play reaches from the root, the opponent trying every reply.
+
+    >>> g = build_graph()
+    >>> moves = own_play(g, X, lambda h: g.allowed(h, "optimal")[0])
+    >>> moves[g.root], len(moves)
+    (0, 78)
+    """
+    moves: dict[int, int] = {}
+    seen: set[int] = set()
+    stack = [graph.root]
+    while stack:
+        h = stack.pop()
+        if h in seen or graph.is_terminal(h):
+            continue
+        seen.add(h)
+        if graph.to_move(h) == side:
+            move = policy(h)
+            moves[h] = move
+            stack.append(graph.child(h, move))
+        else:
+            stack.extend(c for _, c in graph.children[h])
+    return moves

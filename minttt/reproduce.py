@@ -137,7 +137,9 @@ def step_tables(ctx: Context) -> None:
             "lookups": solution.lookups,
             "variables": dict(solution.variables),
             "solver": solution.solver,
-            "cross_check": {k: v for k, v in (solution.cross_check or {}).items() if k != "seconds"},
+            "cross_check": {
+                k: v for k, v in (solution.cross_check or {}).items() if k != "seconds"
+            },
             "table": ctx.rel(path),
         }
         results.append(record)
@@ -150,18 +152,21 @@ def step_tables(ctx: Context) -> None:
         "Every minimum is proven: a table of that size exists and the solver proved none smaller "
         "(UNSAT at k-1), and a second solver family (Z3 against PySAT) found the same optimum.",
         "",
-        "| variant | 003 variables | ours | 003 optimum | ours (positions) | lookups | proven, 2 families | |",
+        "| variant | 003 variables | ours | 003 optimum | ours (positions) | lookups "
+        "| proven, 2 families | |",
         "| --- | --- | --- | ---: | ---: | ---: | --- | --- |",
     ]
     for variant, variables, optimum in SOURCE_003:
         r = by_name[variant.name]
         ours_vars = r["variables"]
         var_text = (
-            f"{variables['positions']}" if variant.encoding == "tree"
+            f"{variables['positions']}"
+            if variant.encoding == "tree"
             else f"{variables['positions']} + {variables['edges']}"
         )
         ours_text = (
-            f"{ours_vars['positions']}" if variant.encoding == "tree"
+            f"{ours_vars['positions']}"
+            if variant.encoding == "tree"
             else f"{ours_vars['positions']} + {ours_vars['edges']}"
         )
         ok = r["size"] == optimum and ours_vars == variables and r["optimal"]
@@ -262,9 +267,8 @@ def step_search(ctx: Context) -> None:
 def step_evolution(ctx: Context) -> None:
     """000's recipe over three seeds; the first perfect strategy is saved, verified and plotted."""
     from minttt.encode import Variant, encode
-    from minttt.evolve.runner import evolution_summary
     from minttt.evolve.plot import save_plot
-    from minttt.evolve.runner import evolved_table
+    from minttt.evolve.runner import evolution_summary, evolved_table
     from minttt.solve.api import cross_check, solve
     from minttt.table import save_table
     from minttt.verify import verify_table
@@ -376,7 +380,8 @@ def _report(ctx: Context) -> str:
     head = [
         "# minttt: every figure of the source documents beside ours",
         "",
-        "Written by `minttt reproduce`; every figure here is recomputed on each run and a test fails "
+        "Written by `minttt reproduce`; every figure here is recomputed on each run and a test "
+        "fails "
         "when this file no longer matches the code. ✓ = reproduced; ✗ = differs, with the reason. "
         "Timings are not here (they vary from run to run): see `bench.json`.",
         "",

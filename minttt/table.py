@@ -275,23 +275,18 @@ def first_move_table(
         )
     if role not in ("X", "O"):
         raise InputError(f"role {role!r}: expected X, O or both")
+    from minttt.graph import own_play
+
     side = X if role == "X" else O
-    moves: dict[int, int] = {}
-    seen: set[int] = set()
-    stack = [graph.root]
-    while stack:
-        h = stack.pop()
-        if h in seen or graph.is_terminal(h):
-            continue
-        seen.add(h)
-        if graph.to_move(h) == side:
-            m = opening if (h == graph.root and opening is not None) else None
-            if m is None:
-                m = graph.allowed(h, criterion)[0]
-                moves[h] = m
-            stack.append(graph.child(h, m))
-        else:
-            stack.extend(c for _, c in graph.children[h])
+
+    def policy(h: int) -> int:
+        if h == graph.root and opening is not None:
+            return opening
+        return graph.allowed(h, criterion)[0]
+
+    moves = own_play(graph, side, policy)
+    if opening is not None and side == X:
+        del moves[graph.root]  # the opening is the table's "opening" field, not an entry
     prov = {"name": "first-move", "encoding": "none", "objective": "none"}
     return table_from_moves(
         graph, moves, role=role, opening=opening, criterion=criterion, provenance=prov

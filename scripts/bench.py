@@ -21,7 +21,9 @@ from minttt.fileio import write_json_atomic  # noqa: E402
 
 
 def areas() -> dict[str, Path]:
-    return {p.stem.removeprefix("bench_"): p for p in sorted(Path(__file__).parent.glob("bench_*.py"))}
+    return {
+        p.stem.removeprefix("bench_"): p for p in sorted(Path(__file__).parent.glob("bench_*.py"))
+    }
 
 
 def load(path: Path):
@@ -37,7 +39,9 @@ def main(argv: list[str]) -> int:
     chosen = argv or list(available)
     unknown = [a for a in chosen if a not in available]
     if unknown:
-        print(f"error: unknown benchmark area(s) {unknown}; have {sorted(available)}", file=sys.stderr)
+        print(
+            f"error: unknown benchmark area(s) {unknown}; have {sorted(available)}", file=sys.stderr
+        )
         return 2
     out_path = ROOT / "results" / "bench.json"
     results = json.loads(out_path.read_text()) if out_path.exists() else {}

@@ -132,7 +132,9 @@ def test_rules_from_name(name: str, expected: Rules) -> None:
     assert Rules.from_name(name) == expected
 
 
-@pytest.mark.parametrize("name", ["go", "mnk:3,3", "mnk:3,3,4", "mnk:5,5,3", "mnk:a,b,c", "mnk:0,3,1"])
+@pytest.mark.parametrize(
+    "name", ["go", "mnk:3,3", "mnk:3,3,4", "mnk:5,5,3", "mnk:a,b,c", "mnk:0,3,1"]
+)
 def test_rules_from_name_rejects(name: str) -> None:
     with pytest.raises(InputError):
         Rules.from_name(name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from minttt.errors import InputError
-from minttt.game import O, X, Board, Rules
+from minttt.game import Board, O, Rules, X
 from minttt.graph import build_graph, frontier_values, minimax_values
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from minttt.game import O, X
-from minttt.graph import build_graph
+from minttt.graph import build_graph, own_play
 from minttt.table import Table, table_from_moves
 
 
@@ -30,20 +30,14 @@ def sample_table(
     sides = {"X": (X,), "O": (O,), "both": (X, O)}[role]
     moves: dict[int, int] = {}
     for side in sides:
-        stack, seen = [g.root], set()
-        while stack:
-            h = stack.pop()
-            if h in seen or g.is_terminal(h):
-                continue
-            seen.add(h)
-            if g.to_move(h) == side:
-                allowed = g.allowed(h, criterion)
-                first = h == g.root and opening is not None
-                m = opening if first else allowed[pick % len(allowed)]
-                moves[h] = m
-                stack.append(g.child(h, m))
-            else:
-                stack.extend(c for _, c in g.children[h])
+
+        def policy(h: int) -> int:
+            if h == g.root and opening is not None:
+                return opening
+            allowed = g.allowed(h, criterion)
+            return allowed[pick % len(allowed)]
+
+        moves.update(own_play(g, side, policy))
     if not root_entry:
         moves.pop(g.root, None)
     return table_from_moves(

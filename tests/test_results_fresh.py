@@ -1,4 +1,4 @@
-"""``results/`` and ``encodings/`` are committed and must match what the code produces, byte for byte.
+"""``results/`` and ``encodings/`` are committed and must match what the code produces.
 
 This runs the whole ``minttt reproduce`` into a temporary folder (it really calls the solvers,
 the verifier, the renderer...) and compares every file. When it fails: run ``minttt reproduce`` and
@@ -44,7 +44,9 @@ def test_committed_outputs_match_a_fresh_reproduce(fresh: tuple[Path, Path], whi
     missing = sorted(set(produced) - set(committed))
     stale = sorted(set(committed) - set(produced))
     changed = sorted(k for k in set(produced) & set(committed) if produced[k] != committed[k])
-    assert not missing, f"{which}/ lacks files reproduce writes (run minttt reproduce): {missing[:10]}"
+    assert not missing, (
+        f"{which}/ lacks files reproduce writes (run minttt reproduce): {missing[:10]}"
+    )
     assert not stale, f"{which}/ holds files reproduce no longer writes: {stale[:10]}"
     assert not changed, f"{which}/ is stale (run minttt reproduce and commit): {changed[:10]}"
 

@@ -12,14 +12,24 @@ from minttt.counts import count_all
 from minttt.game import Rules
 
 SOURCE = {
-    "full_tree": {"nodes": 549946, "leaves": 255168, "x_wins": 131184, "o_wins": 77904, "draws": 46080},
+    "full_tree": {
+        "nodes": 549946,
+        "leaves": 255168,
+        "x_wins": 131184,
+        "o_wins": 77904,
+        "draws": 46080,
+    },
     "hashed": {"examined": 16168, "positions": 5478, "max_hash": 19560},
     "symmetric": {"examined": 2271, "positions": 765, "max_hash": 17141},
 }
 
 
 def _row(table: RichTable, what: str, ours: Any, source: Any = None) -> None:
-    mark = "" if source is None else ("[green]✓[/]" if ours == source else f"[red]003 says {source}[/]")
+    mark = (
+        ""
+        if source is None
+        else ("[green]✓[/]" if ours == source else f"[red]003 says {source}[/]")
+    )
     table.add_row(what, f"{ours:,}" if isinstance(ours, int) else str(ours), mark)
 
 
@@ -55,20 +65,32 @@ def register(app: typer.Typer) -> None:
         _row(t, "full tree: nodes per depth", ", ".join(f"{n:,}" for n in ft["by_depth"]))
         for part, label in [("hashed", "positions hashed"), ("symmetric", "symmetry removed")]:
             for key in ("examined", "positions", "max_hash"):
-                _row(t, f"{label}: {key.replace('_', ' ')}", counts[part][key], src.get(part, {}).get(key))
+                _row(
+                    t,
+                    f"{label}: {key.replace('_', ' ')}",
+                    counts[part][key],
+                    src.get(part, {}).get(key),
+                )
         tc = counts["terminal_classes"]
         _row(t, "terminal positions up to symmetry", sum(tc.values()), 138 if is_ttt else None)
         _row(t, "  X wins / O wins / draws", f"{tc['x_wins']} / {tc['o_wins']} / {tc['draws']}")
         dp = counts["decision_positions"]
         _row(t, "decision positions up to symmetry", sum(dp.values()), 627 if is_ttt else None)
         _row(t, "  X to move / O to move", f"{dp['x_to_move']} / {dp['o_to_move']}")
-        _row(t, "games up to symmetry (symmetric moves count once)", counts["games_up_to_symmetry"],
-             26830 if is_ttt else None)
+        _row(
+            t,
+            "games up to symmetry (symmetric moves count once)",
+            counts["games_up_to_symmetry"],
+            26830 if is_ttt else None,
+        )
         _row(t, "games up to symmetry (orbits of move sequences)", counts["sequence_orbits"])
         _row(t, "value of the empty board (+1 X wins, 0 draw)", counts["value"])
         if "situations_827" in counts:
             s = counts["situations_827"]
             _row(t, "000's situations: " + s["counts"], s["value"], 827)
-            _row(t, "  of which real decision positions / boards with a line",
-                 f"{s['decision_positions']} / {s['with_a_line']}")
+            _row(
+                t,
+                "  of which real decision positions / boards with a line",
+                f"{s['decision_positions']} / {s['with_a_line']}",
+            )
         console.print(t)

@@ -30,7 +30,9 @@ def register(app: typer.Typer) -> None:
         names = [n for n, _ in STEPS]
         unknown = [s for s in step or [] if s not in names]
         if unknown:
-            raise InputError(f"unknown step(s) {', '.join(unknown)}: expected some of {', '.join(names)}")
+            raise InputError(
+                f"unknown step(s) {', '.join(unknown)}: expected some of {', '.join(names)}"
+            )
         if out.exists() and not out.is_dir():
             raise InputError(f"--out {out} is a file, not a folder")
         with Progress(

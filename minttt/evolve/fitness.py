@@ -29,6 +29,7 @@ import numpy as np
 
 from minttt.evolve.genome import GeneIndex
 from minttt.game import O, X
+from minttt.graph import own_play
 
 #: 000's table 1: (won, tied) points when the strategy moved first (X) and second (O).
 POINTS = {X: (10, 5), O: (15, 10)}
@@ -180,21 +181,7 @@ def _unpack(packed: np.ndarray) -> np.ndarray:
 def reached_moves(index: GeneIndex, genome: np.ndarray) -> dict[int, int]:
     """Canonical hash -> canonical move at every position the genome's own play reaches,
     as X and as O, against every opponent reply (the entries of its table)."""
-    graph = index.graph
     moves: dict[int, int] = {}
     for role in (X, O):
-        seen: set[int] = set()
-        stack = [graph.root]
-        while stack:
-            h = stack.pop()
-            if h in seen or graph.is_terminal(h):
-                continue
-            seen.add(h)
-            if graph.to_move(h) == role:
-                g = index.gene_of(h)
-                move = index.move(g, int(genome[g]))
-                moves[h] = move
-                stack.append(graph.child(h, move))
-            else:
-                stack.extend(c for _, c in graph.children[h])
+        moves.update(own_play(index.graph, role, lambda h: index.move_at(h, genome)))
     return dict(sorted(moves.items()))

@@ -60,6 +60,11 @@ class GeneIndex:
             raise KeyError(h)
         return i
 
+    def move_at(self, h: int, genome: np.ndarray) -> int:
+        """The canonical move ``genome`` plays at canonical position ``h``."""
+        gene = self.gene_of(h)
+        return self.move(gene, int(genome[gene]))
+
     def move(self, gene: int, allele: int) -> int:
         """The cell on the gene's canonical board that ``allele`` plays."""
         return int(self.legal[gene, allele])

@@ -11,7 +11,7 @@ its tests work without running a solver.
 from __future__ import annotations
 
 from minttt.game import X
-from minttt.graph import Graph, build_graph
+from minttt.graph import Graph, build_graph, own_play
 from minttt.table import Table, table_from_moves
 
 __all__ = ["first_optimal_moves", "sample_table"]
@@ -20,21 +20,11 @@ __all__ = ["first_optimal_moves", "sample_table"]
 def first_optimal_moves(graph: Graph, side: int, opening: int | None = None) -> dict[int, int]:
     """Canonical hash -> first optimal move, at every ``side``-to-move position reached when
     ``side`` plays those moves (X opening at ``opening`` if given) against every reply."""
-    moves: dict[int, int] = {}
-    stack = [graph.root]
-    seen: set[int] = set()
-    while stack:
-        h = stack.pop()
-        if h in seen or graph.is_terminal(h):
-            continue
-        seen.add(h)
-        if graph.to_move(h) == side:
-            move = opening if (h == graph.root and opening is not None) else graph.allowed(h)[0]
-            moves[h] = move
-            stack.append(graph.child(h, move))
-        else:
-            stack.extend(child for _, child in graph.children[h])
-    return moves
+    return own_play(
+        graph,
+        side,
+        lambda h: opening if (h == graph.root and opening is not None) else graph.allowed(h)[0],
+    )
 
 
 def sample_table(graph: Graph | None = None) -> Table:
