@@ -36,6 +36,10 @@ def full_tree_counts(hashed: Graph) -> dict[str, Any]:
             outcomes[hashed.winner(h)] += n
         for _, c in kids:
             paths[c] += n
+    return _tree_summary(by_depth, outcomes)
+
+
+def _tree_summary(by_depth: list[int], outcomes: dict[int, int]) -> dict[str, Any]:
     while len(by_depth) > 1 and by_depth[-1] == 0:
         by_depth.pop()
     return {
@@ -69,16 +73,7 @@ def walk_full_tree(rules: Rules = TIC_TAC_TOE) -> dict[str, Any]:
                 cells[m] = EMPTY
 
     recurse(0)
-    while len(by_depth) > 1 and by_depth[-1] == 0:
-        by_depth.pop()
-    return {
-        "nodes": sum(by_depth),
-        "leaves": sum(outcomes.values()),
-        "x_wins": outcomes[X],
-        "o_wins": outcomes[O],
-        "draws": outcomes[EMPTY],
-        "by_depth": by_depth,
-    }
+    return _tree_summary(by_depth, outcomes)
 
 
 def terminal_classes(symmetric: Graph) -> dict[str, int]:
