@@ -6,7 +6,8 @@ real game with :class:`~minttt.game.Board`, asks the player for every move it ma
 
 Checks at every position where the player moves: it has a move (a table has an entry), every move
 is legal, and the move satisfies the criterion (``optimal``: keeps the minimax value;
-``never-lose``: never turns a not-lost position into a lost one). No game may be lost. For a table
+``never-lose``: never turns a not-lost position into a lost one). No game may be lost, unless
+the side is lost from the start (some m,n,k games), where every move must still keep the value. For a table
 it also checks every stored value and lists the entries no game reaches.
 
 >>> from minttt.players.base import RandomPlayer
@@ -191,6 +192,10 @@ def _walk_side(player: Any, side: int, criterion: str, rules: Rules):
     other = 3 - side
     ncells = rules.cells
 
+    # In a game this side loses under perfect play (e.g. O on 3x4, k=3), losses are unavoidable:
+    # then every move must still keep the value, but a lost game is not a failure.
+    lost_from_start = sign * solver.value(0, 0) < 0
+
     def fail(reason: str, path: list[int], cells: tuple[int, ...]) -> None:
         raise _Found(Counterexample(reason, tuple(path), str(Board(cells, rules))))
 
@@ -202,7 +207,10 @@ def _walk_side(player: Any, side: int, criterion: str, rules: Rules):
         if made:
             winner = 3 - made if rules.misere else made
             if winner != side:
-                fail("game lost", path, cells)
+                if not lost_from_start:
+                    fail("game lost", path, cells)
+                memo[cells] = (0, 0, 1)
+                return (0, 0, 1)
             memo[cells] = (1, 0, 0)
             return (1, 0, 0)
         if xm | om == solver.full:

@@ -155,3 +155,15 @@ def test_cli_exit_codes(tmp_path):
     assert unknown.exit_code == 2
     neither = runner.invoke(app, ["verify"])
     assert neither.exit_code == 2
+
+
+def test_a_side_lost_from_the_start_may_lose_but_must_keep_the_value() -> None:
+    """On 2x2 with k=2 X always wins: O's losses are no failure, but its moves are still judged."""
+    from minttt.game import Rules
+    from minttt.players.base import RandomPlayer
+
+    tiny = Rules(2, 2, 2)
+    report = verify_player(RandomPlayer(), "O", "optimal", rules=tiny)
+    assert report.ok and report.losses == report.games > 0
+    # On 3x3 O is not lost from the start, so a random O's losses are failures.
+    assert not verify_player(RandomPlayer(), "O", "never-lose").ok
