@@ -7,8 +7,8 @@ real game with :class:`~minttt.game.Board`, asks the player for every move it ma
 Checks at every position where the player moves: it has a move (a table has an entry), every move
 is legal, and the move satisfies the criterion (``optimal``: keeps the minimax value;
 ``never-lose``: never turns a not-lost position into a lost one). No game may be lost, unless
-the side is lost from the start (some m,n,k games), where every move must still keep the value. For a table
-it also checks every stored value and lists the entries no game reaches.
+the side is lost from the start (some m,n,k games), where every move must still keep the value.
+For a table it also checks every stored value and lists the entries no game reaches.
 
 >>> from minttt.players.base import RandomPlayer
 >>> r = verify_player(RandomPlayer(), "X", "never-lose")
