@@ -76,10 +76,13 @@ def _enumerate(
         "limit": limit,
     }
     moves = None
-    if tie_break == "max-wins" and result.tables:
-        index = pick_max_wins(graph, solution.variant, result.tables)
+    # One representative per symmetry class covers every class even when the table list was cut
+    # at --limit; a class's members differ only by symmetric choices, which win equally often.
+    candidates = result.representatives or result.tables
+    if tie_break == "max-wins" and candidates:
+        index = pick_max_wins(graph, solution.variant, candidates)
         info["picked"] = index
-        moves = result.tables[index]
+        moves = candidates[index]
     return info, moves
 
 
@@ -175,8 +178,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
         from minttt.encode import encode
-        from minttt.graph import build_graph
         from minttt.solve import SOLVERS, cross_check, solve
+        from minttt.study import graph_for
         from minttt.solve.api import _driver
 
         if timeout is not None and (math.isnan(timeout) or timeout < 0):
@@ -201,7 +204,7 @@ def register(app: typer.Typer) -> None:
         options = {} if solver.startswith("z3") else {"sat": sat}
         if solver.startswith("pysat"):
             options["card"] = card
-        graph = build_graph(variants[0].rules)
+        graph = graph_for(variants[0].rules)  # the numpy builder for large boards
         rows = []
         for variant in variants:
             formula = encode(graph, variant)
