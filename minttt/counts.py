@@ -201,29 +201,49 @@ def situations_827(rules: Rules = TIC_TAC_TOE) -> dict[str, Any]:
     }
 
 
-def count_all(rules: Rules = TIC_TAC_TOE) -> dict[str, Any]:
-    """Every count in the ``minttt count --json`` shape."""
-    hashed = build_graph(rules, symmetric=False)
-    symmetric = build_graph(rules, symmetric=True)
+FULL_COUNT_MAX_CELLS = 12
+
+
+def count_all(rules: Rules = TIC_TAC_TOE, *, full: bool | None = None) -> dict[str, Any]:
+    """Every count in the ``minttt count --json`` shape.
+
+    ``full`` (default: boards of at most 12 cells) adds what needs the non-symmetric graph or every
+    board state: the full tree, the hashed recursion and the game counts. Larger boards get the
+    symmetric graph from the numpy builder, and those keys are ``None``.
+    """
+    if full is None:
+        full = rules.cells <= FULL_COUNT_MAX_CELLS
+    if rules.cells <= FULL_COUNT_MAX_CELLS:
+        symmetric = build_graph(rules, symmetric=True)
+    else:
+        from minttt.study import build_graph_fast
+
+        symmetric = build_graph_fast(rules)
     result: dict[str, Any] = {
         "game": rules.name,
-        "full_tree": full_tree_counts(hashed),
-        "hashed": {
-            "examined": hashed.examined,
-            "positions": len(hashed),
-            "max_hash": hashed.max_hash,
-        },
+        "full_tree": None,
+        "hashed": None,
         "symmetric": {
             "examined": symmetric.examined,
             "positions": len(symmetric),
             "max_hash": symmetric.max_hash,
         },
         "terminal_classes": terminal_classes(symmetric),
-        "games_up_to_symmetry": games_up_to_symmetry(symmetric),
-        "sequence_orbits": sequence_orbits(rules),
+        "games_up_to_symmetry": None,
+        "sequence_orbits": None,
         "decision_positions": decision_positions(symmetric),
         "value": symmetric.value(symmetric.root),
     }
+    if full:
+        hashed = build_graph(rules, symmetric=False)
+        result["full_tree"] = full_tree_counts(hashed)
+        result["hashed"] = {
+            "examined": hashed.examined,
+            "positions": len(hashed),
+            "max_hash": hashed.max_hash,
+        }
+        result["games_up_to_symmetry"] = games_up_to_symmetry(symmetric)
+        result["sequence_orbits"] = sequence_orbits(rules)
     if rules == Rules(3, 3, 3, rules.misere) and not rules.misere:
         result["situations_827"] = situations_827(rules)
     return result

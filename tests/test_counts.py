@@ -76,3 +76,16 @@ def test_misere_counts_share_the_tree() -> None:
     c = count_all(__import__("minttt.game", fromlist=["Rules"]).Rules.from_name("3x3-misere"))
     assert c["full_tree"]["nodes"] == 549946
     assert c["full_tree"]["x_wins"] == 77904 and c["full_tree"]["o_wins"] == 131184
+
+
+def test_large_boards_count_symmetric_positions_only_unless_full() -> None:
+    from minttt.game import Rules
+
+    small = Rules(2, 3, 2)
+    part = count_all(small, full=False)
+    assert part["full_tree"] is None and part["hashed"] is None
+    whole = count_all(small, full=True)
+    assert whole["symmetric"] == part["symmetric"]
+    assert (
+        whole["full_tree"]["nodes"] > whole["hashed"]["positions"] >= part["symmetric"]["positions"]
+    )

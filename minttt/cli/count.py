@@ -40,10 +40,16 @@ def register(app: typer.Typer) -> None:
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
         game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K."),
         force: bool = typer.Option(False, "--force", help="Allow boards larger than 4x4."),
+        full: bool = typer.Option(
+            None,
+            "--full/--symmetric-only",
+            help="Also count the full tree and hashed positions (default: boards up to 12 cells).",
+            show_default=False,
+        ),
     ) -> None:
         """Count the game tree, positions and symmetry classes (every count of 003 and 000)."""
         rules = Rules.from_name(game, force=force)
-        counts = count_all(rules)
+        counts = count_all(rules, full=full)
         if json_out:
             print_json(counts)
             return
@@ -53,7 +59,7 @@ def register(app: typer.Typer) -> None:
         t.add_column("what (positions unless said)")
         t.add_column("ours", justify="right")
         t.add_column("source")
-        ft = counts["full_tree"]
+        ft = counts["full_tree"] or {}
         for key, label in [
             ("nodes", "full tree: nodes (every move sequence)"),
             ("leaves", "full tree: leaves (finished games)"),
@@ -61,29 +67,35 @@ def register(app: typer.Typer) -> None:
             ("o_wins", "  O wins"),
             ("draws", "  draws"),
         ]:
-            _row(t, label, ft[key], src.get("full_tree", {}).get(key))
-        _row(t, "full tree: nodes per depth", ", ".join(f"{n:,}" for n in ft["by_depth"]))
+            if ft:
+                _row(t, label, ft[key], src.get("full_tree", {}).get(key))
+        if ft:
+            _row(t, "full tree: nodes per depth", ", ".join(f"{n:,}" for n in ft["by_depth"]))
         for part, label in [("hashed", "positions hashed"), ("symmetric", "symmetry removed")]:
             for key in ("examined", "positions", "max_hash"):
-                _row(
-                    t,
-                    f"{label}: {key.replace('_', ' ')}",
-                    counts[part][key],
-                    src.get(part, {}).get(key),
-                )
+                if counts[part] is not None:
+                    _row(
+                        t,
+                        f"{label}: {key.replace('_', ' ')}",
+                        counts[part][key],
+                        src.get(part, {}).get(key),
+                    )
+        if not ft:
+            _row(t, "full tree, hashed positions, game counts", "skipped (pass --full)")
         tc = counts["terminal_classes"]
         _row(t, "terminal positions up to symmetry", sum(tc.values()), 138 if is_ttt else None)
         _row(t, "  X wins / O wins / draws", f"{tc['x_wins']} / {tc['o_wins']} / {tc['draws']}")
         dp = counts["decision_positions"]
         _row(t, "decision positions up to symmetry", sum(dp.values()), 627 if is_ttt else None)
         _row(t, "  X to move / O to move", f"{dp['x_to_move']} / {dp['o_to_move']}")
-        _row(
-            t,
-            "games up to symmetry (symmetric moves count once)",
-            counts["games_up_to_symmetry"],
-            26830 if is_ttt else None,
-        )
-        _row(t, "games up to symmetry (orbits of move sequences)", counts["sequence_orbits"])
+        if counts["games_up_to_symmetry"] is not None:
+            _row(
+                t,
+                "games up to symmetry (symmetric moves count once)",
+                counts["games_up_to_symmetry"],
+                26830 if is_ttt else None,
+            )
+            _row(t, "games up to symmetry (orbits of move sequences)", counts["sequence_orbits"])
         _row(t, "value of the empty board (+1 X wins, 0 draw)", counts["value"])
         if "situations_827" in counts:
             s = counts["situations_827"]
