@@ -352,23 +352,60 @@ STEPS: list[tuple[str, Callable[[Context], None]]] = [
 # --------------------------------------------------------------------------------------- driver
 
 
+# Steps that need only what earlier steps made and write files of their own: they run side by
+# side in worker processes, and their figures and report sections are merged in this order.
+PARALLEL_STEPS = ("evolution", "beyond")
+
+
 def reproduce(
     out: Path = Path("results"),
     encodings: Path = Path("encodings"),
     *,
     steps: list[str] | None = None,
     on_step: Callable[[str, int, int], None] | None = None,
+    workers: int | None = None,
 ) -> dict[str, Any]:
-    """Run the steps (all by default) and write ``summary.json`` and ``REPORT.md`` into ``out``."""
+    """Run the steps (all by default) and write ``summary.json`` and ``REPORT.md`` into ``out``.
+
+    The steps in :data:`PARALLEL_STEPS` run in ``workers`` processes (default: one per CPU, at
+    most two); the files written are the same bytes either way.
+    """
+    import os
+
     ctx = Context(Path(out), Path(encodings))
     chosen = [(n, f) for n, f in STEPS if steps is None or n in steps or n in _needed(steps)]
-    for i, (name, func) in enumerate(chosen):
+    serial = [(n, f) for n, f in chosen if n not in PARALLEL_STEPS]
+    parallel = [(n, f) for n, f in chosen if n in PARALLEL_STEPS]
+    for i, (name, func) in enumerate(serial):
         if on_step:
             on_step(name, i, len(chosen))
         func(ctx)
+    if parallel:
+        if on_step:
+            on_step(" + ".join(n for n, _ in parallel), len(serial), len(chosen))
+        count = workers if workers is not None else min(len(parallel), os.cpu_count() or 1)
+        if count > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=count) as pool:
+                results = list(pool.map(_run_isolated, [(n, ctx) for n, _ in parallel]))
+        else:
+            results = [_run_isolated((n, ctx)) for n, _ in parallel]
+        for figures, report in results:
+            ctx.figures.update(figures)
+            ctx.report += report
     write_json_atomic(ctx.out / "summary.json", ctx.figures)
     write_text_atomic(ctx.out / "REPORT.md", _report(ctx))
     return ctx.figures
+
+
+def _run_isolated(job: tuple[str, Context]) -> tuple[dict[str, Any], list[str]]:
+    """Run one step on a copy of the context; return only what it added."""
+    name, ctx = job
+    before_figures, before_report = set(ctx.figures), len(ctx.report)
+    dict(STEPS)[name](ctx)
+    added = {k: v for k, v in ctx.figures.items() if k not in before_figures}
+    return added, ctx.report[before_report:]
 
 
 def _needed(steps: list[str]) -> set[str]:

@@ -179,8 +179,8 @@ def register(app: typer.Typer) -> None:
         """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
         from minttt.encode import encode
         from minttt.solve import SOLVERS, cross_check, solve
-        from minttt.study import graph_for
         from minttt.solve.api import _driver
+        from minttt.study import graph_for
 
         if timeout is not None and (math.isnan(timeout) or timeout < 0):
             raise InputError(f"--timeout must be a number of seconds >= 0, got {timeout}")
