@@ -422,6 +422,8 @@ def beyond_report_markdown(figures: dict[str, Any]) -> str:
 def _source_tables_markdown(figures: dict[str, Any]) -> list[str]:
     """Where 003's sampled rates for its tiny tables fall among all minimal tables."""
     by = {r["variant"]: r for r in figures["optimal"]}
+    if "first-center-lookup-entries" not in by or "second-lookup-entries" not in by:
+        return []
     x, o = by["first-center-lookup-entries"], by["second-lookup-entries"]
     x_lo, x_hi = x["worst_odds"]["X"]["win_percent"], x["best_odds"]["X"]["win_percent"]
     o_lo, o_hi = o["worst_odds"]["O"]["win_percent"], o["best_odds"]["O"]["win_percent"]
