@@ -31,6 +31,11 @@ FORMATS = ("c", "python", "json")
 
 def export_table(table: Table, fmt: str) -> str:
     """The table as text in ``fmt`` (``c``, ``python`` or ``json``)."""
+    if fmt in ("c", "python") and table.rules.cells != 9:
+        raise InputError(
+            f"--format {fmt}: the player programs are for 3x3 boards; game {table.game} "
+            "can be exported as json"
+        )
     if fmt == "c":
         return to_c(table)
     if fmt == "python":

@@ -45,7 +45,25 @@ HASH_CONVENTION = (
 )
 ROLES = ("X", "O", "both")
 CRITERIA = ("optimal", "never-lose")
-GAMES = ("3x3", "3x3-misere")
+GAMES = ("3x3", "3x3-misere", "mnk:M,N,K[-misere]")
+
+
+def hash_convention(rules: Rules) -> str:
+    """The hash convention of a game, spelled out (for tic-tac-toe: :data:`HASH_CONVENTION`).
+
+    >>> hash_convention(Rules.from_name("mnk:3,4,3"))[:52]
+    'sum(cell[i] * 3**i); cells 0..11 row-major from the '
+    """
+    if (rules.rows, rules.cols) == (3, 3):
+        return HASH_CONVENTION
+    shape = "square" if rules.rows == rules.cols else "rectangle"
+    return (
+        f"sum(cell[i] * 3**i); cells 0..{rules.cells - 1} row-major from the top left "
+        f"({rules.rows} rows, {rules.cols} columns); 0 empty, 1 x, 2 o; canonical = minimum over "
+        f"the {len(rules.symmetries)} symmetries of the {shape}"
+    )
+
+
 _KEYS = ("format", "game", "role", "opening", "criterion", "hash", "size", "entries", "provenance")
 
 
@@ -150,7 +168,7 @@ class Table:
             "role": self.role,
             "opening": self.opening,
             "criterion": self.criterion,
-            "hash": HASH_CONVENTION,
+            "hash": hash_convention(self.rules),
             "size": self.size,
             "entries": [e.to_dict() for e in self.entries],
             "provenance": _sorted(self.provenance),
@@ -165,6 +183,7 @@ class Table:
             opening=data["opening"],
             criterion=data["criterion"],
             game=data["game"],
+            hash_text=data["hash"],
             raw_entries=data["entries"],
             provenance=data["provenance"],
             size=data["size"],
@@ -369,15 +388,21 @@ def _build(
     raw_entries: Any,
     provenance: Any,
     size: Any,
+    hash_text: Any = None,
 ) -> Table:
     """Check a table's meaning (the schema cannot) and build it; InputError names the field."""
     if role not in ROLES:
         raise InputError(f"role: {_short(role)} is not one of {', '.join(ROLES)}")
     if criterion not in CRITERIA:
         raise InputError(f"criterion: {_short(criterion)} is not one of {', '.join(CRITERIA)}")
-    if game not in GAMES:
+    try:
+        rules = Rules.from_name(game)
+    except InputError as exc:
+        raise InputError(f"game: {exc}") from None
+    if rules.name != game:
         raise InputError(f"game: {_short(game)} is not one of {', '.join(GAMES)}")
-    rules = Rules.from_name(game)
+    if hash_text is not None and hash_text != hash_convention(rules):
+        raise InputError(f"hash: {_short(hash_text)} is not the convention of game {game}")
     if opening is not None:
         if isinstance(opening, bool) or not isinstance(opening, int) or opening >= rules.cells:
             raise InputError(f"opening: {_short(opening)} is not a cell 0-{rules.cells - 1}")
@@ -495,6 +520,7 @@ __all__ = [
     "CRITERIA",
     "FORMAT",
     "HASH_CONVENTION",
+    "hash_convention",
     "ROLES",
     "Entry",
     "Table",
