@@ -344,7 +344,9 @@ def study_markdown(study: dict[str, Any], plot: str | None = None) -> list[str]:
         f"{study.get('timeout', '?')} s per variant, wall seconds on the machine that ran it). "
         "Value: +1 X wins, 0 draw, -1 O wins. Size: positions (terminal included) for `tree` and "
         "`lookup-positions`, lookups for `lookup-entries`; `lo..hi` = bounds when the solve did "
-        "not finish. The first player may open anywhere; in a lost game every move is `optimal`.",
+        "not finish; `rc2 only` = proven by PySAT (a table of that size, UNSAT below) but the Z3 "
+        "cross-check did not finish in the limit. The first player may open anywhere; in a lost "
+        "game every move is `optimal`.",
         "",
         "| game | symmetries | positions | value | variant | variables | clauses | size | "
         "proven | solve s | verified |",
@@ -352,9 +354,18 @@ def study_markdown(study: dict[str, Any], plot: str | None = None) -> list[str]:
     ]
     for g in study["games"]:
         for r in g["variants"]:
-            size = str(r["size"]) if r["optimal"] else f"{r['lower_bound']}..{r['size']}"
+            one_family = not r["optimal"] and r["lower_bound"] == r["size"]
+            if r["optimal"] or one_family:
+                size = str(r["size"])
+            else:
+                size = f"{r['lower_bound']}..{r['size']}"
             cc = r.get("cross_check") or {}
-            proven = "✓ (" + cc.get("solver", "") + ")" if r["optimal"] else "bounds"
+            if r["optimal"]:
+                proven = "✓ (" + cc.get("solver", "") + ")"
+            elif one_family:
+                proven = f"{r['solver']} only ({cc.get('solver', 'Z3')} unfinished)"
+            else:
+                proven = "bounds"
             lines.append(
                 f"| {g['game']} | {g['symmetries']} | {g['positions']:,} | {g['value']:+d} | "
                 f"{r['variant'].split('@')[0]} | {r['num_vars']:,} | {r['clauses']:,} | {size} | "
