@@ -307,7 +307,7 @@ def growth_plot(study: dict[str, Any], path: Any) -> None:
                 label=f"{role} {enc}",
             )
             for x, r in zip(xs, rows, strict=True):
-                if r and not r["optimal"]:
+                if r and r["lower_bound"] < r["size"]:  # the solve stopped at its limit
                     axes[2].annotate("limit", (x, r["solve_seconds"]), fontsize=7)
     axes[1].set_title("formula size (variables)")
     axes[2].set_title("solve seconds (RC2; 'limit' = bounds only)")
