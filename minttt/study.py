@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 
 from minttt.encode import Variant, encode
-from minttt.errors import InputError
 from minttt.game import Rules
 from minttt.graph import Graph, build_graph
 
@@ -187,7 +186,7 @@ def study_game(
     its table verified. Timings are wall seconds on this machine."""
     from minttt.solve import cross_check, solve
     from minttt.solve.api import make_table
-    from minttt.verify import verify_player, verify_table
+    from minttt.verify import verify_table
 
     say = progress or (lambda _msg: None)
     rules = Rules.from_name(game)
@@ -239,13 +238,7 @@ def study_game(
             row["cross_check"] = cc
             row["optimal"] = checked.optimal
         if solution.lookups <= VERIFY_MAX_LOOKUPS:
-            try:
-                rep = verify_table(make_table(graph, solution))
-            except InputError:  # minttt.table knows 3x3 only: verify the moves as a player
-                role = {"first": "X", "second": "O", "both": "both"}[variant.role]
-                rep = verify_player(
-                    MovesPlayer(rules, solution.moves), role, variant.criterion, rules=rules
-                )
+            rep = verify_table(make_table(graph, solution))  # table files hold m,n,k games
             row["verified"] = {
                 "ok": rep.ok,
                 "games": rep.games,
@@ -261,17 +254,6 @@ def study_game(
             f"{'proven' if row['optimal'] else 'bounds only'}, verified {row['verified']['ok']}"
         )
     return record
-
-
-class MovesPlayer:
-    """A player from a canonical moves dict on any board (the verifier's view of a table)."""
-
-    def __init__(self, rules: Rules, moves: Any) -> None:
-        self.rules, self.moves, self.name = rules, dict(moves), "moves-table"
-
-    def choices(self, board: Any) -> tuple[int, ...]:
-        h, t, _ = self.rules.canonical(board.cells)
-        return (self.rules.inverse_symmetries[t][self.moves[h]],)
 
 
 def growth_plot(study: dict[str, Any], path: Any) -> None:
