@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -10,7 +11,6 @@ from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.render.png import PNG_SIGNATURE
-from minttt.render.tree import have_dot
 from minttt.table import save_table
 
 runner = CliRunner()
@@ -36,22 +36,21 @@ def test_grid_svg_and_png(table_file, tmp_path):
 
 
 def test_tree_dot_needs_no_graphviz(table_file, tmp_path, monkeypatch):
-    monkeypatch.setattr("shutil.which", lambda name: None)
+    monkeypatch.setitem(sys.modules, "pygraphviz", None)
     out = tmp_path / "t.dot"
     result = _run(str(table_file), "--out", str(out))
     assert result.exit_code == 0, result.output
     assert out.read_text().startswith("digraph strategy {")
 
 
-def test_tree_svg_without_graphviz_says_how_to_install(table_file, tmp_path, monkeypatch):
-    monkeypatch.setattr("shutil.which", lambda name: None)
+def test_tree_svg_without_pygraphviz_says_why(table_file, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pygraphviz", None)
     result = _run(str(table_file), "--out", str(tmp_path / "t.svg"), "--style", "tree")
     assert result.exit_code == 2
-    assert "apt-get install graphviz" in result.output
+    assert "pygraphviz" in result.output and "wheel" in result.output
     assert "Traceback" not in result.output and not (tmp_path / "t.svg").exists()
 
 
-@pytest.mark.skipif(not have_dot(), reason="Graphviz 'dot' is not installed")
 def test_tree_png(table_file, tmp_path):
     out = tmp_path / "t.png"
     assert _run(str(table_file), "--out", str(out), "--style", "tree").exit_code == 0

@@ -13,14 +13,16 @@ from minttt.render.files import SUFFIXES, output_format, picture, render_file, r
 from minttt.render.grid import table
 from minttt.render.png import PNG_SIGNATURE, svg_to_png
 from minttt.render.positions import positions
-from minttt.render.tree import GraphvizMissing, have_dot, render_dot, tree
+from minttt.render.layout import GraphvizMissing, graphviz_version, have_graphviz, render_dot
+from minttt.render.tree import tree
 
 __all__ = [
     "PNG_SIGNATURE",
     "SUFFIXES",
     "GraphvizMissing",
     "board",
-    "have_dot",
+    "graphviz_version",
+    "have_graphviz",
     "output_format",
     "picture",
     "positions",

@@ -1,7 +1,7 @@
 """Pictures to files: one table (``render_file``) or every standard table (``render_results``).
 
-Every output is byte-for-byte reproducible: no timestamps, Graphviz's version comment stripped,
-PNGs written without time or software chunks.
+Every output is byte-for-byte reproducible: no timestamps, PNGs written without time chunks, and
+Graphviz (pinned, carried by pygraphviz's wheel) names its version in every tree SVG.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from minttt.fileio import write_bytes_atomic, write_text_atomic
 from minttt.render.grid import table as grid_svg
 from minttt.render.png import svg_to_png
 from minttt.render.positions import positions
-from minttt.render.tree import have_dot, render_dot, tree
+from minttt.render.layout import render_dot
+from minttt.render.tree import tree
 
 if TYPE_CHECKING:
     from minttt.graph import Graph
@@ -89,7 +90,6 @@ def render_results(
     """Write the grid and tree (SVG, PNG; tree also DOT) of every table, and the 765 picture.
 
     Files: ``<name>-grid.svg|png``, ``<name>-tree.dot|svg|png`` and ``positions-765.svg|png``.
-    Without Graphviz's ``dot`` the tree SVG/PNG are skipped (the DOT text is still written).
     ``graph_picture=False`` leaves out the 765 picture (the slowest PNG). Tables are drawn in
     ``workers`` processes (default: one per CPU); every file's bytes are the same either way.
     Returns the paths written, in order.
@@ -130,9 +130,8 @@ def _render_job(job: tuple[str, Path | None, Path]) -> list[Path]:
     written.append(write_bytes_atomic(out_dir / f"{name}-grid.png", svg_to_png(svg, PNG_SCALE)))
     dot = tree(table, graph if table.game == "3x3" else None)
     written.append(write_text_atomic(out_dir / f"{name}-tree.dot", dot))
-    if have_dot():
-        for fmt in ("svg", "png"):
-            written.append(write_bytes_atomic(out_dir / f"{name}-tree.{fmt}", render_dot(dot, fmt)))
+    for fmt in ("svg", "png"):
+        written.append(write_bytes_atomic(out_dir / f"{name}-tree.{fmt}", render_dot(dot, fmt)))
     return written
 
 
