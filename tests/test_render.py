@@ -17,9 +17,9 @@ from minttt.render.board import board, board_group
 from minttt.render.files import output_format, picture, render_results
 from minttt.render.grid import ORIENTATIONS
 from minttt.render.grid import table as grid
+from minttt.render.layout import GraphvizMissing, graphviz_version, render_dot
 from minttt.render.png import PNG_SIGNATURE, svg_to_png
 from minttt.render.positions import positions
-from minttt.render.layout import GraphvizMissing, graphviz_version, render_dot
 from minttt.render.tree import tree
 from minttt.table import save_table, table_from_moves
 

@@ -11,9 +11,9 @@ True
 from minttt.render.board import board
 from minttt.render.files import SUFFIXES, output_format, picture, render_file, render_results
 from minttt.render.grid import table
+from minttt.render.layout import GraphvizMissing, graphviz_version, have_graphviz, render_dot
 from minttt.render.png import PNG_SIGNATURE, svg_to_png
 from minttt.render.positions import positions
-from minttt.render.layout import GraphvizMissing, graphviz_version, have_graphviz, render_dot
 from minttt.render.tree import tree
 
 __all__ = [

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic, write_text_atomic
 from minttt.render.grid import table as grid_svg
+from minttt.render.layout import render_dot
 from minttt.render.png import svg_to_png
 from minttt.render.positions import positions
-from minttt.render.layout import render_dot
 from minttt.render.tree import tree
 
 if TYPE_CHECKING:

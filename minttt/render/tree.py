@@ -1,4 +1,4 @@
-"""The strategy a table plays, as a Graphviz DOT graph (SVG/PNG through :mod:`minttt.render.layout`).
+"""The strategy a table plays, as Graphviz DOT text (drawn by :mod:`minttt.render.layout`).
 
 Starting from the empty board, the table's side plays its entry's move and the opponent tries
 every reply. Nodes are canonical positions, drawn as small boards: a table position (``#n``, the
