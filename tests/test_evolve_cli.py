@@ -24,34 +24,59 @@ def invoke(*args: str):
     return runner.invoke(app, ["evolve", *args])
 
 
-def test_json_out_table_and_plot(tmp_path: Path) -> None:
+def test_imperfect_result_exits_1_and_writes_no_never_lose_table(tmp_path: Path) -> None:
     out, png = tmp_path / "t.json", tmp_path / "f.png"
-    result = invoke(
-        "--population",
-        "30",
-        "--generations",
-        "3",
-        "--seed",
-        "2",
-        "--json",
-        "--out",
-        str(out),
-        "--plot",
-        str(png),
-    )
+    args = ("--population", "30", "--generations", "3", "--seed", "2", "--json")
+    result = invoke(*args, "--restarts", "0", "--out", str(out), "--plot", str(png))
+    assert result.exit_code == 1, result.output
+    doc = json.loads(result.stdout)
+    assert doc["perfect"] is False and doc["generations"] == 3 and doc["best_lost"] > 0
+    assert [a["seed"] for a in doc["attempts"]] == [2]
+    assert not out.exists()  # an imperfect best never goes out labelled never-lose
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_imperfect_message_says_what_ran_and_where_to_resume(tmp_path: Path) -> None:
+    ckpt = tmp_path / "c.json"
+    args = ("--population", "20", "--generations", "2", "--checkpoint", str(ckpt))
+    result = invoke(*args, "--restarts", "1")
+    assert result.exit_code == 1
+    assert "not perfect after 2 attempt(s), 6 generations" in result.stderr
+    assert f"checkpoint {ckpt}" in result.stderr and "Traceback" not in result.stderr
+    # the same command with a larger budget goes on with attempt 3 (seed 2000)
+    again = invoke(*args, "--restarts", "2", "--json")
+    assert again.exit_code == 1
+    assert [a["seed"] for a in json.loads(again.stdout)["attempts"]] == [0, 1000, 2000]
+
+
+def test_a_perfect_first_run_exits_0_and_its_table_verifies(tmp_path: Path) -> None:
+    out = tmp_path / "t.json"
+    result = invoke("--seed", "3", "--json", "--out", str(out))  # seed 3: perfect at gen 167
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert set(doc) >= {"perfect", "generations", "seconds", "fitness"}
-    assert doc["perfect"] is False and doc["generations"] == 3
+    assert doc["perfect"] is True and doc["best_lost"] == 0 and len(doc["attempts"]) == 1
     table = load_table(out)
-    assert (
-        table.role == "both"
-        and table.criterion == "never-lose"
-        and table.size == doc["table"]["size"]
-    )
-    report = verify_table(table)  # not perfect yet: the verifier finds the lost line
-    assert report.ok is False and report.counterexample is not None
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert table.criterion == "never-lose" and table.size == doc["table"]["size"]
+    assert verify_table(table).ok
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2, 4])
+def test_default_evolve_restarts_until_perfect(tmp_path: Path, seed: int) -> None:
+    out = tmp_path / "t.json"
+    result = invoke("--seed", str(seed), "--json", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["perfect"] is True and doc["attempts"][-1]["perfect"] is True
+    assert all(not a["perfect"] for a in doc["attempts"][:-1])
+    assert doc["seed"] == seed + 1000 * (len(doc["attempts"]) - 1)
+    assert verify_table(load_table(out)).ok
+
+
+def test_single_run_keeps_000s_protocol() -> None:
+    result = invoke("--population", "20", "--generations", "2", "--single-run", "--json")
+    assert result.exit_code == 1
+    assert len(json.loads(result.stdout)["attempts"]) == 1
 
 
 def test_plot_bytes_are_deterministic() -> None:
@@ -72,7 +97,7 @@ def test_cornell_json_and_plot(tmp_path: Path) -> None:
         "--plot",
         str(png),
     )
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # 002's organisms never become perfect
     doc = json.loads(result.stdout)
     assert doc["recipe"] == "cornell" and doc["perfect"] is False and 0 <= doc["fitness"] <= 1
     assert png.exists()
@@ -80,11 +105,11 @@ def test_cornell_json_and_plot(tmp_path: Path) -> None:
 
 def test_resume_through_the_cli(tmp_path: Path) -> None:
     a, b = tmp_path / "a.json", tmp_path / "b.json"
-    args = ("--population", "20", "--seed", "4", "--json")
-    assert invoke(*args, "--generations", "6", "--checkpoint", str(a)).exit_code == 0
-    assert invoke(*args, "--generations", "2", "--checkpoint", str(b)).exit_code == 0
+    args = ("--population", "20", "--seed", "4", "--json", "--single-run")
+    assert invoke(*args, "--generations", "6", "--checkpoint", str(a)).exit_code == 1
+    assert invoke(*args, "--generations", "2", "--checkpoint", str(b)).exit_code == 1
     final = invoke(*args, "--generations", "6", "--checkpoint", str(b))
-    assert final.exit_code == 0
+    assert final.exit_code == 1
     strip = lambda p: {k: v for k, v in json.loads(p.read_text()).items() if k != "seconds"}  # noqa: E731
     assert strip(a) == strip(b)
 

@@ -8,7 +8,14 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from minttt.cli.common import console, err_console, guarded, print_json
-from minttt.evolve.runner import Interrupted, evolved_table, make_config, run, start, summary
+from minttt.evolve.runner import (
+    Interrupted,
+    evolve_until_perfect,
+    evolved_table,
+    make_config,
+    start,
+    summary,
+)
 from minttt.evolve.state import EvolutionState
 
 
@@ -52,9 +59,26 @@ def register(app: typer.Typer) -> None:
         plot: str = typer.Option(
             None, "--plot", help="Write best and mean fitness per generation (PNG)."
         ),
+        restarts: int = typer.Option(
+            None,
+            "--restarts",
+            help="Restart a run that ends imperfect from a fresh population (seed + 1000 k), "
+            "at most N times (default: 20 for hochmuth, 0 for cornell, which never reaches "
+            "perfection).",
+        ),
+        max_seconds: float = typer.Option(
+            600.0, "--max-seconds", help="Time budget over all attempts, in seconds."
+        ),
+        single_run: bool = typer.Option(
+            False, "--single-run", help="000's exact protocol: one run, no restarts, no budget."
+        ),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
-        """Evolve a never-losing strategy (000) or 002's raw-genome organisms, with checkpoints."""
+        """Evolve a never-losing strategy (000) or 002's raw-genome organisms, with checkpoints.
+
+        Exits 0 with a perfect strategy; 1 when the budget ran out first (the best strategy
+        still loses games: nothing is written to --out; resume from --checkpoint).
+        """
         config = make_config(
             recipe,
             population=population,
@@ -68,7 +92,11 @@ def register(app: typer.Typer) -> None:
         )
         if out is not None and recipe == "cornell":
             evolved_table(start(config))  # raises the one-line explanation
-        state = start(config, checkpoint)
+        if single_run:
+            restarts, max_seconds = 0, None
+        elif restarts is None:
+            restarts = 20 if recipe == "hochmuth" else 0
+        state = start(config) if checkpoint is None else None
         quiet = json_out or not err_console.is_terminal
         progress = Progress(
             TextColumn(f"[bold]{recipe}[/]"),
@@ -83,13 +111,22 @@ def register(app: typer.Typer) -> None:
         total = config.generations + 1
         try:
             with progress:
-                task = progress.add_task(_describe(state), total=total, completed=state.generation)
+                task = progress.add_task("starting", total=total)
 
                 def tick(s: EvolutionState) -> None:
                     progress.update(task, completed=s.generation, description=_describe(s))
 
-                state = run(
-                    config, checkpoint=checkpoint, every=every, on_generation=tick, state=state
+                def restarted(attempt: int, s: EvolutionState) -> None:
+                    progress.reset(task, total=total, description=f"restart {attempt}")
+
+                campaign = evolve_until_perfect(
+                    config,
+                    restarts=restarts,
+                    max_seconds=max_seconds,
+                    checkpoint=checkpoint,
+                    every=every,
+                    on_generation=tick,
+                    on_restart=restarted,
                 )
         except Interrupted as stop:
             where = f"; checkpoint written to {stop.checkpoint}" if stop.checkpoint else ""
@@ -97,7 +134,16 @@ def register(app: typer.Typer) -> None:
                 f"interrupted after generation {stop.state.generation - 1}{where}", highlight=False
             )
             raise typer.Exit(130) from None
+        state = campaign.state
         result: dict[str, Any] = summary(state)
+        result["seconds"] = round(campaign.seconds, 3)
+        result["seed"] = int(state.config["seed"])
+        result["attempts"] = campaign.attempts
+        if checkpoint is not None:
+            result["checkpoint"] = checkpoint
+        if not campaign.perfect:
+            _report_imperfect(result, recipe, json_out, plot, state, out)
+            raise typer.Exit(1)
         if out is not None:
             from minttt.table import save_table
 
@@ -112,13 +158,47 @@ def register(app: typer.Typer) -> None:
         if json_out:
             print_json(result)
             return
-        verdict = "[green]perfect[/]" if result["perfect"] else "[yellow]not perfect[/]"
+        tries = len(campaign.attempts)
         console.print(
-            f"{recipe}: {verdict} after generation {result['generations']} "
-            f"({result['seconds']:.1f} s); best fitness {result['fitness']}, "
-            f"games lost by the best {result['best_lost']}"
+            f"{recipe}: [green]perfect[/] at generation {result['generations']} of attempt "
+            f"{tries} (seed {result['seed']}, {result['seconds']:.1f} s in all); best fitness "
+            f"{result['fitness']}",
+            highlight=False,
         )
         if out is not None:
             console.print(f"table: {out} ({result['table']['size']} lookups)")
         if plot is not None:
             console.print(f"plot: {plot}")
+
+
+def _report_imperfect(
+    result: dict[str, Any],
+    recipe: str,
+    json_out: bool,
+    plot: str | None,
+    state: EvolutionState,
+    out: str | None,
+) -> None:
+    """Exit-1 report: no strategy under the never-lose label, what was run, where to resume."""
+    if plot is not None:
+        from minttt.evolve.plot import save_plot
+
+        save_plot(state, plot)
+        result["plot"] = plot
+    if json_out:
+        print_json(result)
+        return
+    generations = sum(a["generations"] + 1 for a in result["attempts"])
+    where = (
+        f"checkpoint {result['checkpoint']} (run the same command to go on)"
+        if "checkpoint" in result
+        else "no checkpoint (give --checkpoint FILE to keep and resume a run)"
+    )
+    err_console.print(
+        f"{recipe}: not perfect after {len(result['attempts'])} attempt(s), {generations} "
+        f"generations, {result['seconds']:.1f} s: the best strategy still loses "
+        f"{result['best_lost']} games; {'nothing written to --out; ' if out else ''}{where}",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )

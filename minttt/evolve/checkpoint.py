@@ -24,6 +24,7 @@ from minttt.fileio import write_text_atomic
 
 FORMAT = "minttt-evolve-checkpoint"
 VERSION = 1
+ATTEMPT_FIELDS = {"seed", "generations", "perfect", "best_lost", "seconds"}
 
 
 def _encode_array(array: np.ndarray | None) -> dict[str, Any] | None:
@@ -65,6 +66,7 @@ def to_dict(state: EvolutionState) -> dict[str, Any]:
         "best_generation": state.best_generation,
         "perfect_generation": state.perfect_generation,
         "seconds": state.seconds,
+        "attempts": state.extra.get("attempts", []),
     }
 
 
@@ -122,6 +124,7 @@ def load_checkpoint(path: str | Path, expected: dict[str, Any] | None = None) ->
         best_generation = None if doc["best_generation"] is None else int(doc["best_generation"])
         perfect = None if doc["perfect_generation"] is None else int(doc["perfect_generation"])
         seconds = float(doc["seconds"])
+        attempts = _attempts(doc.get("attempts", []))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(f"checkpoint {name} has a missing or bad field: {exc}") from None
     if generation < 0 or any(len(v) != generation for v in history.values()):
@@ -140,4 +143,17 @@ def load_checkpoint(path: str | Path, expected: dict[str, Any] | None = None) ->
         best_generation=best_generation,
         perfect_generation=perfect,
         seconds=seconds,
+        extra={"attempts": attempts},
     )
+
+
+def _attempts(value: Any) -> list[dict[str, Any]]:
+    """The summaries of a campaign's earlier attempts (see ``runner.evolve_until_perfect``)."""
+    if not isinstance(value, list):
+        raise ValueError("attempts")
+    out = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != ATTEMPT_FIELDS:
+            raise ValueError("attempts")
+        out.append(dict(item))
+    return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -83,17 +84,21 @@ def run(
     every: int = 50,
     on_generation: Callable[[EvolutionState], None] | None = None,
     state: EvolutionState | None = None,
+    max_seconds: float | None = None,
 ) -> EvolutionState:
     """Run ``config`` until a perfect individual or the generation limit.
 
     Resumes from ``checkpoint`` when the file exists, writes it every ``every`` generations, at
-    the end, and on Ctrl-C (then raises :class:`Interrupted`).
+    the end, and on Ctrl-C (then raises :class:`Interrupted`). With ``max_seconds`` the run also
+    stops once its ``seconds`` reach that budget (the state says how far it got).
     """
     module = _module(config)
     state = start(config, checkpoint) if state is None else state
     path = None if checkpoint is None else Path(checkpoint)
     try:
-        while not module.finished(config, state):
+        while not module.finished(config, state) and (
+            max_seconds is None or state.seconds < max_seconds
+        ):
             began = time.perf_counter()
             new = module.step(config, state)
             state = new.evolve(seconds=state.seconds + time.perf_counter() - began)
@@ -108,6 +113,107 @@ def run(
     if path is not None:
         save_checkpoint(state, path)
     return state
+
+
+#: A restarted attempt k runs with seed ``seed + RESTART_SEED_STEP * k`` (as scripts/bench_evolve).
+RESTART_SEED_STEP = 1000
+
+
+def attempt_seed(seed: int, attempt: int) -> int:
+    """The seed of attempt ``attempt`` (0 = the first run) of a campaign started with ``seed``."""
+    return seed + RESTART_SEED_STEP * attempt
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """Runs restarted from fresh populations until one finds a perfect strategy.
+
+    ``state`` is the last attempt's run; ``attempts`` summarises every attempt, the last one
+    included (seed, generations evaluated, perfect, games lost by its best, seconds).
+    """
+
+    state: EvolutionState
+    attempts: list[dict[str, Any]]
+
+    @property
+    def perfect(self) -> bool:
+        return self.state.done
+
+    @property
+    def seconds(self) -> float:
+        return float(sum(a["seconds"] for a in self.attempts))
+
+
+def _attempt_record(state: EvolutionState) -> dict[str, Any]:
+    done = state.done
+    return {
+        "seed": int(state.config["seed"]),
+        "generations": state.perfect_generation if done else state.generation - 1,
+        "perfect": done,
+        "best_lost": _best_lost(state),
+        "seconds": round(state.seconds, 3),
+    }
+
+
+def evolve_until_perfect(
+    config: Config,
+    *,
+    restarts: int = 20,
+    max_seconds: float | None = 600.0,
+    checkpoint: str | Path | None = None,
+    every: int = 50,
+    on_generation: Callable[[EvolutionState], None] | None = None,
+    on_restart: Callable[[int, EvolutionState], None] | None = None,
+) -> Campaign:
+    """Run ``config``; while the run ends without a perfect strategy, restart it from a fresh
+    random population (seed ``attempt_seed(seed, k)``), at most ``restarts`` times and within
+    ``max_seconds`` in all (None: no time budget).
+
+    000 ran "a series of additional runs" the same way. The checkpoint holds the current attempt
+    and the summaries of the earlier ones, so an interrupted campaign resumes where it stopped
+    (and a finished imperfect one goes on when given more restarts or time).
+
+    >>> from minttt.evolve.hochmuth import HochmuthConfig
+    >>> c = evolve_until_perfect(HochmuthConfig(population=20, generations=2), restarts=1)
+    >>> [a["seed"] for a in c.attempts], c.perfect
+    ([0, 1000], False)
+    """
+    if restarts < 0:
+        raise InputError(f"--restarts must be 0 or more, got {restarts}")
+    if max_seconds is not None and not max_seconds > 0:
+        raise InputError(f"--max-seconds must be above 0, got {max_seconds}")
+    earlier: list[dict[str, Any]] = []
+    state: EvolutionState | None = None
+    if checkpoint is not None and Path(checkpoint).exists():
+        earlier = list(load_checkpoint(checkpoint).extra.get("attempts", []))
+        state = start(_for_attempt(config, len(earlier)), checkpoint)
+    while True:
+        attempt = len(earlier)
+        current = _for_attempt(config, attempt)
+        if state is None:
+            state = _module(current).initial_state(current).evolve(extra={"attempts": earlier})
+            if on_restart is not None and attempt > 0:
+                on_restart(attempt, state)
+        spent = sum(a["seconds"] for a in earlier)
+        budget = None if max_seconds is None else max(max_seconds - spent, 0.0)
+        state = run(
+            current,
+            checkpoint=checkpoint,
+            every=every,
+            on_generation=on_generation,
+            state=state,
+            max_seconds=budget,
+        )
+        records = [*earlier, _attempt_record(state)]
+        out_of_time = budget is not None and state.seconds >= budget
+        if state.done or attempt >= restarts or out_of_time:
+            return Campaign(state, records)
+        earlier = records
+        state = None
+
+
+def _for_attempt(config: Config, attempt: int) -> Config:
+    return replace(config, seed=attempt_seed(config.seed, attempt))
 
 
 def summary(state: EvolutionState) -> dict[str, Any]:
