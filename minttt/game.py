@@ -171,7 +171,26 @@ class Rules:
         return maker
 
     def hash(self, cells: tuple[int, ...]) -> int:
-        return sum(v * p for v, p in zip(cells, self.powers, strict=True))
+        """``sum(cells[i] * 3**i)``, read as a base-3 numeral (cell 0 the last digit)."""
+        return int("".join(map(str, reversed(cells))), 3) if cells else 0
+
+    @cached_property
+    def _chunk_tables(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Per symmetry ``t`` and chunk of 3 cells, the hash each of the 27 fillings contributes
+        after ``t``: ``hash(transform(cells, t))`` is then a sum of one lookup per chunk."""
+        tables = []
+        for perm in self.symmetries:
+            per_chunk = []
+            for start in range(0, self.cells, 3):
+                cells = range(start, min(start + 3, self.cells))
+                per_chunk.append(
+                    tuple(
+                        sum(((code // 3**k) % 3) * 3 ** perm[i] for k, i in enumerate(cells))
+                        for code in range(27)
+                    )
+                )
+            tables.append(tuple(per_chunk))
+        return tuple(tables)
 
     def transform(self, cells: tuple[int, ...], t: int) -> tuple[int, ...]:
         """The cells after symmetry ``t``: the piece on cell i moves to ``symmetries[t][i]``."""
@@ -182,13 +201,14 @@ class Rules:
 
     def canonical(self, cells: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
         """``(canonical hash, transform, canonical cells)``; ties go to the lowest transform."""
-        best_hash, best_t, best_cells = -1, 0, cells
-        for t in range(len(self.symmetries)):
-            image = self.transform(cells, t)
-            h = self.hash(image)
+        padded = (*cells, 0, 0)
+        codes = [padded[i] + 3 * padded[i + 1] + 9 * padded[i + 2] for i in range(0, self.cells, 3)]
+        best_hash, best_t = -1, 0
+        for t, chunks in enumerate(self._chunk_tables):
+            h = sum([table[code] for table, code in zip(chunks, codes, strict=True)])
             if best_hash < 0 or h < best_hash:
-                best_hash, best_t, best_cells = h, t, image
-        return best_hash, best_t, best_cells
+                best_hash, best_t = h, t
+        return best_hash, best_t, self.transform(cells, best_t)
 
 
 TIC_TAC_TOE = Rules()

@@ -173,6 +173,16 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
     return Graph(rules, symmetric, root, boards, children, examined)
 
 
+def graph_for(rules: Rules) -> Graph:
+    """The graph of ``rules``: the recursive builder (the reference) up to 12 cells, the numpy
+    builder beyond (numpy is imported only then)."""
+    if rules.cells <= 12:
+        return build_graph(rules)
+    from minttt.study import build_graph_fast
+
+    return build_graph_fast(rules)
+
+
 def minimax_values(graph: Graph) -> dict[int, int]:
     """Minimax values (X's side) by plain recursion with memoisation."""
     values: dict[int, int] = {}

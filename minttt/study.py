@@ -24,7 +24,7 @@ import numpy as np
 
 from minttt.encode import Variant, encode
 from minttt.game import Rules
-from minttt.graph import Graph, build_graph
+from minttt.graph import Graph, graph_for
 
 STUDY_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3", "mnk:4,4,3", "mnk:4,4,4")
 # the games reproduce runs itself (seconds); the 4x4 boards come from results/games_study.json
@@ -153,11 +153,6 @@ def _maker(digits: np.ndarray, rules: Rules) -> np.ndarray:
             same &= digits[:, i] == first
         out = np.where((out == 0) & same, first, out)
     return out
-
-
-def graph_for(rules: Rules) -> Graph:
-    """The recursive builder for small boards (it is the reference), numpy beyond 12 cells."""
-    return build_graph(rules) if rules.cells <= 12 else build_graph_fast(rules)
 
 
 def study_variants(game: str) -> list[Variant]:

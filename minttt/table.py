@@ -30,12 +30,12 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from minttt.errors import InputError
 from minttt.game import EMPTY, Board, O, Rules, X, unmap_cell
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from minttt.graph import Graph
 
 FORMAT = "minttt-table/1"
@@ -142,6 +142,8 @@ class Table:
         Built by applying every symmetry to every entry, so one array read replaces the
         canonicalisation; it agrees with :meth:`move` on every board.
         """
+        import numpy as np
+
         rules = self.rules
         arr = np.full(3**rules.cells, -1, dtype=np.int8)
         code = {".": 0, "x": 1, "o": 2}

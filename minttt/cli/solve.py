@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.table import Table as RichTable
 
 from minttt.cli.common import console, guarded, print_json
 from minttt.errors import InputError
@@ -87,6 +86,8 @@ def _enumerate(
 
 
 def _human(rows: list[dict[str, Any]]) -> None:
+    from rich.table import Table as RichTable
+
     t = RichTable(title="minttt solve (size counts positions incl. terminal, or entries = lookups)")
     for col in (
         "variant",
@@ -178,9 +179,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
         from minttt.encode import encode
+        from minttt.graph import graph_for
         from minttt.solve import SOLVERS, cross_check, solve
         from minttt.solve.api import _driver
-        from minttt.study import graph_for
 
         if timeout is not None and (math.isnan(timeout) or timeout < 0):
             raise InputError(f"--timeout must be a number of seconds >= 0, got {timeout}")

@@ -179,10 +179,11 @@ def pysat_linear(
 def to_wcnf(formula: Formula) -> WCNF:
     """The MaxSAT instance: hard clauses, and soft ``-v`` (weight 1) per objective variable."""
     w = WCNF()
-    for c in formula.clauses:
-        w.append(list(c))
-    for v in formula.objective:
-        w.append([-v], weight=1)
+    w.hard = [list(c) for c in formula.clauses]
+    w.soft = [[-v] for v in formula.objective]
+    w.wght = [1] * len(w.soft)
+    w.topw = 1 + len(w.soft)  # as WCNF.append keeps it: 1 + the sum of soft weights
+    w.nv = max([formula.num_vars, *(abs(lit) for c in w.hard for lit in c)], default=0)
     return w
 
 
