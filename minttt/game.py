@@ -1,6 +1,6 @@
 """The rules of tic-tac-toe (and its m,n,k and misère cousins), an immutable board, and symmetry.
 
-Conventions (DESIGN.md): cells 0..N-1 row-major from the top left; 0 empty, 1 = X (moves first),
+Conventions (docs/DESIGN.md): cells 0..N-1 row-major from the top left; 0 empty, 1 = X (moves first),
 2 = O; hash ``sum(cell[i] * 3**i)`` (cell 0 is the least significant digit); the canonical hash is
 the minimum hash over the symmetries of the board's shape, and we keep the transform reaching it.
 

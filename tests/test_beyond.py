@@ -34,6 +34,7 @@ def test_never_lose_minima_and_odds(graph):
     assert rec["best_odds"]["X"]["loss"] == "0/1"
 
 
+@pytest.mark.slow
 def test_both_lookup_is_product_of_parts(graph):
     cache: dict = {}
     rec = solve_and_enumerate(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from minttt.cli import app
@@ -24,6 +25,7 @@ def test_full_tree_by_multiplicities_matches_003() -> None:
     assert full_tree_counts(build_graph(symmetric=False)) == FULL_TREE_003
 
 
+@pytest.mark.slow
 def test_plain_walk_oracle_matches_003() -> None:
     assert walk_full_tree() == FULL_TREE_003
 

@@ -248,6 +248,7 @@ def test_board_group_composes():
 
 
 # ------------------------------------------------------------- result files
+@pytest.mark.slow
 def test_render_results_writes_every_picture_byte_stable(tmp_path):
     tables = {"sample-x": tmp_path / "x.json", "tiny": tmp_path / "tiny.json"}
     save_table(sample_table("X"), tables["sample-x"])
@@ -271,6 +272,7 @@ def test_render_results_writes_every_picture_byte_stable(tmp_path):
             ET.fromstring(a.read_bytes())
 
 
+@pytest.mark.slow
 def test_render_results_draws_the_765_picture(tmp_path):
     tiny = tmp_path / "tiny.json"
     save_table(table_from_moves(graph(), {0: 4}, role="X", opening=None, criterion="optimal"), tiny)

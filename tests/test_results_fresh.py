@@ -13,6 +13,8 @@ import pytest
 
 from minttt.reproduce import reproduce
 
+pytestmark = pytest.mark.slow  # reruns the whole of minttt reproduce
+
 ROOT = Path(__file__).resolve().parent.parent
 # Written by scripts/bench.py and the long study script, not by reproduce.
 NOT_FROM_REPRODUCE = {"bench.json", "games_study.json"}

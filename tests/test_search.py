@@ -83,6 +83,7 @@ def test_bad_algorithm_and_ordering():
         search(Board.empty(), "minimax", ordering=True)
 
 
+@pytest.mark.slow
 def test_states_per_move_plot_is_deterministic(tmp_path):
     a, b = tmp_path / "a.png", tmp_path / "b.png"
     data = plot_states_per_move(a)

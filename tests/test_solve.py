@@ -98,6 +98,7 @@ def test_entries_minima(graph, key):
     check_table(graph, s)
 
 
+@pytest.mark.slow
 def test_second_player_74_is_not_a_minimum(graph):
     """003: "75 verts (or 74 edges)". Every 75-position table has exactly 72 lookups."""
     f = encode(graph, Variant("second", None, "lookup", "positions"))
@@ -129,6 +130,7 @@ def test_every_driver_proves_the_41(graph, solver):
     assert s.calls >= 1 and s.seconds >= 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("card", CARD_ENCODINGS)
 def test_every_cardinality_encoding(graph, card):
     f = encode(graph, Variant("first", "corner", "lookup", "entries"))
@@ -169,6 +171,7 @@ def test_solve_variant_gives_a_table(graph):
     assert table.role == "X" and table.opening == 4 and table.provenance["optimal"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["3x3-misere", "mnk:3,3,2"])
 def test_other_games_solve(game):
     g = build_graph(Rules.from_name(game))

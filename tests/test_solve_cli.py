@@ -189,6 +189,7 @@ def test_encode_cli(tmp_path):
         assert r.exit_code == 2 and r.stderr.startswith("error: "), bad
 
 
+@pytest.mark.slow
 def test_encode_all(tmp_path):
     r = run("encode", "--all", str(tmp_path))
     assert r.exit_code == 0, r.output

@@ -21,6 +21,7 @@ def test_fast_builder_equals_recursive(name):
     assert a.values == b.values
 
 
+@pytest.mark.slow
 def test_misere_study_solves_and_verifies(tmp_path):
     from minttt.encode import Variant
 

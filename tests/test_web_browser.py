@@ -240,6 +240,7 @@ def test_new_game_resets(page: Browser) -> None:
 # -------------------------------------------------------------------- random
 
 
+@pytest.mark.slow
 def test_random_games_by_clicks_never_lose_and_match_the_table_player(
     page: Browser, table: Table
 ) -> None:
