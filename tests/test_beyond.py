@@ -14,6 +14,7 @@ def graph():
     return build_graph()
 
 
+@pytest.mark.slow
 def test_joint_tree_table_is_158_proven(graph):
     f = encode(graph, Variant("both", "center", "tree", "positions"))
     proof = prove_minimum(f, 158)

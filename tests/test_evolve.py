@@ -202,6 +202,7 @@ def plain_game(x: np.ndarray, o: np.ndarray) -> int:
     return 0 if w == 0 else 3 - w
 
 
+@pytest.mark.slow
 def test_round_robin_matches_plain_games() -> None:
     rng = np.random.default_rng(2)
     pop = cornell.random_genomes(rng, 5)

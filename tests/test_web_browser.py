@@ -21,6 +21,9 @@ from minttt.table import Table, table_from_moves
 from minttt.web import build_site
 from minttt.web.sample import first_optimal_moves, sample_table
 
+# A real browser starts for these: all of them are in the full run, none in the quick loop.
+pytestmark = pytest.mark.slow
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -240,7 +243,6 @@ def test_new_game_resets(page: Browser) -> None:
 # -------------------------------------------------------------------- random
 
 
-@pytest.mark.slow
 def test_random_games_by_clicks_never_lose_and_match_the_table_player(
     page: Browser, table: Table
 ) -> None:
