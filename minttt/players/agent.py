@@ -67,7 +67,7 @@ def _import(module: str) -> Any:
             spec.loader.exec_module(mod)
         except Exception as exc:
             sys.modules.pop(name, None)
-            raise InputError(f"agent module {module} failed to import: {_brief(exc)}") from None
+            raise InputError(f"agent module {module} failed to import: {brief(exc)}") from None
         return mod
     if not _MODULE.match(module):
         raise InputError(f"agent {module!r}: expected a module path like pkg.mod")
@@ -76,10 +76,11 @@ def _import(module: str) -> Any:
     except ModuleNotFoundError as exc:
         raise InputError(f"agent module {module!r} not found ({exc.name} is missing)") from None
     except Exception as exc:
-        raise InputError(f"agent module {module!r} failed to import: {_brief(exc)}") from None
+        raise InputError(f"agent module {module!r} failed to import: {brief(exc)}") from None
 
 
-def _brief(exc: BaseException) -> str:
+def brief(exc: BaseException) -> str:
+    """``Type: first line of the message``, for one-line errors."""
     text = str(exc).splitlines()[0] if str(exc) else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
@@ -99,7 +100,7 @@ def _resolve(spec: str) -> Any:
         except Exception as exc:
             raise InputError(
                 f"agent {spec!r}: class {obj.__name__} cannot be built without arguments "
-                f"({_brief(exc)})"
+                f"({brief(exc)})"
             ) from None
     return obj
 
@@ -167,11 +168,11 @@ class AgentPlayer:
         try:
             answer = self.func(str(board))
         except Exception as exc:
-            raise PlayerError(f"{self.name} raised {_brief(exc)} at {board}") from None
+            raise PlayerError(f"{self.name} raised {brief(exc)} at {board}") from None
         return (legal_cell(answer, board, self.name),)
 
     def choose(self, board: Board, rng: random.Random) -> int:
         return self.choices(board)[0]
 
 
-__all__ = ["AgentPlayer", "adapt", "legal_cell", "load_agent", "looks_like_agent"]
+__all__ = ["AgentPlayer", "adapt", "brief", "legal_cell", "load_agent", "looks_like_agent"]
