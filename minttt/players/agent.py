@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import operator
+import os
 import random
 import re
 import sys
@@ -71,6 +72,9 @@ def _import(module: str) -> Any:
         return mod
     if not _MODULE.match(module):
         raise InputError(f"agent {module!r}: expected a module path like pkg.mod")
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)  # as ``python -m``: modules in the working directory are found
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:
