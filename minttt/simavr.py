@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from minttt.errors import InputError
@@ -121,4 +122,18 @@ class SimavrPlayer(ProgramPlayer):
         super().__init__([str(harness), str(elf), mcu, str(F_CPU)], name=name)
 
 
-__all__ = ["HARNESS", "SimavrPlayer", "build_harness", "simavr_missing"]
+def simavr_player(elf: str | Path, *, name: str | None = None) -> SimavrPlayer:
+    """A :class:`SimavrPlayer` for ``elf`` with a freshly built harness (``--player avr:PATH``).
+
+    The harness is built in a temporary directory that is removed once the process has started.
+    """
+    path = Path(elf)
+    if not path.is_file():
+        raise InputError(f"avr:{elf}: no such firmware file")
+    if path.read_bytes()[:4] != b"\x7fELF":
+        raise InputError(f"avr:{elf}: not an ELF file (build it with --format avr --out NAME.elf)")
+    with tempfile.TemporaryDirectory(prefix="minttt-simavr-") as tmp:
+        return SimavrPlayer(build_harness(tmp), path, name=name or f"avr:{elf}")
+
+
+__all__ = ["HARNESS", "SimavrPlayer", "build_harness", "simavr_missing", "simavr_player"]

@@ -39,7 +39,7 @@ _FACTORIES: dict[str, Callable[[], Player]] = {
 }
 
 #: Every player name ``make_player`` accepts (``table:PATH`` takes a table file).
-PLAYER_NAMES: tuple[str, ...] = (*_FACTORIES, "table:PATH", "module:callable")
+PLAYER_NAMES: tuple[str, ...] = (*_FACTORIES, "table:PATH", "module:callable", "avr:PATH")
 
 #: One line per player, for help texts and the README.
 PLAYER_HELP: dict[str, str] = {
@@ -55,6 +55,7 @@ PLAYER_HELP: dict[str, str] = {
     "human": "a person at the console (cells 1-9)",
     "table:PATH": "a table file (minttt-table/1 JSON)",
     "module:callable": "your agent: a function from a board string (x.o......) to a cell 0-8",
+    "avr:PATH": "ATmega328P firmware (minttt export --format avr) running in simavr",
 }
 
 
@@ -68,6 +69,10 @@ def make_player(spec: str) -> Player:
         from minttt.table import load_table  # lazily: the table module is not needed otherwise
 
         return load_table(path).player()
+    if text.lower().startswith("avr:"):  # firmware from `minttt export --format avr`, in simavr
+        from minttt.simavr import simavr_player
+
+        return simavr_player(text[len("avr:") :])
     from minttt.players.agent import load_agent, looks_like_agent
 
     if looks_like_agent(text):
