@@ -103,15 +103,13 @@ def test_the_verifier_catches_a_chip_with_a_missing_entry(tmp_path):
 
 @needs_avr_gcc
 @needs_simavr
-def test_verify_and_tournament_drive_the_chip_from_the_command_line(tmp_path):
+def test_verify_drives_the_chip_from_the_command_line(tmp_path):
     runner = CliRunner()
     elf = tmp_path / "both.elf"
     assert runner.invoke(app, ["export", str(BOTH94), "-f", "avr", "-o", str(elf)]).exit_code == 0
     result = runner.invoke(app, ["verify", "--player", f"avr:{elf}", "--json"])
     assert result.exit_code == 0, result.output
     assert '"ok": true' in result.output and '"losses": 0' in result.output
-    result = runner.invoke(app, ["tournament", f"avr:{elf}", "random", "-n", "500", "--json"])
-    assert result.exit_code == 0 and '"matches"' in result.output
     for bad in (tmp_path / "missing.elf", BOTH94):
         result = runner.invoke(app, ["verify", "--player", f"avr:{bad}"])
         assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
