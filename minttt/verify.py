@@ -26,6 +26,7 @@ from typing import Any
 
 from minttt.errors import InputError
 from minttt.game import EMPTY, TIC_TAC_TOE, Board, Rules, X
+from minttt.players.base import PlayerError
 
 ROLES = ("X", "O", "both")
 CRITERIA = ("optimal", "never-lose")
@@ -224,6 +225,8 @@ def _walk_side(player: Any, side: int, criterion: str, rules: Rules):
                 options = tuple(player.choices(Board(cells, rules)))
             except KeyError:
                 options = ()
+            except PlayerError as err:  # the player raised or answered an illegal move
+                fail(str(err), path, cells)
             if not options:
                 fail("no move (the table has no entry for this position)", path, cells)
             value = sign * solver.value(xm, om)

@@ -39,7 +39,7 @@ def positions(graph, min_depth: int = 0):
 
 def test_every_name_builds_a_player_of_that_name():
     for name in PLAYER_NAMES:
-        if name == "table:PATH":
+        if name in ("table:PATH", "module:callable", "avr:PATH"):  # placeholders, not names
             continue
         player = make_player(name)
         assert isinstance(player, Player)

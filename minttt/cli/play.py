@@ -14,7 +14,7 @@ def register(app: typer.Typer) -> None:
     def play_command(
         table: str | None = typer.Option(None, "--table", "-t", help="Play against a table file."),
         player: str | None = typer.Option(
-            None, "--player", "-p", help="Play against a player (default alphabeta)."
+            None, "--player", "-p", help="A player or module:callable (default alphabeta)."
         ),
         side: str | None = typer.Option(None, "--as", help="Your side, X or O (asked if absent)."),
         seed: int | None = typer.Option(None, "--seed", help="Seed for random players."),

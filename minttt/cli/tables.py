@@ -40,7 +40,10 @@ def register(app: typer.Typer) -> None:
     def verify_command(
         table_path: str | None = typer.Argument(None, metavar="[TABLE.json]", help="Table file."),
         player: str | None = typer.Option(
-            None, "--player", "-p", help="Verify a player by name instead (random, alphabeta, ...)."
+            None,
+            "--player",
+            "-p",
+            help="Verify a player instead: a name (random, alphabeta, ...) or module:callable.",
         ),
         role: str | None = typer.Option(
             None, "--role", help="X, O or both (default: the table's role; both for a player)."
@@ -138,17 +141,26 @@ def register(app: typer.Typer) -> None:
     @guarded
     def export_command(
         table_path: str = typer.Argument(..., metavar="TABLE.json", help="Table file."),
-        fmt: str = typer.Option("c", "--format", "-f", help="c, python or json."),
+        fmt: str = typer.Option("c", "--format", "-f", help="c, python, json or avr."),
         out: str | None = typer.Option(None, "--out", "-o", help="Write here (default: stdout)."),
     ) -> None:
-        """Export a table: a C header with a player loop (-DMINTTT_MAIN), Python, or JSON."""
+        """Export a table: a C header with a player loop (-DMINTTT_MAIN), Python, JSON, or
+        ATmega328P firmware (avr: an ELF, or Intel HEX for --out NAME.hex; needs avr-gcc)."""
         import sys
 
         from minttt.export import FORMATS, export_table
         from minttt.table import load_table
 
+        if fmt == "avr":
+            from minttt.firmware import build_firmware
+
+            if out is None:
+                raise InputError("--format avr writes a binary: give --out FIRMWARE.elf or .hex")
+            built = build_firmware(load_table(table_path), out)
+            console.print(f"wrote {built.summary()}", highlight=False, soft_wrap=True)
+            return
         if fmt not in FORMATS:
-            fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+            fail(f"--format {fmt!r}: expected one of {', '.join((*FORMATS, 'avr'))}")
         text = export_table(load_table(table_path), fmt)
         if out is None:
             sys.stdout.write(text)

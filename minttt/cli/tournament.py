@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
         first: str = typer.Argument(
             ...,
             metavar="A",
-            help="Player 1 (X): random, hashed-tree, symmetric-tree, alphabeta, table:PATH, ...",
+            help="Player 1 (X): random, alphabeta, table:PATH, module:callable, ...",
         ),
         second: str = typer.Argument(..., metavar="B", help="Player 2 (O)."),
         games: int = typer.Option(100_000, "--games", "-n", help="Games per pairing."),

@@ -19,7 +19,13 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
+from minttt.errors import InputError
 from minttt.game import Board
+
+
+class PlayerError(InputError):
+    """A player failed to give a move (it raised, or answered an illegal move): a defect of the
+    player. ``verify`` reports it as a counterexample; elsewhere it is bad input (exit 2)."""
 
 
 @runtime_checkable

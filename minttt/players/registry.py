@@ -39,7 +39,7 @@ _FACTORIES: dict[str, Callable[[], Player]] = {
 }
 
 #: Every player name ``make_player`` accepts (``table:PATH`` takes a table file).
-PLAYER_NAMES: tuple[str, ...] = (*_FACTORIES, "table:PATH")
+PLAYER_NAMES: tuple[str, ...] = (*_FACTORIES, "table:PATH", "module:callable", "avr:PATH")
 
 #: One line per player, for help texts and the README.
 PLAYER_HELP: dict[str, str] = {
@@ -54,6 +54,8 @@ PLAYER_HELP: dict[str, str] = {
     "symmetric-tree": "003's symmetric tree (765 positions), uniformly among best moves",
     "human": "a person at the console (cells 1-9)",
     "table:PATH": "a table file (minttt-table/1 JSON)",
+    "module:callable": "your agent: a function from a board string (x.o......) to a cell 0-8",
+    "avr:PATH": "ATmega328P firmware (minttt export --format avr) running in simavr",
 }
 
 
@@ -67,6 +69,14 @@ def make_player(spec: str) -> Player:
         from minttt.table import load_table  # lazily: the table module is not needed otherwise
 
         return load_table(path).player()
+    if text.lower().startswith("avr:"):  # firmware from `minttt export --format avr`, in simavr
+        from minttt.simavr import simavr_player
+
+        return simavr_player(text[len("avr:") :])
+    from minttt.players.agent import load_agent, looks_like_agent
+
+    if looks_like_agent(text):
+        return load_agent(text)
     factory = _FACTORIES.get(text.lower())
     if factory is None:
         raise InputError(f"unknown player {spec!r}: expected one of {', '.join(PLAYER_NAMES)}")

@@ -1,0 +1,1 @@
+"""Adapters for the frameworks where game agents are trained (optional extras)."""
