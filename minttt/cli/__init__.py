@@ -61,7 +61,26 @@ def __getattr__(name: str) -> typer.Typer:
 
 
 def main() -> None:
-    """Entry point of the console script."""
-    words = [a for a in sys.argv[1:] if not a.startswith("-")]
-    module = COMMANDS.get(words[0]) if words else None
-    build_app((module,) if module else COMMAND_MODULES)()
+    """Entry point of the console script: Ctrl-C exits 130 and SIGTERM 143, without a traceback."""
+    from minttt.interrupt import handlers
+
+    with handlers() as signals:
+        try:
+            words = [a for a in sys.argv[1:] if not a.startswith("-")]
+            module = COMMANDS.get(words[0]) if words else None
+            build_app((module,) if module else COMMAND_MODULES)()
+            code: int | str | None = 0
+        except SystemExit as exc:
+            code = exc.code
+        except BaseException:
+            # an interrupt that a library wrapped in another exception is still an interrupt
+            if signals.received is None:
+                raise
+            code = None
+        if signals.received is not None:
+            code = signals.exit_code()
+    import signal
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)  # the outcome is decided; a late signal changes none
+    sys.exit(code)
