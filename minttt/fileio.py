@@ -23,9 +23,9 @@ def _unusable(target: Path, exc: Exception) -> InputError:
 
 def _stage(target: Path, data: bytes) -> str:
     """Write ``data`` to a temporary file beside ``target``; returns its path."""
+    if target.is_dir():
+        raise InputError(f"{target}: is a folder; give a file name")
     try:
-        if target.is_dir():
-            raise InputError(f"{target}: is a folder; give a file name")
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except (OSError, ValueError) as exc:

@@ -62,6 +62,34 @@ def guarded(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+#: the largest board (cells) that commands enumerating every position (odds, tournament) accept
+MAX_PLAYED_CELLS = 12
+
+
+def check_playable(rules: Any, command: str) -> None:
+    """InputError when ``command`` cannot enumerate every position of ``rules``'s board."""
+    if rules.cells > MAX_PLAYED_CELLS:
+        raise InputError(
+            f"{command} enumerates every position: {rules.name} has {rules.cells} cells, "
+            f"more than the {MAX_PLAYED_CELLS} it handles"
+        )
+
+
+def game_of(*players: Any) -> Any:
+    """The game the players play: a table player's own game, or 3x3 (InputError on a mix)."""
+    from minttt.game import TIC_TAC_TOE
+
+    games = {}
+    for p in players:
+        table = getattr(p, "table", None)
+        rules = getattr(table, "rules", None) or getattr(p, "rules", None)
+        if rules is not None:
+            games[rules.name] = rules
+    if len(games) > 1:
+        raise InputError(f"the players play different games: {', '.join(sorted(games))}")
+    return next(iter(games.values()), TIC_TAC_TOE)
+
+
 def print_json(data: Any) -> None:
     """Write ``data`` as JSON to stdout (plain, no rich markup)."""
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")

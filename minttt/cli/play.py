@@ -27,11 +27,13 @@ def register(app: typer.Typer) -> None:
         if side is not None and side.strip().upper() not in ("X", "O"):
             raise InputError(f"--as {side!r}: expected X or O")
         human = side.strip().upper() if side else None
+        rules = None
         if table is not None:
             from minttt.table import load_table
 
             tab = load_table(table)
             opponent = tab.player()
+            rules = tab.rules
             if human is None and tab.role != "both":
                 human = "O" if tab.role == "X" else "X"
             if human is not None and not tab.plays(2 if human == "X" else 1):
@@ -43,7 +45,10 @@ def register(app: typer.Typer) -> None:
             if getattr(opponent, "name", "") == "human":
                 raise InputError("--player human: choose a computer opponent")
         try:
-            play_console(opponent, human, seed=seed)
+            if rules is None:
+                play_console(opponent, human, seed=seed)
+            else:
+                play_console(opponent, human, seed=seed, rules=rules)
         except EOFError:
             typer.echo("")
             typer.echo("Bye.")

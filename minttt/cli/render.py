@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded
+from minttt.cli.common import console, guarded, plain
 from minttt.errors import InputError
 
 
@@ -50,4 +50,4 @@ def register(app: typer.Typer) -> None:
             from minttt.table import load_table
 
             path = render_file(load_table(table_path), out, style)
-        console.print(f"wrote {path}", highlight=False)
+        console.print(f"wrote {plain(path)}", highlight=False, soft_wrap=True)

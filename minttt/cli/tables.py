@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from minttt.cli.common import console, fail, guarded, print_json
+from minttt.cli.common import check_playable, console, fail, guarded, plain, print_json
 from minttt.errors import InputError
 
 
@@ -77,7 +77,9 @@ def register(app: typer.Typer) -> None:
                 data["table"] = table_path
             print_json(data)
         else:
-            subject = f"table {table_path}" if table is not None else f"player {report.player}"
+            subject = plain(
+                f"table {table_path}" if table is not None else f"player {report.player}"
+            )
             counts = (
                 f"{report.games:,} games (every opponent line): {report.wins:,} won, "
                 f"{report.draws:,} drawn, {report.losses:,} lost; the player moved at "
@@ -114,22 +116,32 @@ def register(app: typer.Typer) -> None:
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Exact win / draw / loss odds against a uniformly random opponent, as X and as O."""
+        from minttt.game import TIC_TAC_TOE
         from minttt.odds import exact_odds, pct
 
         table, who = _player_or_table(table_path, player)
+        rules = TIC_TAC_TOE
         if table is not None:
             who = table.player()
+            rules = table.rules
             roles = [r for r, side in (("X", 1), ("O", 2)) if table.plays(side)]
         else:
             roles = ["X", "O"]
-        results = {role: exact_odds(who, role) for role in roles}
+        check_playable(rules, "odds")
+        results = {role: exact_odds(who, role, rules=rules) for role in roles}
         if json_out:
-            print_json({"player": who.name, **{r: o.to_dict() for r, o in results.items()}})
+            print_json(
+                {
+                    "player": who.name,
+                    "game": rules.name,
+                    **{r: o.to_dict() for r, o in results.items()},
+                }
+            )
             return
         for role, o in results.items():
             console.print(
-                f"{who.name} as {role} vs random: win {pct(o.win)} ({o.win}), draw {pct(o.draw)} "
-                f"({o.draw}), loss {pct(o.loss)} ({o.loss})",
+                f"{plain(who.name)} as {role} vs random ({rules.name}): win {pct(o.win)} "
+                f"({o.win}), draw {pct(o.draw)} ({o.draw}), loss {pct(o.loss)} ({o.loss})",
                 highlight=False,
                 soft_wrap=True,
             )
@@ -149,6 +161,9 @@ def register(app: typer.Typer) -> None:
 
         if fmt not in FORMATS:
             fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        from minttt.fileio import refuse_overwrite
+
+        refuse_overwrite(out, table_path)
         text = export_table(load_table(table_path), fmt)
         if out is None:
             sys.stdout.write(text)
@@ -156,4 +171,4 @@ def register(app: typer.Typer) -> None:
             from minttt.fileio import write_text_atomic
 
             write_text_atomic(out, text)
-            console.print(f"wrote {out}", highlight=False, soft_wrap=True)
+            console.print(f"wrote {plain(out)}", highlight=False, soft_wrap=True)

@@ -48,6 +48,8 @@ def picture(
         raise InputError(f"format {fmt!r} is not supported: use one of {', '.join(SUFFIXES)}")
     if style not in STYLES:
         raise InputError(f"style {style!r} is not supported: use one of {', '.join(STYLES)}")
+    if table is not None and (table.rules.rows, table.rules.cols) != (3, 3):
+        raise InputError(f"render draws 3x3 boards; this table plays {table.game}")
     if table is None:
         if fmt == "dot":
             raise InputError("the picture of all positions is SVG or PNG, not DOT")
