@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded
+from minttt.cli.common import console, guarded, plain
 from minttt.errors import InputError
 
 
@@ -46,7 +46,7 @@ def register(app: typer.Typer) -> None:
             if variant is not None:
                 raise InputError("--all writes every variant; drop VARIANT")
             paths = write_encodings(all_dir)
-            console.print(f"wrote {len(paths)} files to {all_dir}")
+            console.print(f"wrote {len(paths)} files to {plain(all_dir)}", soft_wrap=True)
             return
         if variant is None:
             raise InputError("give a VARIANT such as first-center-lookup-entries (or --all DIR)")

@@ -6,8 +6,9 @@ from typing import Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
-from minttt.cli.common import console, err_console, guarded, print_json
+from minttt.cli.common import console, err_console, guarded, plain, print_json
 from minttt.evolve.runner import Interrupted, evolved_table, make_config, run, start, summary
 from minttt.evolve.state import EvolutionState
 
@@ -55,6 +56,13 @@ def register(app: typer.Typer) -> None:
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Evolve a never-losing strategy (000) or 002's raw-genome organisms, with checkpoints."""
+        from minttt.errors import InputError
+        from minttt.fileio import refuse_overwrite
+
+        if every < 1:
+            raise InputError(f"--checkpoint-every must be at least 1, got {every}")
+        refuse_overwrite(out, checkpoint)
+        refuse_overwrite(plot, checkpoint, out, what="--plot")
         config = make_config(
             recipe,
             population=population,
@@ -112,13 +120,17 @@ def register(app: typer.Typer) -> None:
         if json_out:
             print_json(result)
             return
-        verdict = "[green]perfect[/]" if result["perfect"] else "[yellow]not perfect[/]"
+        verdict = Text("perfect", "green") if result["perfect"] else Text("not perfect", "yellow")
         console.print(
-            f"{recipe}: {verdict} after generation {result['generations']} "
-            f"({result['seconds']:.1f} s); best fitness {result['fitness']}, "
-            f"games lost by the best {result['best_lost']}"
+            Text.assemble(
+                f"{recipe}: ",
+                verdict,
+                f" after generation {result['generations']} "
+                f"({result['seconds']:.1f} s); best fitness {result['fitness']}, "
+                f"games lost by the best {result['best_lost']}",
+            )
         )
         if out is not None:
-            console.print(f"table: {out} ({result['table']['size']} lookups)")
+            console.print(f"table: {plain(out)} ({result['table']['size']} lookups)")
         if plot is not None:
-            console.print(f"plot: {plot}")
+            console.print(f"plot: {plain(plot)}")

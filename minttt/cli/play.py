@@ -22,6 +22,8 @@ def register(app: typer.Typer) -> None:
         """Play tic-tac-toe at the console (cells 1-9). End of input quits cleanly."""
         from minttt.console import play_console
 
+        if seed is not None and not 0 <= seed <= 2**63 - 1:
+            raise InputError(f"--seed {seed}: must be 0-{2**63 - 1}")
         if table is not None and player is not None:
             raise InputError("give --table or --player, not both")
         if side is not None and side.strip().upper() not in ("X", "O"):

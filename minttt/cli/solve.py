@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from minttt.cli.common import console, guarded, print_json
 from minttt.errors import InputError
@@ -102,10 +103,10 @@ def _human(rows: list[dict[str, Any]]) -> None:
     ):
         t.add_column(col, justify="right" if col not in ("variant", "solver") else "left")
     for r in rows:
-        opt = "[green]yes[/]" if r["optimal"] else "[red]no[/]"
+        opt = Text("yes", "green") if r["optimal"] else Text("no", "red")
         if "cross_check" in r:
             cc = r["cross_check"]
-            opt += f" ({cc['solver']} {'agrees' if cc['agree'] else 'DISAGREES'})"
+            opt.append(f" ({cc['solver']} {'agrees' if cc['agree'] else 'DISAGREES'})")
         t.add_row(
             r["variant"],
             f"{r['variables']['positions']}+{r['variables']['edges']}",

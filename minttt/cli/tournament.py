@@ -7,6 +7,10 @@ import typer
 from minttt.cli.common import check_playable, console, game_of, guarded, plain, print_json
 from minttt.errors import InputError
 
+#: games per pairing at most (the simulation holds a few bytes per game) and the largest seed
+MAX_GAMES = 10_000_000
+MAX_SEED = 2**63 - 1
+
 
 def register(app: typer.Typer) -> None:
     @app.command("tournament")
@@ -30,8 +34,10 @@ def register(app: typer.Typer) -> None:
         from minttt.odds import pct
         from minttt.players import make_player
 
-        if games < 1:
-            raise InputError(f"--games {games}: must be at least 1")
+        if not 1 <= games <= MAX_GAMES:
+            raise InputError(f"--games {games}: must be 1-{MAX_GAMES:,}")
+        if not 0 <= seed <= MAX_SEED:
+            raise InputError(f"--seed {seed}: must be 0-{MAX_SEED}")
         a, b = make_player(first), make_player(second)
         for p in (a, b):
             if getattr(p, "name", "") == "human":
