@@ -175,6 +175,10 @@
     return { byHash: byHash, opening: opening, misere: /-misere$/.test(String(table.game)) };
   }
 
+  function shown(v) {
+    return v === undefined ? "nothing" : JSON.stringify(v);
+  }
+
   function isCell(v) {
     return typeof v === "number" && Number.isInteger(v) && v >= 0 && v < CELLS;
   }
@@ -190,11 +194,11 @@
     }
     if (table.format !== "minttt-table/1") return "the table's format is not minttt-table/1";
     if (table.game !== "3x3" && table.game !== "3x3-misere") {
-      return "this page plays 3x3 games, not " + JSON.stringify(table.game);
+      return "this page plays 3x3 games, not " + shown(table.game);
     }
     if (["X", "O", "both"].indexOf(table.role) < 0) return "the table's role is not X, O or both";
     if (table.opening !== null && table.opening !== undefined && !isCell(table.opening)) {
-      return "the table's opening " + JSON.stringify(table.opening) + " is not a cell 0-8";
+      return "the table's opening " + shown(table.opening) + " is not a cell 0-8";
     }
     if (!Array.isArray(table.entries) || table.entries.length === 0) return "the table has no entries";
     for (var i = 0; i < table.entries.length; i++) {
@@ -210,7 +214,7 @@
       }
       if (isTerminal(cells)) return where + " (" + e.board + ") is a finished game";
       if (!isCell(e.move) || cells[e.move] !== EMPTY) {
-        return where + " (" + e.board + ") plays " + JSON.stringify(e.move) + ", not an empty cell";
+        return where + " (" + e.board + ") plays " + shown(e.move) + ", not an empty cell";
       }
     }
     return null;
