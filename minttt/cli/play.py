@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from minttt.cli.common import guarded
+from minttt.cli.common import game_of, guarded
 from minttt.errors import InputError
 
 
@@ -29,7 +29,6 @@ def register(app: typer.Typer) -> None:
         if side is not None and side.strip().upper() not in ("X", "O"):
             raise InputError(f"--as {side!r}: expected X or O")
         human = side.strip().upper() if side else None
-        rules = None
         if table is not None:
             from minttt.table import load_table
 
@@ -46,11 +45,9 @@ def register(app: typer.Typer) -> None:
             opponent = make_player(player or "alphabeta")
             if getattr(opponent, "name", "") == "human":
                 raise InputError("--player human: choose a computer opponent")
+            rules = game_of(opponent)  # a table:PATH player plays its table's game
         try:
-            if rules is None:
-                play_console(opponent, human, seed=seed)
-            else:
-                play_console(opponent, human, seed=seed, rules=rules)
+            play_console(opponent, human, seed=seed, rules=rules)
         except EOFError:
             typer.echo("")
             typer.echo("Bye.")

@@ -6,7 +6,15 @@ from typing import Any
 
 import typer
 
-from minttt.cli.common import check_playable, console, fail, guarded, plain, print_json
+from minttt.cli.common import (
+    check_playable,
+    console,
+    fail,
+    game_of,
+    guarded,
+    plain,
+    print_json,
+)
 from minttt.errors import InputError
 
 
@@ -70,7 +78,9 @@ def register(app: typer.Typer) -> None:
                 table.player(), rep_role, criterion or table.criterion, rules=table.rules
             )
         else:
-            report = verify_player(who, _role(role, "both"), criterion or "optimal")
+            rules = game_of(who)  # a table:PATH player plays its table's game
+            check_playable(rules, "verify")
+            report = verify_player(who, _role(role, "both"), criterion or "optimal", rules=rules)
         if json_out:
             data = report.to_dict()
             if table is not None:
@@ -116,11 +126,10 @@ def register(app: typer.Typer) -> None:
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Exact win / draw / loss odds against a uniformly random opponent, as X and as O."""
-        from minttt.game import TIC_TAC_TOE
         from minttt.odds import exact_odds, pct
 
         table, who = _player_or_table(table_path, player)
-        rules = TIC_TAC_TOE
+        rules = game_of(who)  # a table:PATH player plays its table's game
         if table is not None:
             who = table.player()
             rules = table.rules
