@@ -439,18 +439,66 @@ def _run_steps(
             on_step(" + ".join(n for n, _ in parallel), len(serial), len(chosen))
         count = workers if workers is not None else min(len(parallel), os.cpu_count() or 1)
         if count > 1:
-            import multiprocessing
-
-            from minttt.interrupt import worker_init
-
-            # Pool's exit terminates the workers: an interrupt leaves none running or writing
-            with multiprocessing.Pool(count, initializer=worker_init) as pool:
-                results = pool.map(_run_isolated, [(n, ctx) for n, _ in parallel], chunksize=1)
+            names = [n for n, _ in parallel]
+            results = []
+            for i in range(0, len(names), count):
+                results += _run_in_processes(names[i : i + count], ctx)
         else:
             results = [_run_isolated((n, ctx)) for n, _ in parallel]
         for figures, report in results:
             ctx.figures.update(figures)
             ctx.report += report
+
+
+def _run_in_processes(names: list[str], ctx: Context) -> list[tuple[dict[str, Any], list[str]]]:
+    """Run each step in its own process; on any exit (Ctrl-C included) none is left running.
+
+    (Not a multiprocessing.Pool: its ``terminate`` can wait for a busy worker to finish.)
+    """
+    import multiprocessing
+
+    mp = multiprocessing.get_context()
+    running = []
+    try:
+        for name in names:
+            receive, send = mp.Pipe(duplex=False)
+            process = mp.Process(target=_worker, args=(name, ctx, send), daemon=True)
+            process.start()
+            send.close()
+            running.append((process, receive))
+        results = []
+        for process, receive in running:
+            # poll, not a bare recv: a signal delivered to another thread (rich's refresh thread)
+            # would not wake a blocked read, and the handler runs only between bytecodes
+            while not receive.poll(0.2):
+                pass
+            try:
+                ok, value = receive.recv()
+            except EOFError:
+                raise RuntimeError(f"a reproduce worker died (exit {process.exitcode})") from None
+            if not ok:
+                raise value
+            results.append(value)
+        return results
+    finally:
+        for process, receive in running:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+            receive.close()
+
+
+def _worker(name: str, ctx: Context, send: Any) -> None:
+    """A worker process: the parent alone answers signals; it terminates the workers."""
+    from minttt.interrupt import worker_init
+
+    worker_init()
+    try:
+        send.send((True, _run_isolated((name, ctx))))
+    except Exception as exc:  # the parent raises it
+        send.send((False, exc))
+    finally:
+        send.close()
 
 
 def _run_isolated(job: tuple[str, Context]) -> tuple[dict[str, Any], list[str]]:
