@@ -52,7 +52,9 @@ class OneLineErrors(TyperGroup):
             exc.show()
             sys.exit(exc.exit_code)
         except ClickException as exc:
-            message = " ".join(exc.format_message().split())
+            from minttt.cli.common import plain
+
+            message = plain(" ".join(exc.format_message().split()))
             command = exc.ctx.command_path if getattr(exc, "ctx", None) else "minttt"
             typer.echo(f"error: {message} (see {command} --help)", err=True)
             sys.exit(exc.exit_code)
