@@ -6,6 +6,7 @@ as it is. Styled output builds ``rich.text.Text`` objects instead of markup stri
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 import signal
@@ -50,6 +51,8 @@ def guarded(func: F) -> F:
         except InputError as exc:
             fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         except OSError as exc:
+            if exc.errno == errno.EPIPE:  # the reader went away (| head): not a bad path
+                raise
             where = f"{exc.filename}: " if exc.filename else ""
             fail(f"{where}{exc.strerror or exc}")
         except KeyboardInterrupt as exc:
