@@ -96,7 +96,9 @@ def render(
     raise InputError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
 
 
-def write_encodings(out_dir: str | Path = "encodings", variants: list | None = None) -> list[Path]:
+def write_encodings(
+    out_dir: str | Path = "encodings", variants: list | None = None, *, final: bool = False
+) -> list[Path]:
     """Write every standard variant as ``<variant>.wcnf`` and ``<variant>.smt2`` with its optimum.
 
     Each optimum is proven by RC2 and checked against Z3's Optimize before it is written.
@@ -118,4 +120,4 @@ def write_encodings(out_dir: str | Path = "encodings", variants: list | None = N
         bounds = (sol.lower_bound, sol.size or 0)
         for fmt in FORMATS:
             texts[out / f"{variant.name}.{fmt}"] = render(formula, fmt, opt, bounds)
-    return sorted(write_texts_atomic(texts))  # every file or none
+    return sorted(write_texts_atomic(texts, final=final))  # every file or none

@@ -70,14 +70,17 @@ def write_many_atomic(
     return [target for _, target in staged]
 
 
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
-    return write_many_atomic({path: data})[0]
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, final: bool = False) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``.
+
+    ``final``: the command's last result (see :func:`write_many_atomic`).
+    """
+    return write_many_atomic({path: data}, final=final)[0]
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically."""
-    return write_bytes_atomic(path, _utf8(path, text))
+def write_text_atomic(path: str | os.PathLike[str], text: str, *, final: bool = False) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically (``final``: see :func:`write_many_atomic`)."""
+    return write_bytes_atomic(path, _utf8(path, text), final=final)
 
 
 def write_texts_atomic(

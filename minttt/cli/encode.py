@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
         if all_dir is not None:
             if variant is not None:
                 raise InputError("--all writes every variant; drop VARIANT")
-            paths = write_encodings(all_dir)
+            paths = write_encodings(all_dir, final=True)
             console.print(f"wrote {len(paths)} files to {plain(all_dir)}", soft_wrap=True)
             return
         if variant is None:
@@ -69,4 +69,4 @@ def register(app: typer.Typer) -> None:
         if out is None:
             sys.stdout.write(text)
         else:
-            write_text_atomic(out, text)
+            write_text_atomic(out, text, final=True)

@@ -11,6 +11,7 @@ from rich.text import Text
 from minttt.cli.common import console, err_console, guarded, plain, print_json
 from minttt.evolve.runner import Interrupted, evolved_table, make_config, run, start, summary
 from minttt.evolve.state import EvolutionState
+from minttt.interrupt import shielded
 
 
 def _describe(state: EvolutionState) -> str:
@@ -20,6 +21,23 @@ def _describe(state: EvolutionState) -> str:
     if state.recipe == "cornell":
         return f"best score {h['best'][-1]:+.0f}, lines not lost {h['best_not_lost'][-1]:.4f}"
     return f"best {h['best'][-1]:.4f}, lost {int(h['best_lost'][-1])}"
+
+
+def _write_results(
+    state: EvolutionState, result: dict[str, Any], out: str | None, plot: str | None
+) -> None:
+    """Write the evolved table and the plot asked for; note them in ``result``."""
+    if out is not None:
+        from minttt.table import save_table
+
+        table = evolved_table(state)
+        save_table(table, out)
+        result["table"] = {"path": out, "size": table.size}
+    if plot is not None:
+        from minttt.evolve.plot import save_plot
+
+        save_plot(state, plot)
+        result["plot"] = plot
 
 
 def register(app: typer.Typer) -> None:
@@ -106,17 +124,8 @@ def register(app: typer.Typer) -> None:
             )
             raise typer.Exit(130) from None
         result: dict[str, Any] = summary(state)
-        if out is not None:
-            from minttt.table import save_table
-
-            table = evolved_table(state)
-            save_table(table, out)
-            result["table"] = {"path": out, "size": table.size}
-        if plot is not None:
-            from minttt.evolve.plot import save_plot
-
-            save_plot(state, plot)
-            result["plot"] = plot
+        with shielded(final=True):  # the results: written together, then the run has succeeded
+            _write_results(state, result, out, plot)
         if json_out:
             print_json(result)
             return

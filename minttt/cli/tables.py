@@ -179,5 +179,5 @@ def register(app: typer.Typer) -> None:
         else:
             from minttt.fileio import write_text_atomic
 
-            write_text_atomic(out, text)
+            write_text_atomic(out, text, final=True)
             console.print(f"wrote {plain(out)}", highlight=False, soft_wrap=True)

@@ -71,14 +71,17 @@ def render_file(
     out: str | os.PathLike[str],
     style: str | None = None,
     graph: Graph | None = None,
+    *,
+    final: bool = False,
 ) -> Path:
     """Write one picture to ``out``; the format comes from its suffix (svg, png, dot).
 
-    ``style`` defaults to ``tree`` for ``.dot`` and ``grid`` otherwise.
+    ``style`` defaults to ``tree`` for ``.dot`` and ``grid`` otherwise; ``final``: the command's
+    last result (:func:`minttt.fileio.write_many_atomic`).
     """
     fmt = output_format(out)
     style = style or ("tree" if fmt == "dot" else "grid")
-    return write_bytes_atomic(out, picture(table, fmt, style, graph))
+    return write_bytes_atomic(out, picture(table, fmt, style, graph), final=final)
 
 
 def render_results(

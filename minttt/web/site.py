@@ -51,7 +51,7 @@ def render_site(table: Table) -> dict[str, bytes]:
     return {name: files[name].encode("utf-8") for name in SITE_FILES}
 
 
-def build_site(table: Table, out_dir: str | os.PathLike[str]) -> list[Path]:
+def build_site(table: Table, out_dir: str | os.PathLike[str], *, final: bool = False) -> list[Path]:
     """Write the play page for ``table`` into ``out_dir`` (created if needed); the paths written.
 
     The files are written all or none, each atomically; other files in ``out_dir`` are left alone.
@@ -60,7 +60,7 @@ def build_site(table: Table, out_dir: str | os.PathLike[str]) -> list[Path]:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: exists and is not a directory")
     files = render_site(table)
-    return write_many_atomic({out / name: data for name, data in files.items()})
+    return write_many_atomic({out / name: data for name, data in files.items()}, final=final)
 
 
 def write_site(table_path: str | os.PathLike[str], out_dir: str | os.PathLike[str]) -> list[Path]:
