@@ -17,7 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from minttt.game import Board, X
+from minttt.errors import InputError
+from minttt.game import TIC_TAC_TOE, Board, Rules, X
 
 SYMBOL = {1: "x", 2: "o"}
 
@@ -73,21 +74,23 @@ def play_console(
     read: Callable[[str], str] = input,
     write: Callable[[str], object] = print,
     seed: int | None = None,
+    rules: Rules = TIC_TAC_TOE,
 ) -> str:
     """Play one game at the console against ``opponent``; returns ``"x"``, ``"o"`` or ``"draw"``.
 
     ``human_side`` is ``"X"`` or ``"O"`` (asked when None). An illegal or unreadable move
-    re-prompts; end of input raises EOFError for the caller to end cleanly.
+    re-prompts; end of input raises EOFError for the caller to end cleanly. The game follows
+    ``rules`` (board size, misère). InputError when ``opponent`` (a table) has no move to play.
     """
     from minttt.players.human import HumanPlayer
 
     rng = random.Random(seed)
     write("Welcome to TicTacToe!")
-    write("Move by entering a number 1-9.")
+    write(f"Move by entering a number 1-{rules.cells}.")
     side = human_side.upper() if human_side else _ask_side(read, write)
     human = HumanPlayer(read=read, write=write, prompt="")
     me = X if side == "X" else 2
-    board = Board.empty()
+    board = Board.empty(rules)
     write(render(board))
     while not board.is_terminal:
         if board.to_move == me:
@@ -95,7 +98,13 @@ def play_console(
             move = human.choose(board, rng)
         else:
             start = time.perf_counter()
-            move = opponent.choose(board, rng)
+            try:
+                move = opponent.choose(board, rng)
+            except KeyError:
+                name = getattr(opponent, "name", "the opponent")
+                raise InputError(
+                    f"{name} has no move for board {board}: it cannot play on"
+                ) from None
             elapsed = time.perf_counter() - start
             for line in _stats_lines(opponent, elapsed):
                 write(line)

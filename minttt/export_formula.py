@@ -23,7 +23,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from minttt.encode import Formula
-from minttt.fileio import write_text_atomic
+from minttt.errors import InputError
+from minttt.fileio import write_texts_atomic
 
 FORMATS = ("wcnf", "smt2")
 
@@ -91,12 +92,13 @@ def render(
         return to_wcnf(formula, optimum, bounds)
     if fmt == "smt2":
         return to_smt2(formula, optimum, bounds)
-    from minttt.errors import InputError
 
     raise InputError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
 
 
-def write_encodings(out_dir: str | Path = "encodings", variants: list | None = None) -> list[Path]:
+def write_encodings(
+    out_dir: str | Path = "encodings", variants: list | None = None, *, final: bool = False
+) -> list[Path]:
     """Write every standard variant as ``<variant>.wcnf`` and ``<variant>.smt2`` with its optimum.
 
     Each optimum is proven by RC2 and checked against Z3's Optimize before it is written.
@@ -107,15 +109,15 @@ def write_encodings(out_dir: str | Path = "encodings", variants: list | None = N
     from minttt.solve.api import cross_check, solve, standard_variants
 
     out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out}: is a file; --all writes into a folder")
     graph = build_graph()
-    paths: list[Path] = []
+    texts: dict[Path, str] = {}
     for variant in variants or standard_variants():
         formula = encode(graph, variant)
         sol = cross_check(formula, solve(formula, solver="rc2"))
         opt = sol.size if sol.optimal else None
         bounds = (sol.lower_bound, sol.size or 0)
         for fmt in FORMATS:
-            path = out / f"{variant.name}.{fmt}"
-            write_text_atomic(path, render(formula, fmt, opt, bounds))
-            paths.append(path)
-    return sorted(paths)
+            texts[out / f"{variant.name}.{fmt}"] = render(formula, fmt, opt, bounds)
+    return sorted(write_texts_atomic(texts, final=final))  # every file or none

@@ -1,37 +1,119 @@
-"""Atomic file writes: a reader never sees a half-written file, an interrupted write leaves none."""
+"""Atomic file writes: a reader never sees a half-written file, an interrupted write leaves none.
+
+An unusable path (read-only, under ``/proc``, a folder where a file goes) raises
+:class:`~minttt.errors.InputError` naming it. :func:`write_texts_atomic` writes several files all
+or none: each goes to a temporary file first, and the renames run shielded from Ctrl-C.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from minttt.errors import InputError
 
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+
+def _unusable(target: Path, exc: Exception) -> InputError:
+    return InputError(f"{target}: cannot write ({getattr(exc, 'strerror', None) or exc})")
+
+
+def _stage(target: Path, data: bytes) -> str:
+    """Write ``data`` to a temporary file beside ``target``; returns its path."""
+    if target.is_dir():
+        raise InputError(f"{target}: is a folder; give a file name")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except (OSError, ValueError) as exc:
+        raise _unusable(target, exc) from None
     try:
         os.fchmod(fd, 0o644)  # mkstemp makes 0600; results are meant to be read by others
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise _unusable(target, exc) from None
         raise
-    return target
+    return tmp
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically."""
-    return write_bytes_atomic(path, text.encode("utf-8"))
+def write_many_atomic(
+    files: Mapping[str | os.PathLike[str], bytes], *, final: bool = False
+) -> list[Path]:
+    """Write every file or none: stage them all, then rename them shielded from interrupts.
+
+    ``final``: these are the command's last results; a later signal no longer interrupts it.
+    """
+    from minttt.interrupt import shielded
+
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in files.items():
+            target = Path(path)
+            staged.append((_stage(target, data), target))
+        with shielded(final):
+            for tmp, target in staged:
+                try:
+                    os.replace(tmp, target)
+                except OSError as exc:
+                    raise _unusable(target, exc) from None
+    finally:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+    return [target for _, target in staged]
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, final: bool = False) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``.
+
+    ``final``: the command's last result (see :func:`write_many_atomic`).
+    """
+    return write_many_atomic({path: data}, final=final)[0]
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str, *, final: bool = False) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically (``final``: see :func:`write_many_atomic`)."""
+    return write_bytes_atomic(path, _utf8(path, text), final=final)
+
+
+def write_texts_atomic(
+    texts: Mapping[str | os.PathLike[str], str], *, final: bool = False
+) -> list[Path]:
+    """Write several UTF-8 texts, all or none (``final``: see :func:`write_many_atomic`)."""
+    return write_many_atomic({p: _utf8(p, t) for p, t in texts.items()}, final=final)
 
 
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
     """Write ``data`` as indented JSON (keys in insertion order, trailing newline) atomically."""
     return write_text_atomic(path, json.dumps(data, indent=2) + "\n")
+
+
+def _utf8(path: str | os.PathLike[str], text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"{path}: the text holds a lone surrogate, not valid Unicode") from None
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether the paths name one file (existing or not)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return Path(a).resolve() == Path(b).resolve()
+
+
+def refuse_overwrite(out: str | os.PathLike[str] | None, *inputs: Any, what: str = "--out") -> None:
+    """InputError when ``out`` names one of the ``inputs`` (an output never replaces an input)."""
+    if out is None:
+        return
+    for path in inputs:
+        if path is not None and same_file(out, path):
+            raise InputError(f"{what} {out} is an input of this command; write elsewhere")

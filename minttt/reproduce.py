@@ -369,11 +369,57 @@ def reproduce(
     """Run the steps (all by default) and write ``summary.json`` and ``REPORT.md`` into ``out``.
 
     The steps in :data:`PARALLEL_STEPS` run in ``workers`` processes (default: one per CPU, at
-    most two); the files written are the same bytes either way.
+    most two); the files written are the same bytes either way. Every file is first written to
+    a staging folder beside ``out`` (and ``encodings``) and moved into place only when all steps
+    finished, so an interrupted or failed run changes nothing.
     """
+    import shutil
+    import tempfile
+
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for final in (Path(out), Path(encodings)):
+            final.parent.mkdir(parents=True, exist_ok=True)
+            tmp = tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".staging", dir=final.parent)
+            staged.append((Path(tmp), final))
+        ctx = Context(staged[0][0], staged[1][0])
+        _run_steps(ctx, steps, on_step, workers)
+        write_json_atomic(ctx.out / "summary.json", ctx.figures)
+        write_text_atomic(ctx.out / "REPORT.md", _report(ctx))
+        _commit(staged)
+    except OSError as exc:
+        from minttt.errors import InputError
+
+        raise InputError(f"{exc.filename or out}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        for tmp, _ in staged:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx.figures
+
+
+def _commit(staged: list[tuple[Path, Path]]) -> None:
+    """Move every staged file into its final folder, shielded from Ctrl-C (all or none)."""
     import os
 
-    ctx = Context(Path(out), Path(encodings))
+    from minttt.interrupt import shielded
+
+    with shielded(final=True):
+        for tmp, final in staged:
+            for path in sorted(tmp.rglob("*")):
+                if path.is_file():
+                    target = final / path.relative_to(tmp)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(path, target)
+
+
+def _run_steps(
+    ctx: Context,
+    steps: list[str] | None,
+    on_step: Callable[[str, int, int], None] | None,
+    workers: int | None,
+) -> None:
+    import os
+
     chosen = [(n, f) for n, f in STEPS if steps is None or n in steps or n in _needed(steps)]
     serial = [(n, f) for n, f in chosen if n not in PARALLEL_STEPS]
     parallel = [(n, f) for n, f in chosen if n in PARALLEL_STEPS]
@@ -386,18 +432,66 @@ def reproduce(
             on_step(" + ".join(n for n, _ in parallel), len(serial), len(chosen))
         count = workers if workers is not None else min(len(parallel), os.cpu_count() or 1)
         if count > 1:
-            from concurrent.futures import ProcessPoolExecutor
-
-            with ProcessPoolExecutor(max_workers=count) as pool:
-                results = list(pool.map(_run_isolated, [(n, ctx) for n, _ in parallel]))
+            names = [n for n, _ in parallel]
+            results = []
+            for i in range(0, len(names), count):
+                results += _run_in_processes(names[i : i + count], ctx)
         else:
             results = [_run_isolated((n, ctx)) for n, _ in parallel]
         for figures, report in results:
             ctx.figures.update(figures)
             ctx.report += report
-    write_json_atomic(ctx.out / "summary.json", ctx.figures)
-    write_text_atomic(ctx.out / "REPORT.md", _report(ctx))
-    return ctx.figures
+
+
+def _run_in_processes(names: list[str], ctx: Context) -> list[tuple[dict[str, Any], list[str]]]:
+    """Run each step in its own process; on any exit (Ctrl-C included) none is left running.
+
+    (Not a multiprocessing.Pool: its ``terminate`` can wait for a busy worker to finish.)
+    """
+    import multiprocessing
+
+    mp = multiprocessing.get_context()
+    running = []
+    try:
+        for name in names:
+            receive, send = mp.Pipe(duplex=False)
+            process = mp.Process(target=_worker, args=(name, ctx, send), daemon=True)
+            process.start()
+            send.close()
+            running.append((process, receive))
+        results = []
+        for process, receive in running:
+            # poll, not a bare recv: a signal delivered to another thread (rich's refresh thread)
+            # would not wake a blocked read, and the handler runs only between bytecodes
+            while not receive.poll(0.2):
+                pass
+            try:
+                ok, value = receive.recv()
+            except EOFError:
+                raise RuntimeError(f"a reproduce worker died (exit {process.exitcode})") from None
+            if not ok:
+                raise value
+            results.append(value)
+        return results
+    finally:
+        for process, receive in running:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+            receive.close()
+
+
+def _worker(name: str, ctx: Context, send: Any) -> None:
+    """A worker process: the parent alone answers signals; it terminates the workers."""
+    from minttt.interrupt import worker_init
+
+    worker_init()
+    try:
+        send.send((True, _run_isolated((name, ctx))))
+    except Exception as exc:  # the parent raises it
+        send.send((False, exc))
+    finally:
+        send.close()
 
 
 def _run_isolated(job: tuple[str, Context]) -> tuple[dict[str, Any], list[str]]:

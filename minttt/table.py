@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -418,6 +419,8 @@ def _build(
     seen: set[int] = set()
     for i, raw in enumerate(raw_entries):
         entries.append(_check_entry(i, raw, rules, role, seen))
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise InputError(f"size: {_short(size)} is not an integer")
     if size != len(entries):
         raise InputError(f"size: {_short(size)} but the table has {len(entries)} entries")
     if opening is not None:
@@ -467,35 +470,45 @@ def _check_entry(i: int, raw: Any, rules: Rules, role: str, seen: set[int]) -> E
         raise InputError(
             f"{where}.board: {text!r} has {'xo'[side - 1]} to move but the table plays {role}"
         )
-    if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < rules.cells:
+    if isinstance(move, bool) or not isinstance(move, int):
+        raise InputError(f"{where}.move: {_short(move)} is not an integer")
+    if not 0 <= move < rules.cells:
         raise InputError(f"{where}.move: {_short(move)} is outside 0-{rules.cells - 1}")
     if board.cells[move] != EMPTY:
         raise InputError(f"{where}.move: cell {move} is occupied on board {text!r}")
-    if isinstance(value, bool) or value not in (-1, 0, 1):
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (-1, 0, 1):
         raise InputError(f"{where}.value: {_short(value)} is not -1, 0 or 1")
     return Entry(h, text, move, value)
 
 
 # ------------------------------------------------------------------- files
+#: the longest table file read (characters): far above any real table (3x3: under 10 kB), and
+#: small enough that validating it takes seconds, not minutes
+MAX_TABLE_CHARS = 4_000_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def load_table(path: str | os.PathLike[str]) -> Table:
     """Read and validate a table file; InputError (one line naming the file and field) otherwise."""
     name = os.fspath(path)
     try:
         with open(name, encoding="utf-8") as handle:
-            text = handle.read()
+            text = handle.read(MAX_TABLE_CHARS + 1)
     except FileNotFoundError:
         raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{name}: is a directory, not a table file") from None
     except UnicodeDecodeError:
         raise InputError(f"{name}: not UTF-8 text") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise InputError(f"{name}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
     return table_from_json(text, source=name)
 
 
 def table_from_json(text: str, source: str = "<table>") -> Table:
-    """Parse and validate table text (see :func:`load_table`)."""
+    """Parse and validate table text (see :func:`load_table`); at most MAX_TABLE_CHARS long."""
+    if len(text) > MAX_TABLE_CHARS:
+        raise InputError(f"{source}: larger than {MAX_TABLE_CHARS:,} characters; not a table")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -504,11 +517,26 @@ def table_from_json(text: str, source: str = "<table>") -> Table:
     except (ValueError, RecursionError) as exc:
         raise InputError(f"{source}: malformed JSON: {type(exc).__name__}") from None
     try:
+        _check_unicode(data, "")
         return Table.from_dict(data)
     except InputError as exc:
         raise InputError(f"{source}: {exc}") from None
     except RecursionError:
         raise InputError(f"{source}: (document): nested too deeply") from None
+
+
+def _check_unicode(value: Any, where: str) -> None:
+    """InputError for a string holding a lone surrogate (JSON allows ``"\\ud800"``; UTF-8 not)."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise InputError(f"{where or '(document)'}: holds a lone surrogate, not valid Unicode")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_unicode(key, where)
+            _check_unicode(item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_unicode(item, f"{where}[{i}]")
 
 
 def save_table(table: Table, path: str | os.PathLike[str]) -> None:

@@ -117,8 +117,8 @@ def test_resume_through_the_cli(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("--population", "1"), "population must be at least 2"),
-        (("--population", "-5"), "population must be at least 2"),
+        (("--population", "1"), "population must be 2-100,000"),
+        (("--population", "-5"), "population must be 2-100,000"),
         (("--p-mutate", "-0.1"), "p-mutate must be a probability"),
         (("--p-crossover", "-1"), "p-crossover must be a probability"),
         (("--p-replicate", "1.5"), "p-replicate must be a probability"),
@@ -126,7 +126,7 @@ def test_resume_through_the_cli(tmp_path: Path) -> None:
         (("--recipe", "nope"), "unknown recipe"),
         (("--fitness", "wins"), "unknown fitness"),
         (("--genes", "700"), "--genes must be 627 or 827"),
-        (("--generations", "-1"), "generations must be 0 or more"),
+        (("--generations", "-1"), "generations must be 0-10,000,000"),
         (("--recipe", "cornell", "--genes", "827"), "hochmuth recipe only"),
         (("--recipe", "cornell", "--out", "x.json"), "cornell organisms are raw"),
     ],

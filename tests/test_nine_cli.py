@@ -70,7 +70,7 @@ def test_bad_options_exit_2(args):
 
 def test_bad_movetime_message_is_one_line():
     r = invoke("match", "--movetime", "0")
-    assert r.stderr.strip().splitlines() == ["error: movetime must be > 0 seconds, got 0.0"]
+    assert r.stderr.strip().splitlines() == ["error: movetime must be 0-3600 seconds, got 0.0"]
 
 
 def test_play_end_of_input_exits_cleanly():

@@ -317,3 +317,47 @@ def test_browser_hashing_agrees_on_every_position(browser: Browser, site: Path) 
     )
     assert len(rows) == 5478
     assert rows == [list(b.canonical()[:2]) for b in boards]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("inline", "reason"),
+    [
+        ("", "not valid JSON"),
+        ("{broken", "not valid JSON"),
+        ('{"format": "minttt-table/1"}', "3x3 games"),
+        ("OPENING", "opening 99 is not a cell"),
+    ],
+)
+def test_broken_table_is_reported_on_the_page(
+    browser: Browser, table: Table, tmp_path: Path, inline: str, reason: str
+) -> None:
+    """A broken inline table gives a message on the page, never "Loading" nor a misplay."""
+    import json
+
+    build_site(table, tmp_path)
+    index = tmp_path / "index.html"
+    html = index.read_text("utf-8")
+    start = html.index('type="application/json">') + len('type="application/json">')
+    end = html.index("</script>", start)
+    if inline == "OPENING":
+        inline = json.dumps({**table.to_dict(), "opening": 99})
+    index.write_text(html[:start] + inline + html[end:], "utf-8")
+    browser.errors.clear()
+    browser.page.goto(index.as_uri())
+    browser.page.wait_for_selector("#game[data-state='error']", state="attached", timeout=10_000)
+    about = browser.page.inner_text("#about")
+    assert about.startswith("This page cannot play: ") and reason in about, about
+    assert "undefined" not in about and "Loading" not in about
+    assert browser.page.is_hidden("#board")
+
+
+@pytest.mark.slow
+def test_footer_link_is_the_table_played(browser: Browser, site: Path, table: Table) -> None:
+    browser.open(site)
+    href = browser.page.get_attribute("#table-link", "href")
+    assert href is not None and href.startswith("blob:")
+    with browser.page.expect_download() as download:
+        browser.page.click("#table-link")
+    text = Path(download.value.path()).read_text("utf-8")
+    assert Table.from_dict(__import__("json").loads(text)) == table  # the table inlined, played

@@ -296,3 +296,55 @@ def test_assets_are_shipped_with_the_package() -> None:
     assert "@@MINTTT_TABLE@@" in asset_text("index.html")
     assert "function canonical" in asset_text("play.js")
     assert ".board" in asset_text("style.css")
+
+
+PROBLEM_DRIVER = r"""
+const core = require(process.argv[1]);
+const docs = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(docs.map((d) => core.tableProblem(d))));
+"""
+
+
+def test_page_names_the_problem_of_a_broken_table(table: Table) -> None:
+    """The page refuses, with a reason it shows, every table it would misplay (issue 14)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    good = table.to_dict()
+    first = good["entries"][0]
+    occupied = next(i for i, ch in enumerate(first["board"]) if ch != ".") if first["hash"] else 0
+    broken = {
+        "good": good,
+        "not an object": [],
+        "format": {**good, "format": "minttt-table/9"},
+        "game": {**good, "game": "mnk:3,4,3"},
+        "opening": {**good, "opening": 99},
+        "empty": {**good, "entries": []},
+        "hash": {**good, "entries": [{**first, "hash": first["hash"] + 1}]},
+        "move": {**good, "entries": [{**first, "move": 9}]},
+        "float move": {**good, "entries": [{**first, "move": 1.5}]},
+    }
+    if first["hash"]:
+        broken["occupied"] = {**good, "entries": [{**first, "move": occupied}]}
+    proc = subprocess.run(
+        [node, "-e", PROBLEM_DRIVER, str(PLAY_JS)],
+        input=json.dumps(list(broken.values())),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    problems = dict(zip(broken, json.loads(proc.stdout), strict=True))
+    assert problems.pop("good") is None
+    for name, problem in problems.items():
+        assert isinstance(problem, str) and problem, name
+    assert "opening 99" in problems["opening"] and "undefined" not in problems["opening"]
+    assert "mnk:3,4,3" in problems["game"]
+
+
+def test_page_shows_a_message_instead_of_loading_forever() -> None:
+    """A broken inline table is reported on the page; the footer link is the table played."""
+    js = asset_text("play.js")
+    assert "This page cannot play: " in js and "showBroken(" in js
+    assert 'id="table-link"' in asset_text("index.html") and "createObjectURL" in js

@@ -10,8 +10,15 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
+
+try:  # typer >= 0.2x ships its own copy of click
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+except ImportError:  # pragma: no cover - older typer uses click itself
+    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef]
 
 # command name -> module of minttt.cli that registers it
 COMMANDS: dict[str, str] = {
@@ -33,6 +40,27 @@ COMMANDS: dict[str, str] = {
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
 
+class OneLineErrors(TyperGroup):
+    """The root command: a usage error (bad option value, unknown option) is one line, exit 2."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except ClickException as exc:
+            from minttt.cli.common import plain
+
+            message = plain(" ".join(exc.format_message().split()))
+            command = exc.ctx.command_path if getattr(exc, "ctx", None) else "minttt"
+            typer.echo(f"error: {message} (see {command} --help)", err=True)
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
     """A typer application with the commands of ``modules`` registered."""
     application = typer.Typer(
@@ -41,6 +69,7 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
+        cls=OneLineErrors,
     )
 
     @application.callback()
@@ -61,7 +90,26 @@ def __getattr__(name: str) -> typer.Typer:
 
 
 def main() -> None:
-    """Entry point of the console script."""
-    words = [a for a in sys.argv[1:] if not a.startswith("-")]
-    module = COMMANDS.get(words[0]) if words else None
-    build_app((module,) if module else COMMAND_MODULES)()
+    """Entry point of the console script: Ctrl-C exits 130 and SIGTERM 143, without a traceback."""
+    from minttt.interrupt import handlers
+
+    with handlers() as signals:
+        try:
+            words = [a for a in sys.argv[1:] if not a.startswith("-")]
+            module = COMMANDS.get(words[0]) if words else None
+            build_app((module,) if module else COMMAND_MODULES)()
+            code: int | str | None = 0
+        except SystemExit as exc:
+            code = exc.code
+        except BaseException:
+            # an interrupt that a library wrapped in another exception is still an interrupt
+            if signals.received is None:
+                raise
+            code = None
+        if signals.received is not None:
+            code = signals.exit_code()
+    import signal
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)  # the outcome is decided; a late signal changes none
+    sys.exit(code)

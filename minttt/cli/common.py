@@ -1,8 +1,15 @@
-"""Shared pieces of the command-line layer: one-line errors, JSON output, the console."""
+"""Shared pieces of the command-line layer: one-line errors, JSON output, the console.
+
+Both consoles read no markup and highlight nothing: user text (paths, provenance names) is printed
+as it is. Styled output builds ``rich.text.Text`` objects instead of markup strings.
+"""
 
 from __future__ import annotations
 
+import errno
 import json
+import re
+import signal
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -15,18 +22,27 @@ from minttt.errors import InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-console = Console()
-err_console = Console(stderr=True)
+console = Console(markup=False, highlight=False)
+err_console = Console(stderr=True, markup=False, highlight=False)
+
+#: C0/C1 control characters (ESC starts ANSI sequences), DEL, and lone surrogates
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def plain(text: object) -> str:
+    """``text`` for a terminal: control characters (ANSI escapes), lone surrogates as ``?``."""
+    return _UNPRINTABLE.sub("?", str(text))
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` on one line to stderr and exit (2 = bad input)."""
-    err_console.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    err_console.print(f"error: {plain(message)}", markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
 def guarded(func: F) -> F:
-    """Turn InputError (and Ctrl-C) raised by a command into a one-line error and exit code."""
+    """Turn InputError, an unusable path (OSError) and Ctrl-C / SIGTERM raised by a command into a
+    one-line error and exit code 2, 130 or 143."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -34,11 +50,47 @@ def guarded(func: F) -> F:
             return func(*args, **kwargs)
         except InputError as exc:
             fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-        except KeyboardInterrupt:
-            err_console.print("interrupted", highlight=False)
-            raise typer.Exit(130) from None
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # the reader went away (| head): not a bad path
+                raise
+            where = f"{exc.filename}: " if exc.filename else ""
+            fail(f"{where}{exc.strerror or exc}")
+        except KeyboardInterrupt as exc:
+            from minttt.interrupt import Terminated
+
+            term = isinstance(exc, Terminated)
+            err_console.print("terminated" if term else "interrupted", highlight=False)
+            raise typer.Exit(128 + (signal.SIGTERM if term else signal.SIGINT)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+#: the largest board (cells) that commands enumerating every position (odds, tournament) accept
+MAX_PLAYED_CELLS = 12
+
+
+def check_playable(rules: Any, command: str) -> None:
+    """InputError when ``command`` cannot enumerate every position of ``rules``'s board."""
+    if rules.cells > MAX_PLAYED_CELLS:
+        raise InputError(
+            f"{command} enumerates every position: {rules.name} has {rules.cells} cells, "
+            f"more than the {MAX_PLAYED_CELLS} it handles"
+        )
+
+
+def game_of(*players: Any) -> Any:
+    """The game the players play: a table player's own game, or 3x3 (InputError on a mix)."""
+    from minttt.game import TIC_TAC_TOE
+
+    games = {}
+    for p in players:
+        table = getattr(p, "table", None)
+        rules = getattr(table, "rules", None) or getattr(p, "rules", None)
+        if rules is not None:
+            games[rules.name] = rules
+    if len(games) > 1:
+        raise InputError(f"the players play different games: {', '.join(sorted(games))}")
+    return next(iter(games.values()), TIC_TAC_TOE)
 
 
 def print_json(data: Any) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import typer
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from minttt.cli.common import console, guarded, print_json
 from minttt.counts import count_all
@@ -28,7 +29,7 @@ def _row(table: RichTable, what: str, ours: Any, source: Any = None) -> None:
     mark = (
         ""
         if source is None
-        else ("[green]✓[/]" if ours == source else f"[red]003 says {source}[/]")
+        else (Text("✓", "green") if ours == source else Text(f"003 says {source}", "red"))
     )
     table.add_row(what, f"{ours:,}" if isinstance(ours, int) else str(ours), mark)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded
+from minttt.cli.common import console, guarded, plain
 from minttt.errors import InputError
 
 
@@ -45,8 +45,8 @@ def register(app: typer.Typer) -> None:
         if all_dir is not None:
             if variant is not None:
                 raise InputError("--all writes every variant; drop VARIANT")
-            paths = write_encodings(all_dir)
-            console.print(f"wrote {len(paths)} files to {all_dir}")
+            paths = write_encodings(all_dir, final=True)
+            console.print(f"wrote {len(paths)} files to {plain(all_dir)}", soft_wrap=True)
             return
         if variant is None:
             raise InputError("give a VARIANT such as first-center-lookup-entries (or --all DIR)")
@@ -69,4 +69,4 @@ def register(app: typer.Typer) -> None:
         if out is None:
             sys.stdout.write(text)
         else:
-            write_text_atomic(out, text)
+            write_text_atomic(out, text, final=True)

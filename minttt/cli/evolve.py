@@ -6,8 +6,9 @@ from typing import Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
-from minttt.cli.common import console, err_console, guarded, print_json
+from minttt.cli.common import console, err_console, guarded, plain, print_json
 from minttt.evolve.runner import (
     Interrupted,
     evolve_until_perfect,
@@ -17,6 +18,7 @@ from minttt.evolve.runner import (
     summary,
 )
 from minttt.evolve.state import EvolutionState
+from minttt.interrupt import shielded
 
 
 def _describe(state: EvolutionState) -> str:
@@ -26,6 +28,23 @@ def _describe(state: EvolutionState) -> str:
     if state.recipe == "cornell":
         return f"best score {h['best'][-1]:+.0f}, lines not lost {h['best_not_lost'][-1]:.4f}"
     return f"best {h['best'][-1]:.4f}, lost {int(h['best_lost'][-1])}"
+
+
+def _write_results(
+    state: EvolutionState, result: dict[str, Any], out: str | None, plot: str | None
+) -> None:
+    """Write the evolved table (only ever for a perfect strategy) and the plot asked for."""
+    if out is not None:
+        from minttt.table import save_table
+
+        table = evolved_table(state)
+        save_table(table, out)
+        result["table"] = {"path": out, "size": table.size}
+    if plot is not None:
+        from minttt.evolve.plot import save_plot
+
+        save_plot(state, plot)
+        result["plot"] = plot
 
 
 def register(app: typer.Typer) -> None:
@@ -79,6 +98,13 @@ def register(app: typer.Typer) -> None:
         Exits 0 with a perfect strategy; 1 when the budget ran out first (the best strategy
         still loses games: nothing is written to --out; resume from --checkpoint).
         """
+        from minttt.errors import InputError
+        from minttt.fileio import refuse_overwrite
+
+        if every < 1:
+            raise InputError(f"--checkpoint-every must be at least 1, got {every}")
+        refuse_overwrite(out, checkpoint)
+        refuse_overwrite(plot, checkpoint, out, what="--plot")
         config = make_config(
             recipe,
             population=population,
@@ -141,56 +167,44 @@ def register(app: typer.Typer) -> None:
         result["attempts"] = campaign.attempts
         if checkpoint is not None:
             result["checkpoint"] = checkpoint
+        with shielded(final=True):  # the results: written together, then the run has succeeded
+            _write_results(state, result, None if not campaign.perfect else out, plot)
         if not campaign.perfect:
-            _report_imperfect(result, recipe, json_out, plot, state, out)
+            _report_imperfect(result, recipe, json_out, state, out)
             raise typer.Exit(1)
-        if out is not None:
-            from minttt.table import save_table
-
-            table = evolved_table(state)
-            save_table(table, out)
-            result["table"] = {"path": out, "size": table.size}
-        if plot is not None:
-            from minttt.evolve.plot import save_plot
-
-            save_plot(state, plot)
-            result["plot"] = plot
         if json_out:
             print_json(result)
             return
         tries = len(campaign.attempts)
         console.print(
-            f"{recipe}: [green]perfect[/] at generation {result['generations']} of attempt "
-            f"{tries} (seed {result['seed']}, {result['seconds']:.1f} s in all); best fitness "
-            f"{result['fitness']}",
-            highlight=False,
+            Text.assemble(
+                f"{recipe}: ",
+                Text("perfect", "green"),
+                f" at generation {result['generations']} of attempt {tries} (seed "
+                f"{result['seed']}, {result['seconds']:.1f} s in all); best fitness "
+                f"{result['fitness']}",
+            )
         )
         if out is not None:
-            console.print(f"table: {out} ({result['table']['size']} lookups)")
+            console.print(f"table: {plain(out)} ({result['table']['size']} lookups)")
         if plot is not None:
-            console.print(f"plot: {plot}")
+            console.print(f"plot: {plain(plot)}")
 
 
 def _report_imperfect(
     result: dict[str, Any],
     recipe: str,
     json_out: bool,
-    plot: str | None,
     state: EvolutionState,
     out: str | None,
 ) -> None:
     """Exit-1 report: no strategy under the never-lose label, what was run, where to resume."""
-    if plot is not None:
-        from minttt.evolve.plot import save_plot
-
-        save_plot(state, plot)
-        result["plot"] = plot
     if json_out:
         print_json(result)
         return
     generations = sum(a["generations"] + 1 for a in result["attempts"])
     where = (
-        f"checkpoint {result['checkpoint']} (run the same command to go on)"
+        f"checkpoint {plain(result['checkpoint'])} (run the same command to go on)"
         if "checkpoint" in result
         else "no checkpoint (give --checkpoint FILE to keep and resume a run)"
     )

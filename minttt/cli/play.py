@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from minttt.cli.common import guarded
+from minttt.cli.common import game_of, guarded
 from minttt.errors import InputError
 
 
@@ -22,6 +22,8 @@ def register(app: typer.Typer) -> None:
         """Play tic-tac-toe at the console (cells 1-9). End of input quits cleanly."""
         from minttt.console import play_console
 
+        if seed is not None and not 0 <= seed <= 2**63 - 1:
+            raise InputError(f"--seed {seed}: must be 0-{2**63 - 1}")
         if table is not None and player is not None:
             raise InputError("give --table or --player, not both")
         if side is not None and side.strip().upper() not in ("X", "O"):
@@ -32,6 +34,7 @@ def register(app: typer.Typer) -> None:
 
             tab = load_table(table)
             opponent = tab.player()
+            rules = tab.rules
             if human is None and tab.role != "both":
                 human = "O" if tab.role == "X" else "X"
             if human is not None and not tab.plays(2 if human == "X" else 1):
@@ -42,8 +45,9 @@ def register(app: typer.Typer) -> None:
             opponent = make_player(player or "alphabeta")
             if getattr(opponent, "name", "") == "human":
                 raise InputError("--player human: choose a computer opponent")
+            rules = game_of(opponent)  # a table:PATH player plays its table's game
         try:
-            play_console(opponent, human, seed=seed)
+            play_console(opponent, human, seed=seed, rules=rules)
         except EOFError:
             typer.echo("")
             typer.echo("Bye.")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded
+from minttt.cli.common import console, guarded, plain
 from minttt.errors import InputError
 
 
@@ -43,11 +43,11 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--graph draws every position; do not pass a table file with it")
             if style is not None:
                 raise InputError("--style applies to tables, not to --graph")
-            path = render_file(None, out)
+            path = render_file(None, out, final=True)
         else:
             if table_path is None:
                 raise InputError("give a table file (TABLE.json), or --graph for the 765 positions")
             from minttt.table import load_table
 
-            path = render_file(load_table(table_path), out, style)
-        console.print(f"wrote {path}", highlight=False)
+            path = render_file(load_table(table_path), out, style, final=True)
+        console.print(f"wrote {plain(path)}", highlight=False, soft_wrap=True)

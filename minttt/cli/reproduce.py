@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded
+from minttt.cli.common import console, guarded, plain
 from minttt.errors import InputError
 
 
@@ -50,4 +50,7 @@ def register(app: typer.Typer) -> None:
 
             figures = reproduce(out, encodings, steps=step or None, on_step=on_step)
             progress.update(task, description="reproduce: done", completed=progress.tasks[0].total)
-        console.print(f"wrote {out}/summary.json and {out}/REPORT.md ({len(figures)} sections)")
+        console.print(
+            f"wrote {plain(out)}/summary.json and {plain(out)}/REPORT.md ({len(figures)} sections)",
+            soft_wrap=True,
+        )

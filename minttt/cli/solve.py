@@ -12,6 +12,7 @@ from minttt.cli.common import console, guarded, print_json
 from minttt.errors import InputError
 
 TIE_BREAKS = ("max-wins", "none")
+MAX_LIMIT = 10_000_000  # tables enumerated at most (each is kept in memory)
 
 
 def _variants(
@@ -87,6 +88,7 @@ def _enumerate(
 
 def _human(rows: list[dict[str, Any]]) -> None:
     from rich.table import Table as RichTable
+    from rich.text import Text
 
     t = RichTable(title="minttt solve (size counts positions incl. terminal, or entries = lookups)")
     for col in (
@@ -102,10 +104,10 @@ def _human(rows: list[dict[str, Any]]) -> None:
     ):
         t.add_column(col, justify="right" if col not in ("variant", "solver") else "left")
     for r in rows:
-        opt = "[green]yes[/]" if r["optimal"] else "[red]no[/]"
+        opt = Text("yes", "green") if r["optimal"] else Text("no", "red")
         if "cross_check" in r:
             cc = r["cross_check"]
-            opt += f" ({cc['solver']} {'agrees' if cc['agree'] else 'DISAGREES'})"
+            opt.append(f" ({cc['solver']} {'agrees' if cc['agree'] else 'DISAGREES'})")
         t.add_row(
             r["variant"],
             f"{r['variables']['positions']}+{r['variables']['edges']}",
@@ -181,12 +183,12 @@ def register(app: typer.Typer) -> None:
         from minttt.encode import encode
         from minttt.graph import graph_for
         from minttt.solve import SOLVERS, cross_check, solve
-        from minttt.solve.api import _driver
+        from minttt.solve.api import MAX_TIMEOUT, _driver
 
-        if timeout is not None and (math.isnan(timeout) or timeout < 0):
-            raise InputError(f"--timeout must be a number of seconds >= 0, got {timeout}")
-        if limit < 1:
-            raise InputError(f"--limit must be at least 1, got {limit}")
+        if timeout is not None and (math.isnan(timeout) or not 0 <= timeout <= MAX_TIMEOUT):
+            raise InputError(f"--timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise InputError(f"--limit must be 1-{MAX_LIMIT:,}, got {limit}")
         if tie_break not in TIE_BREAKS:
             raise InputError(
                 f"unknown --tie-break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}"
@@ -207,6 +209,9 @@ def register(app: typer.Typer) -> None:
             options["card"] = card
         graph = graph_for(variants[0].rules)  # the numpy builder for large boards
         rows = []
+        pending: list[tuple[Any, Any, Any]] = []
+        if out is not None:
+            _check_out(out, all_)
         for variant in variants:
             formula = encode(graph, variant)
             solution = solve(formula, solver=solver, timeout=timeout, **options)
@@ -216,27 +221,38 @@ def register(app: typer.Typer) -> None:
             moves = None
             if enumerate_ or tie_break != "none":
                 row["enumeration"], moves = _enumerate(graph, formula, solution, limit, tie_break)
-            if out is not None:
-                _write_table(graph, solution, moves, out, all_)
+            pending.append((graph, solution, moves))
             rows.append(row)
             assert solver in SOLVERS
+        if out is not None:
+            _write_tables(pending, out, all_)  # all tables or none: nothing before every variant
         if json_out:
             print_json(rows if all_ else rows[0])
         else:
             _human(rows)
 
 
-def _write_table(graph: Any, solution: Any, moves: Any, out: Path, many: bool) -> None:
+def _check_out(out: Path, many: bool) -> None:
+    """Refuse an --out that cannot take the result before any solving."""
+    if many and out.exists() and not out.is_dir():
+        raise InputError(f"--out {out}: with --all a folder is needed, and this is a file")
+    if not many and out.is_dir():
+        raise InputError(f"--out {out}: is a folder; give a file name")
+
+
+def _write_tables(pending: list[tuple[Any, Any, Any]], out: Path, many: bool) -> None:
+    """Write every table, shielded from Ctrl-C so that an interrupted run writes none."""
     from dataclasses import replace
 
+    from minttt.fileio import write_texts_atomic
     from minttt.solve import make_table
 
-    if moves is not None:
-        solution = replace(solution, moves=moves)
-    table = make_table(graph, solution)
-    if table is None:
-        raise InputError("--out needs minttt.table, which is not installed yet")
-    from minttt.table import save_table
-
-    path = out / f"{solution.variant.name}.json" if many else out
-    save_table(table, path)
+    texts: dict[Path, str] = {}
+    for graph, solution, moves in pending:
+        if moves is not None:
+            solution = replace(solution, moves=moves)
+        table = make_table(graph, solution)
+        if table is None:
+            raise InputError("--out needs minttt.table, which is not installed yet")
+        texts[out / f"{solution.variant.name}.json" if many else out] = table.to_json()
+    write_texts_atomic(texts, final=True)

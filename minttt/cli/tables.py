@@ -6,7 +6,15 @@ from typing import Any
 
 import typer
 
-from minttt.cli.common import console, fail, guarded, print_json
+from minttt.cli.common import (
+    check_playable,
+    console,
+    fail,
+    game_of,
+    guarded,
+    plain,
+    print_json,
+)
 from minttt.errors import InputError
 
 
@@ -73,14 +81,18 @@ def register(app: typer.Typer) -> None:
                 table.player(), rep_role, criterion or table.criterion, rules=table.rules
             )
         else:
-            report = verify_player(who, _role(role, "both"), criterion or "optimal")
+            rules = game_of(who)  # a table:PATH player plays its table's game
+            check_playable(rules, "verify")
+            report = verify_player(who, _role(role, "both"), criterion or "optimal", rules=rules)
         if json_out:
             data = report.to_dict()
             if table is not None:
                 data["table"] = table_path
             print_json(data)
         else:
-            subject = f"table {table_path}" if table is not None else f"player {report.player}"
+            subject = plain(
+                f"table {table_path}" if table is not None else f"player {report.player}"
+            )
             counts = (
                 f"{report.games:,} games (every opponent line): {report.wins:,} won, "
                 f"{report.draws:,} drawn, {report.losses:,} lost; the player moved at "
@@ -120,19 +132,28 @@ def register(app: typer.Typer) -> None:
         from minttt.odds import exact_odds, pct
 
         table, who = _player_or_table(table_path, player)
+        rules = game_of(who)  # a table:PATH player plays its table's game
         if table is not None:
             who = table.player()
+            rules = table.rules
             roles = [r for r, side in (("X", 1), ("O", 2)) if table.plays(side)]
         else:
             roles = ["X", "O"]
-        results = {role: exact_odds(who, role) for role in roles}
+        check_playable(rules, "odds")
+        results = {role: exact_odds(who, role, rules=rules) for role in roles}
         if json_out:
-            print_json({"player": who.name, **{r: o.to_dict() for r, o in results.items()}})
+            print_json(
+                {
+                    "player": who.name,
+                    "game": rules.name,
+                    **{r: o.to_dict() for r, o in results.items()},
+                }
+            )
             return
         for role, o in results.items():
             console.print(
-                f"{who.name} as {role} vs random: win {pct(o.win)} ({o.win}), draw {pct(o.draw)} "
-                f"({o.draw}), loss {pct(o.loss)} ({o.loss})",
+                f"{plain(who.name)} as {role} vs random ({rules.name}): win {pct(o.win)} "
+                f"({o.win}), draw {pct(o.draw)} ({o.draw}), loss {pct(o.loss)} ({o.loss})",
                 highlight=False,
                 soft_wrap=True,
             )
@@ -149,8 +170,10 @@ def register(app: typer.Typer) -> None:
         import sys
 
         from minttt.export import FORMATS, export_table
+        from minttt.fileio import refuse_overwrite
         from minttt.table import load_table
 
+        refuse_overwrite(out, table_path)
         if fmt == "avr":
             from minttt.firmware import build_firmware
 
@@ -167,5 +190,5 @@ def register(app: typer.Typer) -> None:
         else:
             from minttt.fileio import write_text_atomic
 
-            write_text_atomic(out, text)
-            console.print(f"wrote {out}", highlight=False, soft_wrap=True)
+            write_text_atomic(out, text, final=True)
+            console.print(f"wrote {plain(out)}", highlight=False, soft_wrap=True)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import typer
 
-from minttt.cli.common import console, guarded, print_json
+from minttt.cli.common import check_playable, console, game_of, guarded, plain, print_json
 from minttt.errors import InputError
+
+#: games per pairing at most (the simulation holds a few bytes per game) and the largest seed
+MAX_GAMES = 10_000_000
+MAX_SEED = 2**63 - 1
 
 
 def register(app: typer.Typer) -> None:
@@ -30,27 +34,31 @@ def register(app: typer.Typer) -> None:
         from minttt.odds import pct
         from minttt.players import make_player
 
-        if games < 1:
-            raise InputError(f"--games {games}: must be at least 1")
+        if not 1 <= games <= MAX_GAMES:
+            raise InputError(f"--games {games}: must be 1-{MAX_GAMES:,}")
+        if not 0 <= seed <= MAX_SEED:
+            raise InputError(f"--seed {seed}: must be 0-{MAX_SEED}")
         a, b = make_player(first), make_player(second)
         for p in (a, b):
             if getattr(p, "name", "") == "human":
                 raise InputError("a tournament needs computer players; use `minttt play`")
-        results: list[MatchResult] = [tournament(a, b, games, seed)]
+        rules = game_of(a, b)
+        check_playable(rules, "tournament")
+        results: list[MatchResult] = [tournament(a, b, games, seed, rules=rules)]
         if both_ways:
-            results.append(tournament(b, a, games, seed + 1))
+            results.append(tournament(b, a, games, seed + 1, rules=rules))
         if json_out:
             print_json({"matches": [r.to_dict() for r in results]})
             return
         for r in results:
             rates = r.rates()
-            console.print(f"FINAL: {r.summary()}", highlight=False, soft_wrap=True)
+            console.print(f"FINAL: {plain(r.summary())}", highlight=False, soft_wrap=True)
             for key, label in (("x_wins", r.x_name), ("o_wins", r.o_name), ("draws", "draws")):
                 info = rates[key]
                 lo, hi = info["interval99"]
                 exact = "" if info["exact"] is None else f"; exact {pct(info['exact_value'])}"
                 console.print(
-                    f"  {label}: {info['count']:,} ({pct(info['rate'])}; 99% interval "
+                    f"  {plain(label)}: {info['count']:,} ({pct(info['rate'])}; 99% interval "
                     f"{pct(lo)}-{pct(hi)}{exact})",
                     highlight=False,
                     soft_wrap=True,

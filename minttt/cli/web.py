@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write a self-contained play page for TABLE into OUT (open OUT/index.html)."""
         loaded = load_table(table)
-        paths = build_site(loaded, out)
+        paths = build_site(loaded, out, final=True)
         if json_out:
             print_json({"table": str(table), "size": loaded.size, "files": [str(p) for p in paths]})
             return

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import zlib
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,11 @@ from minttt.fileio import write_text_atomic
 FORMAT = "minttt-evolve-checkpoint"
 VERSION = 1
 ATTEMPT_FIELDS = {"seed", "generations", "perfect", "best_lost", "seconds"}
+
+
+#: the largest array a checkpoint may hold (bytes, decompressed) and the largest checkpoint file
+MAX_ARRAY_BYTES = 1 << 27
+MAX_CHECKPOINT_BYTES = 1 << 28
 
 
 def _encode_array(array: np.ndarray | None) -> dict[str, Any] | None:
@@ -42,8 +48,17 @@ def _decode_array(obj: Any, where: str) -> np.ndarray:
     try:
         if obj["dtype"] != "int8":
             raise ValueError(f"dtype {obj['dtype']!r}")
-        shape = tuple(int(n) for n in obj["shape"])
-        raw = zlib.decompress(base64.b64decode(obj["zlib_base64"], validate=True))
+        shape = tuple(obj["shape"])
+        if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in shape):
+            raise ValueError(f"shape {list(shape)!r}")
+        expected = math.prod(shape)
+        if expected > MAX_ARRAY_BYTES:
+            raise ValueError(f"shape {list(shape)} holds more than {MAX_ARRAY_BYTES:,} bytes")
+        # decompress at most what the shape holds: a small "zip bomb" cannot take the memory
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(base64.b64decode(obj["zlib_base64"], validate=True), expected)
+        if len(raw) != expected or inflate.unconsumed_tail:
+            raise ValueError(f"data does not match shape {list(shape)}")
         return np.frombuffer(raw, dtype=np.int8).reshape(shape).copy()
     except (KeyError, TypeError, ValueError, zlib.error) as exc:
         raise InputError(f"{where} is not a valid array ({exc})") from None
@@ -82,8 +97,12 @@ def load_checkpoint(path: str | Path, expected: dict[str, Any] | None = None) ->
     """
     name = str(path)
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_CHECKPOINT_BYTES + 1)
+        if len(data) > MAX_CHECKPOINT_BYTES:
+            raise InputError(f"checkpoint {name} is larger than {MAX_CHECKPOINT_BYTES:,} bytes")
+        doc = json.loads(data.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
         raise InputError(f"checkpoint {name} is not readable: {reason}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:

@@ -69,13 +69,19 @@ class HochmuthConfig:
         return {"recipe": RECIPE, **key}
 
 
+#: stated ranges: a population is held in memory (individuals x genes bytes, several copies)
+MAX_POPULATION = 100_000
+MAX_GENERATIONS = 10_000_000
+MAX_SEED = 2**63 - 1
+
+
 def check_common(population: int, generations: int, seed: int) -> None:
-    if population < 2:
-        raise InputError(f"population must be at least 2, got {population}")
-    if generations < 0:
-        raise InputError(f"generations must be 0 or more, got {generations}")
-    if seed < 0:
-        raise InputError(f"seed must be 0 or more, got {seed}")
+    if not 2 <= population <= MAX_POPULATION:
+        raise InputError(f"population must be 2-{MAX_POPULATION:,}, got {population}")
+    if not 0 <= generations <= MAX_GENERATIONS:
+        raise InputError(f"generations must be 0-{MAX_GENERATIONS:,}, got {generations}")
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"seed must be 0-{MAX_SEED}, got {seed}")
 
 
 def check_probability(name: str, value: float) -> None:

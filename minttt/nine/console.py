@@ -27,10 +27,20 @@ QUIT_WORDS = ("q", "quit", "exit")
 NAMES = {X: "X", O: "O"}
 
 
+#: the longest line read from the console; the rest of a longer line is skipped, never echoed
+MAX_LINE = 200
+
+
 def read_stdin() -> str | None:
-    """One line from standard input, or ``None`` at end of input."""
-    line = sys.stdin.readline()
-    return None if line == "" else line
+    """One line from standard input (its first MAX_LINE characters), or ``None`` at end of input."""
+    line = sys.stdin.readline(MAX_LINE)
+    if line == "":
+        return None
+    if not line.endswith("\n"):
+        rest = line
+        while rest and not rest.endswith("\n"):  # skip the rest of a giant line, chunk by chunk
+            rest = sys.stdin.readline(1 << 16)
+    return line
 
 
 def parse_side(text: str) -> int:

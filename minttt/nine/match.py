@@ -141,9 +141,21 @@ def make_engine(name: str) -> Engine:
     raise InputError(f"unknown engine {name!r} (choose from {', '.join(OPPONENTS)})")
 
 
+#: bounds of random openings: most plies asked, and tries before giving up
+MAX_OPENING_PLIES = 30
+MAX_GAMES = 1_000_000
+OPENING_TRIES = 1000
+
+
 def random_opening(rng: random.Random, plies: int) -> tuple[Move, ...]:
-    """``plies`` random legal moves from the start (never a finished game)."""
-    while True:
+    """``plies`` random legal moves from the start (never a finished game).
+
+    InputError when ``plies`` is outside 0-MAX_OPENING_PLIES or no try of OPENING_TRIES reached
+    ``plies`` moves without finishing the game.
+    """
+    if not 0 <= plies <= MAX_OPENING_PLIES:
+        raise InputError(f"opening plies must be 0-{MAX_OPENING_PLIES}, got {plies}")
+    for _ in range(OPENING_TRIES):
         pos = Position.initial()
         moves: list[Move] = []
         for _ in range(plies):
@@ -154,6 +166,9 @@ def random_opening(rng: random.Random, plies: int) -> tuple[Move, ...]:
             pos = pos.play(*move)
         if not pos.is_terminal:
             return tuple(moves)
+    raise InputError(
+        f"no random opening of {plies} plies left the game open in {OPENING_TRIES} tries"
+    )
 
 
 def play_game(
@@ -195,10 +210,10 @@ def run_match(
     on_game: Callable[[GameRecord], None] | None = None,
 ) -> MatchResult:
     """Our engine against ``opponent`` over ``games`` games, colours alternating by game."""
-    if games <= 0:
-        raise InputError(f"games must be > 0, got {games}")
-    if opening_plies < 0:
-        raise InputError(f"opening plies must be >= 0, got {opening_plies}")
+    if not 1 <= games <= MAX_GAMES:
+        raise InputError(f"games must be 1-{MAX_GAMES:,}, got {games}")
+    if not 0 <= opening_plies <= MAX_OPENING_PLIES:
+        raise InputError(f"opening plies must be 0-{MAX_OPENING_PLIES}, got {opening_plies}")
     limits = limits or Limits(movetime=0.2)
     result = MatchResult(opponent=opponent, limits=limits, seed=seed)
     make_engine(opponent)  # validate the name before any work

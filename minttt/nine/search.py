@@ -22,6 +22,11 @@ class SearchStopped(Exception):
     """Raised inside a search when its time or node budget is spent."""
 
 
+#: stated ranges of a search budget (an hour per move; 10^12 nodes)
+MAX_MOVETIME = 3600.0
+MAX_NODES = 10**12
+
+
 @dataclass(frozen=True)
 class Limits:
     """``movetime`` in seconds and/or ``nodes``; a search stops at whichever comes first."""
@@ -32,10 +37,10 @@ class Limits:
     def __post_init__(self) -> None:
         if self.movetime is None and self.nodes is None:
             raise InputError("give a movetime or a node budget")
-        if self.movetime is not None and not self.movetime > 0:
-            raise InputError(f"movetime must be > 0 seconds, got {self.movetime}")
-        if self.nodes is not None and self.nodes <= 0:
-            raise InputError(f"node budget must be > 0, got {self.nodes}")
+        if self.movetime is not None and not 0 < self.movetime <= MAX_MOVETIME:
+            raise InputError(f"movetime must be 0-{MAX_MOVETIME:g} seconds, got {self.movetime}")
+        if self.nodes is not None and not 0 < self.nodes <= MAX_NODES:
+            raise InputError(f"node budget must be 1-{MAX_NODES:,}, got {self.nodes}")
 
 
 @dataclass(frozen=True)

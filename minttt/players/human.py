@@ -49,7 +49,10 @@ class HumanPlayer(BasePlayer):
         n = board.rules.cells
         while True:
             answer = self.read(self.prompt).strip()
-            if not answer.isdigit() or not 1 <= int(answer) <= n:
+            # ASCII digits only ("¹".isdigit() holds), and short: int() refuses 4,300 digits
+            if not (answer.isascii() and answer.isdigit() and len(answer) <= 6) or not (
+                1 <= int(answer) <= n
+            ):
                 self.write(f"Please enter a number 1-{n}.")
                 continue
             cell = int(answer) - 1

@@ -49,6 +49,8 @@ def picture(
         raise InputError(f"format {fmt!r} is not supported: use one of {', '.join(SUFFIXES)}")
     if style not in STYLES:
         raise InputError(f"style {style!r} is not supported: use one of {', '.join(STYLES)}")
+    if table is not None and (table.rules.rows, table.rules.cols) != (3, 3):
+        raise InputError(f"render draws 3x3 boards; this table plays {table.game}")
     if table is None:
         if fmt == "dot":
             raise InputError("the picture of all positions is SVG or PNG, not DOT")
@@ -70,14 +72,17 @@ def render_file(
     out: str | os.PathLike[str],
     style: str | None = None,
     graph: Graph | None = None,
+    *,
+    final: bool = False,
 ) -> Path:
     """Write one picture to ``out``; the format comes from its suffix (svg, png, dot).
 
-    ``style`` defaults to ``tree`` for ``.dot`` and ``grid`` otherwise.
+    ``style`` defaults to ``tree`` for ``.dot`` and ``grid`` otherwise; ``final``: the command's
+    last result (:func:`minttt.fileio.write_many_atomic`).
     """
     fmt = output_format(out)
     style = style or ("tree" if fmt == "dot" else "grid")
-    return write_bytes_atomic(out, picture(table, fmt, style, graph))
+    return write_bytes_atomic(out, picture(table, fmt, style, graph), final=final)
 
 
 def render_results(

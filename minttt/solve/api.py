@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from minttt import interrupt
 from minttt.encode import Formula, Variant, encode
 from minttt.errors import InputError
 from minttt.solve.base import RawResult
@@ -91,6 +92,10 @@ def standard_variants(criteria: Iterable[str] = ("optimal",), game: str = "3x3")
     return out
 
 
+#: the longest --timeout accepted (seconds, about 11.6 days); timers overflow on larger values
+MAX_TIMEOUT = 1e6
+
+
 def solve(
     formula: Formula, solver: str = DEFAULT_SOLVER, timeout: float | None = None, **options: Any
 ) -> Solution:
@@ -99,11 +104,18 @@ def solve(
     ``options`` go to the driver: ``card`` (PySAT cardinality encoding) and ``sat`` (PySAT SAT
     solver name). ``timeout`` is wall seconds for the whole search.
     """
-    if timeout is not None and timeout < 0:
-        raise InputError(f"timeout must be >= 0 seconds, got {timeout}")
+    if timeout is not None and not 0 <= timeout <= MAX_TIMEOUT:
+        raise InputError(f"timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
     driver = _driver(solver)
     start = time.perf_counter()
-    raw = driver(formula, timeout=timeout, **options)
+    try:
+        raw = driver(formula, timeout=timeout, **options)
+    except Exception as exc:
+        # PySAT's C code catches Ctrl-C itself and raises "Caught keyboard interrupt"
+        if "keyboard interrupt" in str(exc).lower():
+            interrupt.raise_interrupt()
+        raise
+    interrupt.check()  # a signal a solver library swallowed is an interruption, never a result
     seconds = time.perf_counter() - start
     model = raw.model if raw.model is not None else all_true(formula)
     ex = extract(formula, model)

@@ -8,10 +8,30 @@ re-solving at the end (one call fewer than 003, never more).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from minttt.encode import Formula
 from minttt.solve.base import Deadline, RawResult, trivial_lower
+
+#: a call that gave up this long before its own time limit did not time out: it was stopped
+_EARLY = 0.05
+
+
+def _raise_if_stopped(reason: str, started: float, limit: float | None) -> None:
+    """Z3 catches Ctrl-C itself and answers ``unknown``: an interruption, never a bound.
+
+    Z3 names a keyboard interrupt (``interrupted from keyboard``) for a solver but reports
+    ``canceled`` for Optimize whether the timeout or Ctrl-C stopped it; an ``unknown`` that comes
+    well before the time limit (or with no limit at all) is therefore an interruption too.
+    """
+    from minttt import interrupt
+
+    interrupt.check()  # a signal Python saw between Z3 calls
+    elapsed = time.monotonic() - started
+    early = limit is None or elapsed < limit * (1 - _EARLY)
+    if "interrupt" in reason or (early and "memory" not in reason):
+        interrupt.raise_interrupt()
 
 
 def _z3_clauses(formula: Formula):  # type: ignore[no-untyped-def]
@@ -98,6 +118,7 @@ def z3_binary(formula: Formula, timeout: float | None = None, **_: object) -> Ra
         s.add(*clauses)
         s.add(z3.AtMost(*objective, bound))
         state["calls"] += 1
+        started = time.monotonic()
         r = s.check()
         if r == z3.sat:
             model = _model_true(s.model(), xs)
@@ -107,6 +128,7 @@ def z3_binary(formula: Formula, timeout: float | None = None, **_: object) -> Ra
             return True
         if r == z3.unsat:
             return False
+        _raise_if_stopped(s.reason_unknown(), started, remaining)
         return None
 
     _, lower, finished = find_edge(len(objective), predicate)
@@ -127,7 +149,10 @@ def z3_opt(formula: Formula, timeout: float | None = None, **_: object) -> RawRe
     handle = None
     for x in objective:
         handle = opt.add_soft(z3.Not(x), 1, "cost")
+    started = time.monotonic()
     r = opt.check()
+    if r == z3.unknown:
+        _raise_if_stopped(opt.reason_unknown(), started, timeout)
     model = None
     try:
         m = opt.model()

@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 from minttt.errors import InputError
-from minttt.fileio import write_bytes_atomic
+from minttt.fileio import write_many_atomic
 from minttt.table import Table, load_table
 
 ASSETS = ("play.js", "style.css")
@@ -51,25 +51,16 @@ def render_site(table: Table) -> dict[str, bytes]:
     return {name: files[name].encode("utf-8") for name in SITE_FILES}
 
 
-def build_site(table: Table, out_dir: str | os.PathLike[str]) -> list[Path]:
+def build_site(table: Table, out_dir: str | os.PathLike[str], *, final: bool = False) -> list[Path]:
     """Write the play page for ``table`` into ``out_dir`` (created if needed); the paths written.
 
-    Each file is written atomically; other files in ``out_dir`` are left alone.
+    The files are written all or none, each atomically; other files in ``out_dir`` are left alone.
     """
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: exists and is not a directory")
     files = render_site(table)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name, data in files.items():
-            path = write_bytes_atomic(out / name, data)
-            path.chmod(0o644)  # a web page is for reading: the temp file was private (0600)
-            written.append(path)
-        return written
-    except OSError as exc:
-        raise InputError(f"{out}: cannot write the site ({exc.strerror or exc})") from None
+    return write_many_atomic({out / name: data for name, data in files.items()}, final=final)
 
 
 def write_site(table_path: str | os.PathLike[str], out_dir: str | os.PathLike[str]) -> list[Path]:

@@ -1,0 +1,118 @@
+"""Interruptions: Ctrl-C (SIGINT) and SIGTERM end a command with exit 130 / 143 and no result.
+
+The CLI entry point installs :func:`handlers`: both signals raise :class:`KeyboardInterrupt`
+(:class:`Terminated` for SIGTERM) and are recorded, so an interrupt that a library turns into
+another exception (ctypes wraps it in ``ArgumentError``) is still reported as one.
+:func:`shielded` marks the short commit phase that moves finished results into place: a signal
+arriving then is ignored, so a command writes all of its results (exit 0) or none (130 / 143).
+
+Signal handlers are process-wide by nature; :class:`Signals` is the one piece of process state here,
+created by the entry point and reached through :func:`current`.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import FrameType
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived (a subclass of KeyboardInterrupt: every Ctrl-C path handles it too)."""
+
+
+@dataclass
+class Signals:
+    """What the handlers saw: the first signal number received outside a shield, if any."""
+
+    received: int | None = None
+    shield_depth: int = 0
+    finished: bool = False
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.shield_depth or self.finished:
+            return  # the commit in progress (or done) finishes; the command then succeeds
+        if self.received is None:
+            self.received = signum
+        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def exit_code(self) -> int | None:
+        """128 + the signal number, or None when no signal arrived."""
+        return None if self.received is None else 128 + self.received
+
+
+_CURRENT: list[Signals] = []
+
+
+def current() -> Signals | None:
+    """The :class:`Signals` of the running command (None outside :func:`handlers`)."""
+    return _CURRENT[-1] if _CURRENT else None
+
+
+@contextmanager
+def handlers() -> Iterator[Signals]:
+    """Install the SIGINT/SIGTERM handlers for the duration of a command."""
+    import sys
+
+    state = Signals()
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    for s in old:
+        signal.signal(s, state.handle)
+    old_hook = sys.unraisablehook
+
+    def quiet_hook(unraisable: object) -> None:
+        # objects torn down by the interrupt (Z3's __del__) may complain; that is not news
+        if state.received is None:
+            old_hook(unraisable)  # type: ignore[arg-type]
+
+    sys.unraisablehook = quiet_hook
+    _CURRENT.append(state)
+    try:
+        yield state
+    finally:
+        _CURRENT.pop()
+        sys.unraisablehook = old_hook
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+@contextmanager
+def shielded(final: bool = False) -> Iterator[None]:
+    """Ignore SIGINT/SIGTERM while results are moved into place (keep the block short).
+
+    With ``final`` the command's results are complete once the block ends: signals stay ignored,
+    so a late Ctrl-C cannot report an interruption for a run whose results were written.
+    """
+    state = current()
+    if state is None:
+        yield
+        return
+    state.shield_depth += 1
+    try:
+        yield
+        state.finished = state.finished or final
+    finally:
+        state.shield_depth -= 1
+
+
+def check() -> None:
+    """Raise KeyboardInterrupt when a signal was recorded (for code that may have swallowed it)."""
+    state = current()
+    if state is not None and state.received is not None:
+        raise Terminated() if state.received == signal.SIGTERM else KeyboardInterrupt()
+
+
+def raise_interrupt(signum: int = signal.SIGINT) -> None:
+    """Record ``signum`` as received and raise it: for a library that swallowed the signal."""
+    state = current()
+    if state is not None and state.received is None:
+        state.received = signum
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def worker_init() -> None:
+    """Initializer of worker processes: the parent alone decides; it terminates the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
