@@ -1,8 +1,8 @@
 """The rules of tic-tac-toe (and its m,n,k and misère cousins), an immutable board, and symmetry.
 
-Conventions (docs/DESIGN.md): cells 0..N-1 row-major from the top left; 0 empty, 1 = X (moves first),
-2 = O; hash ``sum(cell[i] * 3**i)`` (cell 0 is the least significant digit); the canonical hash is
-the minimum hash over the symmetries of the board's shape, and we keep the transform reaching it.
+Conventions (docs/DESIGN.md): cells 0..N-1 row-major from the top left; 0 empty, 1 = X (moves
+first), 2 = O; hash ``sum(cell[i] * 3**i)`` (cell 0 is the least significant digit); the canonical
+hash is the minimum hash over the symmetries of the board's shape (we keep the transform too).
 
 >>> b = Board.parse("x...o....")
 >>> b.to_move, b.hash, b.legal_moves()[:3]
