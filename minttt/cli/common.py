@@ -13,17 +13,40 @@ import signal
 import sys
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
-from rich.console import Console
 
 from minttt.errors import InputError
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 F = TypeVar("F", bound=Callable[..., Any])
 
-console = Console(markup=False, highlight=False)
-err_console = Console(stderr=True, markup=False, highlight=False)
+
+class LazyConsole:
+    """A rich ``Console`` made on first use: importing rich.console costs about 40 ms, which a
+    command that prints only JSON never pays. Attribute access goes to the console; pass
+    :meth:`get` where a real Console is needed (a Progress)."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    def get(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(markup=False, highlight=False, **self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.get(), name)
+
+
+console = LazyConsole()
+err_console = LazyConsole(stderr=True)
 
 #: C0/C1 control characters (ESC starts ANSI sequences), DEL, and lone surrogates
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")

@@ -130,7 +130,7 @@ def register(app: typer.Typer) -> None:
             MofNCompleteColumn(),
             TextColumn("{task.description}"),
             TimeElapsedColumn(),
-            console=err_console,
+            console=err_console.get(),
             disable=quiet,
             transient=True,
         )

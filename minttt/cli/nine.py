@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=err_console,
+            console=err_console.get(),
             transient=True,
         ) as progress:
             task = progress.add_task(f"ours vs {opponent}", total=games)

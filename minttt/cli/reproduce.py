@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
             BarColumn(),
             TextColumn("{task.completed}/{task.total}"),
             TimeElapsedColumn(),
-            console=console,
+            console=console.get(),
             transient=False,
         ) as progress:
             task = progress.add_task("reproduce", total=None)

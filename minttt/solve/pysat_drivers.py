@@ -183,7 +183,7 @@ def to_wcnf(formula: Formula) -> WCNF:
     w.soft = [[-v] for v in formula.objective]
     w.wght = [1] * len(w.soft)
     w.topw = 1 + len(w.soft)  # as WCNF.append keeps it: 1 + the sum of soft weights
-    w.nv = max([formula.num_vars, *(abs(lit) for c in w.hard for lit in c)], default=0)
+    w.nv = formula.num_vars  # every variable of the formula is named, so none lies above
     return w
 
 
