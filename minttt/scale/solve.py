@@ -189,16 +189,14 @@ def array_table(
     chosen: dict[int, int],
     provenance: dict[str, Any],
 ) -> Any:
-    """A :class:`~minttt.table.Table` from ``node -> edge`` choices (the opening, if fixed, is the
-    table's ``opening`` field, as in :func:`minttt.table.first_move_table`)."""
+    """A :class:`~minttt.table.Table` from ``node -> edge`` choices; a fixed opening is also the
+    table's ``opening`` field (and its root entry, as :func:`minttt.solve.make_table` does)."""
     from minttt.table import _build
 
     v = formula.variant
     opening = v.opening_cell(graph.rules)
     raw = []
     for node, e in sorted(chosen.items()):
-        if node == 0 and opening is not None:
-            continue
         raw.append(
             {
                 "hash": int(graph.hash[node]),
