@@ -69,7 +69,14 @@ def main(argv: list[str] | None = None) -> int:
             name: {
                 k: st.get(k)
                 for k in (
-                    "lower", "upper", "optimal", "greedy_entries", "tree_dp", "seconds", "runs", "table"
+                    "lower",
+                    "upper",
+                    "optimal",
+                    "greedy_entries",
+                    "tree_dp",
+                    "seconds",
+                    "runs",
+                    "table",
                 )
             }
             for name, st in states.items()

@@ -184,7 +184,9 @@ def encode_arrays(graph: ArrayGraph, variant: Variant) -> ArrayFormula:
     )
 
 
-def hard_clauses(variant: Variant, graph: ArrayGraph | None = None) -> tuple[list[list[int]], list[int]]:
+def hard_clauses(
+    variant: Variant, graph: ArrayGraph | None = None
+) -> tuple[list[list[int]], list[int]]:
     """``variant`` -> (hard clauses as DIMACS int lists, objective literals): the formula whose
     minimum the array pipeline proves (for certificates: SAT at the optimum, UNSAT below)."""
     from minttt.scale.graph import build_array_graph

@@ -88,8 +88,7 @@ class ArrayGraph:
 
     def nbytes(self) -> int:
         return sum(
-            a.nbytes
-            for a in (self.hash, self.level, self.ptr, self.move, self.child, self.value)
+            a.nbytes for a in (self.hash, self.level, self.ptr, self.move, self.child, self.value)
         )
 
 

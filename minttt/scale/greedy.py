@@ -6,7 +6,7 @@
 picks the move whose new grandchildren (those not already in the table's next level) cost least,
 so a shared position is counted once. :func:`improve` reruns the greedy pass with seeded random
 orders and with the costs of positions already in the best table scaled down, keeping the smallest.
-Every result is a complete table (an upper bound); verify it with :func:`minttt.verify.verify_table`.
+Every result is a complete table (an upper bound); :func:`minttt.verify.verify_table` checks it.
 """
 
 from __future__ import annotations
@@ -58,10 +58,7 @@ def greedy_table(
     level and breaks ties at random (``None``: node order, lowest move)."""
     uptr, uchild = graph.unique_children
     ptr, child, terminal = graph.ptr, graph.child, graph.terminal
-    if side == X:
-        level = [0]
-    else:
-        level = uchild[uptr[0] : uptr[1]].tolist()
+    level = [0] if side == X else uchild[uptr[0] : uptr[1]].tolist()
     chosen: dict[int, int] = {}
     while level:
         nxt: set[int] = set()

@@ -188,7 +188,9 @@ def opening_bounds(
     per = time_limit / max(1, len(openings))
     out: dict[str, Any] = {"variant": variant.name, "allowed_openings": cells, "openings": {}}
     for cell in openings:
-        v = Variant("first", str(cell), "lookup", variant.objective, variant.criterion, variant.game)
+        v = Variant(
+            "first", str(cell), "lookup", variant.objective, variant.criterion, variant.game
+        )
         f = encode_arrays(graph, v)
         o = rc2_arrays(f, timeout=per)
         out["openings"][str(cell)] = {"lower": o.lower, "proven": not o.timed_out}
