@@ -124,3 +124,11 @@ def test_long_solve_bounds_under_a_zero_limit(tmp_path):
     state = long_solve(variant, tmp_path / "c.json", time_limit=0, say=lambda _m: None)
     assert state["upper"] is not None and state["lower"] <= state["upper"]
     assert not state["optimal"]
+
+
+def test_prove_minimum_for_certificates():
+    from minttt.scale import prove_minimum
+
+    m = prove_minimum(Variant("first", "any", "lookup", "entries", game="mnk:3,4,3"))
+    assert m.optimal and m.size == m.lower == m.table.size
+    assert verify_table(m.table).ok

@@ -40,6 +40,15 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
             f"Decomposition by opening, {d['variant']} ({d['seconds_each']} s of RC2 per "
             f"canonical opening): lower bound min = {d['lower']} ({per}).",
         ]
+    lp = [r for r in bounds.get("lp_relaxation", []) if r.get("lower") is not None]
+    if lp:
+        lines += ["", "LP relaxation (HiGHS) against RC2, same formula:", ""]
+        rc2 = {k: v["lower"] for k, v in bounds.get("variants", {}).items()}
+        for r in lp:
+            lines.append(
+                f"- {r['variant']}: LP {r['lower']} ({r['seconds']} s), "
+                f"RC2 {rc2.get(r['variant'], '?')}"
+            )
     if plot:
         lines += ["", f"![bounds over time]({plot})"]
     return lines

@@ -216,9 +216,51 @@ def array_table(
     )
 
 
+@dataclass
+class Minimum:
+    """What :func:`prove_minimum` found: a verified table's size, the proven lower bound."""
+
+    variant: Any
+    size: int | None
+    lower: int
+    optimal: bool
+    table: Any
+    seconds: float
+
+
+def prove_minimum(variant: Any, timeout: float | None = None, sat: str = DEFAULT_SAT) -> Minimum:
+    """Build, load and solve ``variant`` with the array pipeline; the table (if RC2 finished) is
+    verified. With :func:`minttt.scale.encode.hard_clauses` this is what a certificate needs: the
+    formula, the optimum ``size`` (SAT there) and ``size - 1`` (to refute)."""
+    from minttt.scale.encode import encode_arrays
+    from minttt.scale.graph import build_array_graph
+    from minttt.verify import verify_table
+
+    start = time.perf_counter()
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    outcome = rc2_arrays(formula, timeout=timeout, sat=sat)
+    if outcome.model is None:
+        return Minimum(variant, None, outcome.lower, False, None, time.perf_counter() - start)
+    prov = {"variant": variant.name, "solver": f"rc2 ({sat})", "lower_bound": outcome.lower}
+    table = array_table(graph, formula, moves_from_model(graph, formula, outcome.model), prov)
+    if not verify_table(table).ok:
+        raise RuntimeError(f"{variant.name}: the solver's table failed verification")
+    return Minimum(
+        variant,
+        table.size,
+        outcome.lower,
+        table.size == outcome.lower,
+        table,
+        time.perf_counter() - start,
+    )
+
+
 __all__ = [
     "ArrayRC2",
+    "Minimum",
     "Outcome",
+    "prove_minimum",
     "array_table",
     "moves_from_model",
     "rc2_arrays",
