@@ -28,10 +28,10 @@ RUNS: tuple[tuple[str, str, float], ...] = (  # game, role, seconds
     ("mnk:4,4,4", "second", 240.0),
 )
 LP_RUNS: tuple[tuple[str, str, float], ...] = (  # the LP relaxation (scipy, if installed)
-    ("mnk:3,4,3", "first", 60.0),
-    ("mnk:3,4,3", "second", 120.0),
-    ("mnk:4,4,3", "first", 120.0),
-    ("mnk:4,4,3", "second", 240.0),
+    ("mnk:3,4,3", "first", 30.0),
+    ("mnk:3,4,3", "second", 60.0),
+    ("mnk:4,4,3", "first", 90.0),
+    ("mnk:4,4,3", "second", 120.0),
 )
 OPENINGS: tuple[tuple[str, float], ...] = (("mnk:4,4,3", 60.0), ("mnk:4,4,4", 240.0))
 SEED = 0
