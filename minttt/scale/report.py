@@ -17,10 +17,10 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
         "found (greedy DP + local search, or RC2's model), each verified by `minttt verify` and "
         "saved under `games/`; lower bound (proven: no smaller table exists) = RC2's cores on "
         "the whole formula, or the least over X's canonical openings of RC2's bound with that "
-        "opening fixed (`openings`), whichever is higher; seconds = RC2 and table search over all runs.",
+        "opening fixed (`openings`), whichever is higher; seconds = RC2 and table search, "
+        "all runs.",
         "",
-        "| game | player | lower | by | upper (verified table) | status | gap | greedy | "
-        "seconds |",
+        "| game | player | lower | by | upper (verified table) | status | gap | greedy | seconds |",
         "| --- | --- | ---: | --- | ---: | --- | ---: | ---: | ---: |",
     ]
     split = {d["variant"]: d["lower"] for d in bounds.get("opening_decomposition", [])}
