@@ -340,7 +340,15 @@ def _games(out_dir: Path) -> dict[str, Any]:
         return {"available": False, "file": STUDY_FILE}
     study = json.loads(path.read_text("utf-8"))
     growth_plot(study, out_dir / PLOT_FILE)
-    return {"available": True, "file": STUDY_FILE, "plot": PLOT_FILE, "study": study}
+    scale = out_dir / "games" / "bounds.json"  # written by scripts/scale_games.py (issue 17)
+    bounds = json.loads(scale.read_text("utf-8")) if scale.exists() else None
+    return {
+        "available": True,
+        "file": STUDY_FILE,
+        "plot": PLOT_FILE,
+        "study": study,
+        "scale": bounds,
+    }
 
 
 # ------------------------------------------------------------------------------- report
@@ -458,7 +466,12 @@ def _games_markdown(games: dict[str, Any]) -> list[str]:
             "",
             f"`{games['file']}` is missing: run `python scripts/study_games.py` to write it.",
         ]
-    return study_markdown(games["study"], plot=games["plot"])
+    lines = study_markdown(games["study"], plot=games["plot"])
+    if games.get("scale"):
+        from minttt.scale.report import scale_markdown
+
+        lines += ["", *scale_markdown(games["scale"], plot="games/bounds.png")]
+    return lines
 
 
 __all__ = ["beyond_report_markdown", "beyond_results", "prove_minimum", "solve_and_enumerate"]

@@ -1,0 +1,191 @@
+"""The symmetric game graph as flat numpy arrays (no per-position Python objects).
+
+Nodes are numbered level by level (depth 0 first), by canonical hash inside a level; the children
+of a node are a CSR slice ``ptr[i]:ptr[i+1]`` of ``move`` (cell on the node's canonical board,
+increasing) and ``child`` (node index). Same positions, moves and values as
+:func:`minttt.study.build_graph_fast` / :func:`minttt.graph.build_graph` (tested on 3x3 and 3x4).
+
+>>> from minttt.game import Rules
+>>> g = build_array_graph(Rules.from_name("3x3"))
+>>> g.size, g.edges, int(g.value[0])
+(765, 2270, 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from minttt.game import Rules
+
+
+@dataclass(frozen=True)
+class ArrayGraph:
+    """Positions ``hash[i]`` (canonical), ``level`` offsets per depth, children in CSR form,
+    minimax ``value`` (X's side), ``terminal`` flags."""
+
+    rules: Rules
+    hash: np.ndarray  # int64 (N,)
+    level: np.ndarray  # int64 (depths + 1,): nodes of depth d are level[d]:level[d+1]
+    ptr: np.ndarray  # int64 (N + 1,)
+    move: np.ndarray  # int8 (E,)
+    child: np.ndarray  # int32 (E,)
+    value: np.ndarray  # int8 (N,)
+    terminal: np.ndarray  # bool (N,)
+
+    @property
+    def size(self) -> int:
+        return len(self.hash)
+
+    @property
+    def edges(self) -> int:
+        return len(self.child)
+
+    @cached_property
+    def depth(self) -> np.ndarray:
+        """Depth (pieces on the board) of every node."""
+        return np.repeat(np.arange(len(self.level) - 1), np.diff(self.level)).astype(np.int8)
+
+    @cached_property
+    def parent(self) -> np.ndarray:
+        """The parent node of every edge (int32)."""
+        return np.repeat(np.arange(self.size, dtype=np.int32), np.diff(self.ptr))
+
+    def index(self, h: int) -> int:
+        """The node of canonical hash ``h`` (KeyError if absent)."""
+        i = int(np.searchsorted(self.hash, h, sorter=self._order))
+        j = int(self._order[min(i, self.size - 1)])
+        if self.hash[j] != h:
+            raise KeyError(h)
+        return j
+
+    @cached_property
+    def _order(self) -> np.ndarray:
+        return np.argsort(self.hash, kind="stable")
+
+    @cached_property
+    def unique_children(self) -> tuple[np.ndarray, np.ndarray]:
+        """CSR ``(uptr, uchild)``: each node's distinct children (sorted by node index)."""
+        key = self.parent.astype(np.int64) * self.size + self.child
+        key = np.sort(key)  # np.unique is far slower on millions of int64 keys
+        key = key[np.r_[True, key[1:] != key[:-1]]]
+        par = key // self.size
+        uchild = (key % self.size).astype(np.int32)
+        uptr = np.zeros(self.size + 1, dtype=np.int64)
+        np.cumsum(np.bincount(par, minlength=self.size), out=uptr[1:])
+        return uptr, uchild
+
+    def board(self, i: int) -> tuple[int, ...]:
+        """The canonical cells of node ``i``."""
+        h = int(self.hash[i])
+        out = []
+        for _ in range(self.rules.cells):
+            h, d = divmod(h, 3)
+            out.append(d)
+        return tuple(out)
+
+    def nbytes(self) -> int:
+        return sum(
+            a.nbytes for a in (self.hash, self.level, self.ptr, self.move, self.child, self.value)
+        )
+
+
+def _line_maker(digits: np.ndarray, rules: Rules) -> np.ndarray:
+    """Per row: 1 or 2 for the colour that completed a line, 0 for none."""
+    out = np.zeros(len(digits), dtype=np.int8)
+    for line in rules.lines:
+        first = digits[:, line[0]]
+        same = first != 0
+        for i in line[1:]:
+            same &= digits[:, i] == first
+        out = np.where((out == 0) & same, first, out)
+    return out
+
+
+def _decode(hashes: np.ndarray, n: int) -> np.ndarray:
+    powers = 3 ** np.arange(n, dtype=np.int64)
+    return ((hashes[:, None] // powers[None, :]) % 3).astype(np.int8)
+
+
+def build_array_graph(rules: Rules) -> ArrayGraph:
+    """Breadth-first over canonical positions with numpy; values by backward induction."""
+    n = rules.cells
+    powers = 3 ** np.arange(n, dtype=np.int64)
+    perm_pows = np.stack([powers[list(p)] for p in rules.symmetries]).T.copy()  # (n, T)
+    level = np.zeros(1, dtype=np.int64)
+    digits = np.zeros((1, n), dtype=np.int8)
+    hashes: list[np.ndarray] = []
+    makers: list[np.ndarray] = []
+    edges: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # local parent, move, local child
+    for depth in range(n + 1):
+        hashes.append(level)
+        maker = _line_maker(digits, rules)
+        makers.append(maker)
+        term = (maker != 0) | (depth == n)
+        if term.all():
+            break
+        mover = 1 if depth % 2 == 0 else 2
+        live = np.flatnonzero(~term)
+        d_live = digits[live]
+        images = d_live.astype(np.int64) @ perm_pows  # (live, T): hash of every image
+        parent_idx, moves, child_hash = [], [], []
+        for cell in range(n):
+            sel = np.flatnonzero(d_live[:, cell] == 0)
+            if not len(sel):
+                continue
+            parent_idx.append(live[sel])
+            moves.append(np.full(len(sel), cell, dtype=np.int8))
+            child_hash.append((images[sel] + mover * perm_pows[cell]).min(axis=1))
+        pi = np.concatenate(parent_idx)
+        mv = np.concatenate(moves)
+        ch = np.concatenate(child_hash)
+        nxt, child_idx = np.unique(ch, return_inverse=True)
+        order = np.lexsort((mv, pi))
+        edges.append((pi[order], mv[order], child_idx[order].astype(np.int64)))
+        level = nxt
+        digits = _decode(nxt, n)
+    offsets = np.zeros(len(hashes) + 1, dtype=np.int64)
+    np.cumsum([len(h) for h in hashes], out=offsets[1:])
+    total = int(offsets[-1])
+    deg = np.zeros(total, dtype=np.int64)
+    par_all, mv_all, ch_all = [], [], []
+    for d, (pi, mv, ci) in enumerate(edges):
+        deg[offsets[d] : offsets[d + 1]] = np.bincount(pi, minlength=len(hashes[d]))
+        mv_all.append(mv)
+        ch_all.append((ci + offsets[d + 1]).astype(np.int32))
+        par_all.append(pi)
+    ptr = np.zeros(total + 1, dtype=np.int64)
+    np.cumsum(deg, out=ptr[1:])
+    move = np.concatenate(mv_all) if mv_all else np.zeros(0, np.int8)
+    child = np.concatenate(ch_all) if ch_all else np.zeros(0, np.int32)
+    maker = np.concatenate(makers)
+    win = np.where(maker == 1, 1, np.where(maker == 2, -1, 0)).astype(np.int8)
+    if rules.misere:
+        win = -win
+    terminal = deg == 0
+    value = np.where(terminal, win, 0).astype(np.int8)
+    for d in range(len(edges) - 1, -1, -1):
+        lo, hi = offsets[d], offsets[d + 1]
+        e0, e1 = ptr[lo], ptr[hi]
+        if e0 == e1:
+            continue
+        cv = value[child[e0:e1]]
+        starts = ptr[lo:hi][deg[lo:hi] > 0] - e0
+        nodes = np.flatnonzero(deg[lo:hi] > 0) + lo
+        red = np.maximum if d % 2 == 0 else np.minimum
+        value[nodes] = red.reduceat(cv, starts)
+    return ArrayGraph(
+        rules=rules,
+        hash=np.concatenate(hashes),
+        level=offsets,
+        ptr=ptr,
+        move=move,
+        child=child,
+        value=value,
+        terminal=terminal,
+    )
+
+
+__all__ = ["ArrayGraph", "build_array_graph"]

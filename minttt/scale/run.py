@@ -1,0 +1,203 @@
+"""Resumable bounded solves: greedy table, RC2 lower bounds, a checkpoint, a bounds-over-time plot.
+
+:func:`long_solve` runs one variant for at most ``time_limit`` seconds. Its checkpoint (JSON,
+written atomically at every change) holds the proven lower bound, the best verified table (saved
+next to it), the total seconds spent over all runs and the bounds over time. Run it again with the
+same checkpoint and it picks up from there: the bounds only improve, the clock continues, the best
+table is kept. The solver's internal state (RC2's cores) is not saved: a resumed run re-derives its
+cores, usually faster than the first time, and reports a bound only when it beats the saved one.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from minttt.encode import Variant
+from minttt.errors import InputError
+from minttt.fileio import write_json_atomic
+from minttt.game import X
+from minttt.scale.encode import encode_arrays, table_moves
+from minttt.scale.graph import build_array_graph
+from minttt.scale.greedy import greedy_table, improve, tree_cost
+from minttt.scale.solve import array_table, moves_from_model, rc2_arrays
+
+
+def _fresh(variant: Variant) -> dict[str, Any]:
+    return {
+        "variant": variant.name,
+        "lower": 0,
+        "upper": None,
+        "optimal": False,
+        "table": None,
+        "seconds": 0.0,
+        "runs": 0,
+        "history": [],
+    }
+
+
+def load_checkpoint(path: Path, variant: Variant) -> dict[str, Any]:
+    """The saved state of ``variant`` (a fresh one if ``path`` does not exist)."""
+    if not path.exists():
+        return _fresh(variant)
+    try:
+        state = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable checkpoint ({exc})") from None
+    if state.get("variant") != variant.name:
+        raise InputError(f"{path}: checkpoint of {state.get('variant')!r}, not {variant.name!r}")
+    return state
+
+
+def long_solve(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    time_limit: float,
+    seed: int = 0,
+    rounds: int = 40,
+    say: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Improve the bounds of ``variant`` for ``time_limit`` seconds, resuming from ``checkpoint``.
+
+    Every upper bound is a table that passed :func:`minttt.verify.verify_table` (saved as
+    ``<checkpoint stem>.table.json``). Returns the checkpoint state.
+    """
+    from minttt.table import load_table, save_table
+    from minttt.verify import verify_table
+
+    state = load_checkpoint(checkpoint, variant)
+    state["runs"] += 1
+    if state["optimal"]:
+        say(f"{variant.name}: already proven, {state['upper']} entries")
+        return state
+    origin = time.perf_counter() - float(state["seconds"])
+    table_path = checkpoint.with_name(checkpoint.stem + ".table.json")
+
+    def now() -> float:
+        return round(time.perf_counter() - origin, 2)
+
+    def record(event: str) -> None:
+        state["seconds"] = now()
+        state["history"].append([state["seconds"], state["lower"], state["upper"], event])
+        write_json_atomic(checkpoint, state)
+        say(f"  {state['seconds']:9.1f} s  {state['lower']} .. {state['upper']}  ({event})")
+
+    def offer(chosen: dict[int, int], source: str) -> None:
+        if state["upper"] is not None and len(chosen) >= state["upper"]:
+            return
+        prov = {"variant": variant.name, "source": source, "seed": seed}
+        table = array_table(graph, formula, chosen, prov)
+        report = verify_table(table)
+        if not report.ok:
+            raise RuntimeError(f"{source} table failed verification: {report.counterexample}")
+        save_table(table, table_path)
+        state["upper"], state["table"] = table.size, table_path.name
+        record(f"{source} table, verified")
+
+    start = time.perf_counter()
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    say(f"{variant.name}: graph and formula in {time.perf_counter() - start:.1f} s")
+    if state["table"] and table_path.exists():
+        state["upper"] = load_table(table_path).size
+    side = X if variant.role == "first" else 2
+    allowed = table_moves(graph, variant)
+    cost = tree_cost(graph, allowed, side)
+    state["tree_dp"] = float(cost[0]) if side == X else None
+    if state["upper"] is None:  # a resumed run keeps its table and goes straight to the solver
+        first = greedy_table(graph, allowed, side, cost)
+        state["greedy_entries"] = len(first)  # the plain greedy pass (not verified alone)
+        best = improve(graph, allowed, side, cost, first, seed=seed, rounds=rounds)
+        offer(best, "greedy + local search")  # verification is the slow part: once
+    remaining = time_limit - (time.perf_counter() - start)
+    if remaining <= 0:
+        return state
+
+    def on_bound(lower: int) -> None:
+        if lower > state["lower"]:
+            state["lower"] = lower
+            record("rc2 lower bound")
+
+    outcome = rc2_arrays(formula, timeout=remaining, on_bound=on_bound)
+    if outcome.lower > state["lower"]:
+        state["lower"] = outcome.lower
+    if outcome.model is not None:
+        offer(moves_from_model(graph, formula, outcome.model), "rc2")
+        state["lower"] = max(state["lower"], outcome.lower)
+    state["optimal"] = state["upper"] is not None and state["lower"] >= state["upper"]
+    record("proven" if state["optimal"] else "time limit")
+    return state
+
+
+def bounds_plot(states: dict[str, dict[str, Any]], path: Path) -> None:
+    """Lower and upper bounds over (cumulative) seconds, one colour per variant; log y."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from minttt.fileio import write_bytes_atomic
+
+    fig, ax = plt.subplots(figsize=(9, 5), dpi=100)
+    for i, (name, st) in enumerate(sorted(states.items())):
+        hist = st["history"]
+        if not hist:
+            continue
+        colour = f"C{i % 10}"
+        ts = [h[0] for h in hist]
+        ax.step(ts, [max(h[1], 1) for h in hist], where="post", color=colour, label=f"{name} lower")
+        ups = [(h[0], h[2]) for h in hist if h[2] is not None]
+        if ups:
+            ax.step(*zip(*ups, strict=True), where="post", color=colour, ls="--", label="upper")
+    ax.set_yscale("log")
+    ax.set_xlabel("seconds (all runs)")
+    ax.set_ylabel("entries")
+    ax.set_title("bounds over time: lower = RC2 cores, upper = verified tables")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    plt.close(fig)
+    write_bytes_atomic(path, buf.getvalue())
+
+
+def opening_bounds(
+    variant: Variant, time_limit: float, say: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """Decomposition by opening (first player): the table for ``any`` opening is the best of the
+    tables for each canonical opening, so min over openings of their proven lower bounds is a lower
+    bound. Each opening gets ``time_limit / openings`` seconds of RC2."""
+    graph = build_array_graph(variant.rules)
+    allowed = table_moves(graph, variant)
+    lo, hi = int(graph.ptr[0]), int(graph.ptr[1])
+    cells = sorted({int(graph.move[e]) for e in range(lo, hi) if allowed[e]})
+    seen_children: set[int] = set()
+    openings = []
+    for e in range(lo, hi):
+        c = int(graph.child[e])
+        if allowed[e] and c not in seen_children:
+            seen_children.add(c)
+            openings.append(int(graph.move[e]))
+    per = time_limit / max(1, len(openings))
+    out: dict[str, Any] = {"variant": variant.name, "allowed_openings": cells, "openings": {}}
+    for cell in openings:
+        v = Variant(
+            "first", str(cell), "lookup", variant.objective, variant.criterion, variant.game
+        )
+        f = encode_arrays(graph, v)
+        o = rc2_arrays(f, timeout=per)
+        out["openings"][str(cell)] = {"lower": o.lower, "proven": not o.timed_out}
+        say(f"  opening {cell}: lower {o.lower}{'' if o.timed_out else ' (optimum)'}")
+    out["lower"] = min(r["lower"] for r in out["openings"].values())
+    out["seconds_each"] = round(per, 1)
+    return out
+
+
+__all__ = ["bounds_plot", "load_checkpoint", "long_solve", "opening_bounds"]

@@ -1,0 +1,269 @@
+"""Array formulas into PySAT without text or WCNF objects: RC2 and plain SAT, and tables back.
+
+:func:`rc2_arrays` builds RC2 over an empty WCNF holding only the unit soft clauses, then appends
+the hard clauses to its oracle in chunks straight from the arrays (no list of every clause, no
+per-variable dictionaries). :func:`moves_from_model` walks the table's own play from the start
+(lowest allowed move whose edge variable is true), and :func:`array_table` turns moves into a
+:class:`~minttt.table.Table` that :func:`minttt.verify.verify_table` checks on its own.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import namedtuple
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF, IDPool
+
+from minttt.scale.encode import ArrayFormula
+from minttt.scale.graph import ArrayGraph
+
+DEFAULT_SAT = "glucose4"
+
+
+class _Identity:
+    """Variable map of RC2 when external and internal variables coincide (1..n)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __contains__(self, v: object) -> bool:
+        return isinstance(v, int) and 1 <= v <= self.n
+
+    def __getitem__(self, v: int) -> int:
+        return v
+
+
+class ArrayRC2(RC2):
+    """RC2 fed from an :class:`ArrayFormula`; counts oracle calls."""
+
+    calls = 0
+
+    def __init__(self, formula: ArrayFormula, solver: str = DEFAULT_SAT, **kw: Any) -> None:
+        w = WCNF()
+        for v in formula.objective.tolist():
+            w.soft.append([-v])
+            w.wght.append(1)
+        w.topw = len(w.soft) + 1
+        super().__init__(w, solver=solver, **kw)  # nv = 0: no per-variable maps
+        n = formula.num_vars
+        self.pool = IDPool(start_from=n + 1)
+        vm = namedtuple("VariableMap", ["e2i", "i2e"])
+        self.vmap = vm(e2i=_Identity(n), i2e=_Identity(n))
+        for chunk in formula.chunks():
+            self.oracle.append_formula(chunk)
+
+    def _call_oracle(self, assumptions=[], expect_interrupt=False):  # type: ignore[no-untyped-def]  # noqa: B006
+        self.calls += 1
+        return super()._call_oracle(assumptions=assumptions, expect_interrupt=expect_interrupt)
+
+
+@dataclass
+class Outcome:
+    """A solve: the best model's true variables (bool array, index v), the proven lower bound."""
+
+    model: np.ndarray | None
+    lower: int
+    calls: int
+    timed_out: bool
+    seconds: float
+    load_seconds: float
+
+
+def rc2_arrays(
+    formula: ArrayFormula,
+    timeout: float | None = None,
+    sat: str = DEFAULT_SAT,
+    on_bound: Callable[[int], None] | None = None,
+) -> Outcome:
+    """Core-guided MaxSAT (PySAT RC2); under ``timeout`` the cost of the cores found is a proven
+    lower bound. ``on_bound`` is called (from a watcher thread) when the lower bound rises."""
+    start = time.perf_counter()
+    solver = ArrayRC2(formula, solver=sat)
+    load = time.perf_counter() - start
+    stop = threading.Event()
+
+    def watch() -> None:
+        last = -1
+        deadline = None if timeout is None else start + timeout
+        while not stop.wait(0.5):
+            if on_bound is not None and solver.cost != last:
+                last = solver.cost
+                on_bound(last)
+            if deadline is not None and time.perf_counter() >= deadline:
+                solver.interrupt()
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        model = solver.compute(expect_interrupt=timeout is not None)
+    finally:
+        stop.set()
+        watcher.join()
+    try:
+        seconds = time.perf_counter() - start
+        if model is None:
+            return Outcome(None, int(solver.cost), solver.calls, True, seconds, load)
+        arr = np.zeros(formula.num_vars + 1, dtype=bool)
+        m = np.asarray(model[: formula.num_vars], dtype=np.int64)
+        arr[m[m > 0]] = True
+        return Outcome(arr, int(solver.cost), solver.calls, False, seconds, load)
+    finally:
+        solver.delete()
+
+
+def moves_from_model(graph: ArrayGraph, formula: ArrayFormula, true: np.ndarray) -> dict[int, int]:
+    """node -> edge index of the table a model describes (its own play from the start)."""
+    edge_true = np.zeros(graph.edges, dtype=bool)
+    edge_true[formula.edge_id[true[formula.positions + 1 :]]] = True
+    return walk_table(graph, formula, lambda node: _first_true(graph, node, edge_true))
+
+
+def _first_true(graph: ArrayGraph, node: int, edge_true: np.ndarray) -> int:
+    lo, hi = int(graph.ptr[node]), int(graph.ptr[node + 1])
+    hits = np.flatnonzero(edge_true[lo:hi])
+    if not len(hits):
+        raise RuntimeError(f"model does not satisfy the lookup clause at node {node}")
+    return lo + int(hits[0])
+
+
+def starts(graph: ArrayGraph, formula: ArrayFormula) -> list[int]:
+    """The table's required start positions (node indices)."""
+    if formula.side == 1:
+        return [0]
+    uptr, uchild = graph.unique_children
+    return uchild[uptr[0] : uptr[1]].tolist()
+
+
+def walk_table(
+    graph: ArrayGraph, formula: ArrayFormula, choose: Callable[[int], int]
+) -> dict[int, int]:
+    """Own play: ``choose(node) -> edge`` at every non-terminal table position reached."""
+    uptr, uchild = graph.unique_children
+    chosen: dict[int, int] = {}
+    seen = set(starts(graph, formula))
+    stack = list(seen)
+    child, terminal = graph.child, graph.terminal
+    while stack:
+        node = stack.pop()
+        if terminal[node]:
+            continue
+        e = choose(node)
+        chosen[node] = e
+        c = int(child[e])
+        for g in uchild[uptr[c] : uptr[c + 1]].tolist():
+            if g not in seen:
+                seen.add(g)
+                stack.append(g)
+    return chosen
+
+
+class _GraphView:
+    """What :func:`minttt.table.table_from_moves` reads from a graph."""
+
+    symmetric = True
+
+    def __init__(self, graph: ArrayGraph) -> None:
+        self.graph = graph
+        self.rules = graph.rules
+        self._index = {int(h): i for i, h in enumerate(graph.hash.tolist())}
+
+    def board(self, h: int) -> Any:
+        from minttt.game import Board
+
+        return Board(self.graph.board(self._index[h]), self.rules)
+
+    def value(self, h: int) -> int:
+        return int(self.graph.value[self._index[h]])
+
+
+def array_table(
+    graph: ArrayGraph,
+    formula: ArrayFormula,
+    chosen: dict[int, int],
+    provenance: dict[str, Any],
+) -> Any:
+    """A :class:`~minttt.table.Table` from ``node -> edge`` choices; a fixed opening is also the
+    table's ``opening`` field (and its root entry, as :func:`minttt.solve.make_table` does)."""
+    from minttt.table import _build
+
+    v = formula.variant
+    opening = v.opening_cell(graph.rules)
+    raw = []
+    for node, e in sorted(chosen.items()):
+        raw.append(
+            {
+                "hash": int(graph.hash[node]),
+                "board": "".join(".xo"[c] for c in graph.board(node)),
+                "move": int(graph.move[e]),
+                "value": int(graph.value[node]),
+            }
+        )
+    return _build(
+        role="X" if formula.side == 1 else "O",
+        opening=opening,
+        criterion=v.criterion,
+        game=graph.rules.name,
+        raw_entries=raw,
+        provenance=provenance,
+        size=len(raw),
+    )
+
+
+@dataclass
+class Minimum:
+    """What :func:`prove_minimum` found: a verified table's size, the proven lower bound."""
+
+    variant: Any
+    size: int | None
+    lower: int
+    optimal: bool
+    table: Any
+    seconds: float
+
+
+def prove_minimum(variant: Any, timeout: float | None = None, sat: str = DEFAULT_SAT) -> Minimum:
+    """Build, load and solve ``variant`` with the array pipeline; the table (if RC2 finished) is
+    verified. With :func:`minttt.scale.encode.hard_clauses` this is what a certificate needs: the
+    formula, the optimum ``size`` (SAT there) and ``size - 1`` (to refute)."""
+    from minttt.scale.encode import encode_arrays
+    from minttt.scale.graph import build_array_graph
+    from minttt.verify import verify_table
+
+    start = time.perf_counter()
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    outcome = rc2_arrays(formula, timeout=timeout, sat=sat)
+    if outcome.model is None:
+        return Minimum(variant, None, outcome.lower, False, None, time.perf_counter() - start)
+    prov = {"variant": variant.name, "solver": f"rc2 ({sat})", "lower_bound": outcome.lower}
+    table = array_table(graph, formula, moves_from_model(graph, formula, outcome.model), prov)
+    if not verify_table(table).ok:
+        raise RuntimeError(f"{variant.name}: the solver's table failed verification")
+    return Minimum(
+        variant,
+        table.size,
+        outcome.lower,
+        table.size == outcome.lower,
+        table,
+        time.perf_counter() - start,
+    )
+
+
+__all__ = [
+    "ArrayRC2",
+    "Minimum",
+    "Outcome",
+    "prove_minimum",
+    "array_table",
+    "moves_from_model",
+    "rc2_arrays",
+    "starts",
+    "walk_table",
+]

@@ -1,0 +1,113 @@
+"""4x4 and 3x4 with the array pipeline: verified tables, proven lower bounds, resumable runs.
+
+    python scripts/scale_games.py [--limit-scale 1.0] [--out results/games]
+
+Writes ``<out>/<variant>.json`` (checkpoint: bounds, history), ``<out>/<variant>.table.json``
+(the best verified table), ``<out>/bounds.json`` (all bounds, opening decomposition) and
+``<out>/bounds.png``. Fixed seeds; rerunning resumes from the checkpoints (delete them to start
+over). Takes about 20 minutes at the default limits; ``minttt reproduce`` only reads the files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from minttt.encode import Variant
+from minttt.fileio import write_json_atomic
+from minttt.scale.run import bounds_plot, load_checkpoint, long_solve, opening_bounds
+
+RUNS: tuple[tuple[str, str, float], ...] = (  # game, role, seconds
+    ("mnk:3,4,3", "first", 60.0),
+    ("mnk:3,4,3", "second", 180.0),
+    ("mnk:4,4,3", "first", 60.0),
+    ("mnk:4,4,3", "second", 240.0),
+    ("mnk:4,4,4", "first", 300.0),
+    ("mnk:4,4,4", "second", 240.0),
+)
+LP_RUNS: tuple[tuple[str, str, float], ...] = (  # the LP relaxation (scipy, if installed)
+    ("mnk:3,4,3", "first", 30.0),
+    ("mnk:3,4,3", "second", 60.0),
+    ("mnk:4,4,3", "first", 90.0),
+    ("mnk:4,4,3", "second", 120.0),
+)
+OPENINGS: tuple[tuple[str, float], ...] = (("mnk:4,4,3", 60.0), ("mnk:4,4,4", 240.0))
+SEED = 0
+
+
+def variant(game: str, role: str) -> Variant:
+    return Variant(role, "any" if role == "first" else None, "lookup", "entries", game=game)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("results/games"))
+    parser.add_argument("--limit-scale", type=float, default=1.0, help="multiply every limit")
+    parser.add_argument("--only", default="", help="run only variants whose name contains this")
+    parser.add_argument("--lp", action="store_true", help="only the LP relaxation bounds")
+    args = parser.parse_args(argv)
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    states = {}
+    for game, role, limit in RUNS:
+        v = variant(game, role)
+        path = args.out / f"{v.name.replace('@', '_').replace(':', '').replace(',', '')}.json"
+        if args.lp or (args.only and args.only not in v.name):
+            states[v.name] = load_checkpoint(path, v)  # kept as it is (run before)
+            continue
+        states[v.name] = long_solve(
+            v, path, time_limit=limit * args.limit_scale, seed=SEED, say=say
+        )
+    previous = args.out / "bounds.json"
+    old = json.loads(previous.read_text()) if previous.exists() else {}
+    decomposition = old.get("opening_decomposition", [])
+    lp_rows = old.get("lp_relaxation", [])
+    if args.lp:
+        from minttt.scale.encode import encode_arrays
+        from minttt.scale.graph import build_array_graph
+        from minttt.scale.lp import lp_bound
+
+        lp_rows = []
+        for game, role, limit in LP_RUNS:
+            v = variant(game, role)
+            f = encode_arrays(build_array_graph(v.rules), v)
+            row = lp_bound(f, limit * args.limit_scale)
+            if row is not None:
+                lp_rows.append({"variant": v.name, **row})
+                say(f"{v.name}: LP relaxation {row}")
+    for game, limit in OPENINGS:
+        v = variant(game, "first")
+        if args.lp or (args.only and args.only not in v.name):
+            continue
+        decomposition = [d for d in decomposition if d["variant"] != v.name]
+        say(f"{v.name}: decomposition by opening")
+        decomposition.append(opening_bounds(v, limit * args.limit_scale, say=say))
+    summary = {
+        "seed": SEED,
+        "variants": {
+            name: {
+                k: st.get(k)
+                for k in (
+                    "lower",
+                    "upper",
+                    "optimal",
+                    "greedy_entries",
+                    "tree_dp",
+                    "seconds",
+                    "runs",
+                    "table",
+                )
+            }
+            for name, st in states.items()
+        },
+        "opening_decomposition": decomposition,
+        "lp_relaxation": lp_rows,
+    }
+    write_json_atomic(args.out / "bounds.json", summary)
+    bounds_plot(states, args.out / "bounds.png")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
