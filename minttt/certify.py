@@ -40,24 +40,25 @@ INDEX = "index.json"
 FORMAT = "minttt-certificates/1"
 XZ_PRESET = 6
 MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its size recorded only
-# m,n,k minima that the solver proves in seconds (results/games_study.json): first player
+# m,n,k minima proven in both solver families (results/games_study.json): 3x4 k=3, first player
 MNK_GAMES = ("mnk:3,4,3",)
+MNK_FOLDER = "mnk"  # their certificates: minttt certify --all (minutes), not reproduce
 
 
-def certificate_variants() -> list[Variant]:
+def certificate_variants(mnk: bool = False) -> list[Variant]:
     """Every proven minimum the project reports, in a fixed order.
 
-    The 18 standard 3x3 variants (joint ``both`` minima included), the same 18 under never-lose,
-    misère tic-tac-toe (first and second player), and the first player of 3x4 k=3.
+    The 18 standard 3x3 variants (joint ``both`` minima included), the same 18 under never-lose
+    and misère tic-tac-toe (first and second player); with ``mnk``, instead, the first player of
+    3x4 k=3 (certified into the :data:`MNK_FOLDER` sub-folder).
     """
-    from minttt.solve.api import standard_variants
     from minttt.study import study_variants
 
-    out = standard_variants(("optimal", "never-lose"))
-    out += study_variants("3x3-misere")
-    for game in MNK_GAMES:
-        out += [v for v in study_variants(game) if v.role == "first"]
-    return out
+    if mnk:
+        return [v for game in MNK_GAMES for v in study_variants(game) if v.role == "first"]
+    from minttt.solve.api import standard_variants
+
+    return standard_variants(("optimal", "never-lose")) + study_variants("3x3-misere")
 
 
 def file_stem(variant: Variant) -> str:
@@ -266,7 +267,7 @@ def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
             old = []
     by = {r["variant"]: r for r in old}
     by.update({r["variant"]: r for r in records})
-    order = {v.name: i for i, v in enumerate(certificate_variants())}
+    order = {v.name: i for i, v in enumerate(certificate_variants() + certificate_variants(True))}
     ordered = sorted(by.values(), key=lambda r: (order.get(r["variant"], len(order)), r["variant"]))
     index = {
         "format": FORMAT,

@@ -65,6 +65,7 @@ class CheckResult:
     failed: Step | None = None
     failed_index: int | None = None  # 1-based among the added lemmas
     core_formula: list[int] = field(default_factory=list)  # 0-based formula clause indices
+    core_steps: list[int] = field(default_factory=list)  # 0-based proof step indices, checked
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -595,6 +596,7 @@ def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) 
         if not ch.marked[cid]:
             continue
         result.core_lemmas += 1
+        result.core_steps.append(index)
         if ch.rup(ch.lits[cid]):
             continue
         if ch.rat(cid):
