@@ -6,6 +6,8 @@ import gzip
 import lzma
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from minttt import drat
@@ -140,3 +142,31 @@ def test_cli_exit_codes(tmp_path):
     broken = _write(tmp_path, "broken.cnf.xz", lzma.compress(PHP32)[:-9])
     r = runner.invoke(app, ["check-proof", broken, good])
     assert r.exit_code == 2 and "corrupt compressed" in r.output
+
+
+def _satisfiable(n: int, clauses: list[tuple[int, ...]]) -> bool:
+    for bits in range(1 << n):
+        if all(any((x > 0) == bool(bits >> (abs(x) - 1) & 1) for x in c) for c in clauses):
+            return True
+    return False
+
+
+_lit = st.integers(1, 5).flatmap(lambda v: st.sampled_from([v, -v]))
+_clause = st.lists(_lit, min_size=1, max_size=3).map(tuple)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    clauses=st.lists(_clause, min_size=1, max_size=14),
+    lemmas=st.lists(st.tuples(st.booleans(), _clause), max_size=8),
+)
+def test_a_valid_proof_means_unsatisfiable(clauses, lemmas):
+    """Soundness on random formulas and proofs (random lemmas and deletions, then the empty
+    clause): whenever the checker accepts, brute force finds no model."""
+    cnf = f"p cnf 5 {len(clauses)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+    lines = [("d " if delete else "") + " ".join(map(str, c)) + " 0\n" for delete, c in lemmas]
+    r = drat.check(cnf.encode(), ("".join(lines) + "0\n").encode())
+    if r.valid:
+        assert not _satisfiable(5, clauses)
+    elif not _satisfiable(5, clauses):
+        assert r.message  # an UNSAT formula may still get an invalid proof: it names why
