@@ -22,6 +22,7 @@ same bytes whether or not the proofs were checked on the way (``minttt certify``
 
 from __future__ import annotations
 
+import hashlib
 import json
 import lzma
 from collections.abc import Callable, Iterable
@@ -208,6 +209,7 @@ def certify(
         "cnf_bytes_uncompressed": len(cnf),
         "proof_bytes": len(proof_xz),
         "proof_bytes_uncompressed": len(proof),
+        "proof_sha256": hashlib.sha256(proof).hexdigest(),
         "table_bytes": table_path.stat().st_size,
         "variables": nvars,
         "clauses": len(clauses),
