@@ -314,12 +314,17 @@ class _Checker:
         self.active[cid] = 0
         self.units.pop(cid, None)
 
-    def is_top_reason(self, cid: int) -> bool:
-        c = self.lits[cid]
-        if not c:
-            return False
-        v = abs(c[0])
-        return bool(self.in_top[v]) and self.reason[v] == cid
+    def top_reason_pos(self, cid: int) -> int:
+        """Trail position of the top-level literal ``cid`` is the reason of, or -1.
+
+        Any literal of the clause may be the implied one (binary clauses are never reordered).
+        """
+        in_top, reason = self.in_top, self.reason
+        for x in self.lits[cid]:
+            v = abs(x)
+            if in_top[v] and reason[v] == cid:
+                return self.tpos[v]
+        return -1
 
     # --- assignment
 
@@ -572,7 +577,7 @@ def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) 
             if not live:
                 continue  # deleting an absent clause: ignored (as drat-trim does)
             cid = live[-1]
-            if ch.is_top_reason(cid):
+            if ch.top_reason_pos(cid) >= 0:
                 result.ignored_deletions += 1
                 continue
             ch.deactivate(cid)
@@ -588,11 +593,11 @@ def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) 
         if position == 0:  # the lemma that conflicts: rebuild the closure without it
             ch.deactivate(cid)
             ch.truncate_top(0)
-        elif ch.is_top_reason(cid):
-            ch.deactivate(cid)
-            ch.truncate_top(ch.tpos[abs(ch.lits[cid][0])])
         else:
+            pos = ch.top_reason_pos(cid)
             ch.deactivate(cid)
+            if pos >= 0:
+                ch.truncate_top(pos)
         if not ch.marked[cid]:
             continue
         result.core_lemmas += 1
