@@ -36,10 +36,14 @@ def register(app: typer.Typer) -> None:
 
         if all_ == bool(variants):
             raise InputError("give VARIANT names or --all (exactly one)")
-        chosen = certificate_variants() if all_ else [Variant.parse(v) for v in variants]
-        jobs = [(out, chosen)]
         if all_:
-            jobs.append((out / MNK_FOLDER, certificate_variants(mnk=True)))
+            chosen = certificate_variants() + certificate_variants(mnk=True)
+        else:
+            chosen = [Variant.parse(v) for v in variants]
+        # m,n,k certificates live in their own folder (written by the long run, not reproduce)
+        mnk = [v for v in chosen if v.game.startswith("mnk")]
+        jobs = [(out, [v for v in chosen if v not in mnk]), (out / MNK_FOLDER, mnk)]
+        jobs = [(folder, group) for folder, group in jobs if group]
         if out.exists() and not out.is_dir():
             raise InputError(f"--out {out} is a file, not a folder")
         with Progress(
