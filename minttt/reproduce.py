@@ -335,6 +335,37 @@ def step_beyond(ctx: Context) -> None:
     ctx.report += [beyond_report_markdown(figures), ""]
 
 
+def step_certify(ctx: Context) -> None:
+    """Certificates for every proven minimum: CNF at k-1, DRAT proof, table (results/proofs/).
+
+    The proofs are checked by the tests and ``minttt certify``, not here (minutes in Python)."""
+    from minttt.certify import certify_all
+
+    done = certify_all(ctx.out / "proofs", check=False, graph_3x3=ctx.graph)
+    records = [c.record for c in done]
+    ctx.figures["certificates"] = records
+    shipped = [r for r in records if r["shipped"]]
+    total = sum(r["cnf_bytes"] + (r["proof_bytes"] if r["shipped"] else 0) for r in records)
+    lines = [
+        "## Certificates: a proof anyone can check for every minimum",
+        "",
+        f"`results/proofs/` holds {len(records)} certificates ({len(shipped)} with their DRAT "
+        f'proof; {total / 1e6:.1f} MB xz): for each minimum k, the CNF "a table of at most k-1 '
+        "exists\", CaDiCaL's DRAT proof that it is unsatisfiable, and a table of size k that "
+        "passes `minttt verify`. Check one with `minttt check-proof CNF PROOF` or drat-trim.",
+        "",
+        "| variant | minimum | CNF variables / clauses | proof lemmas | proof (xz) |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for r in records:
+        proof = f"{r['proof_bytes']:,} B" + ("" if r["shipped"] else " (not shipped)")
+        lines.append(
+            f"| {r['variant']} | {r['minimum']} | {r['variables']:,} / {r['clauses']:,} | "
+            f"{r['lemmas']:,} | {proof} |"
+        )
+    ctx.report += lines + [""]
+
+
 STEPS: list[tuple[str, Callable[[Context], None]]] = [
     ("counts", step_counts),
     ("tables", step_tables),
@@ -347,6 +378,7 @@ STEPS: list[tuple[str, Callable[[Context], None]]] = [
     ("search", step_search),
     ("evolution", step_evolution),
     ("beyond", step_beyond),
+    ("certify", step_certify),
 ]
 
 
@@ -355,7 +387,7 @@ STEPS: list[tuple[str, Callable[[Context], None]]] = [
 
 # Steps that need only what earlier steps made and write files of their own: they run side by
 # side in worker processes, and their figures and report sections are merged in this order.
-PARALLEL_STEPS = ("evolution", "beyond")
+PARALLEL_STEPS = ("evolution", "beyond", "certify")
 
 
 def reproduce(
@@ -505,7 +537,8 @@ def _run_isolated(job: tuple[str, Context]) -> tuple[dict[str, Any], list[str]]:
 
 def _needed(steps: list[str]) -> set[str]:
     """Steps that others depend on: everything after ``tables`` needs the tables."""
-    return {"tables"} if any(s not in ("counts", "encodings") for s in steps) else set()
+    independent = ("counts", "encodings", "certify")
+    return {"tables"} if any(s not in independent for s in steps) else set()
 
 
 def _report(ctx: Context) -> str:

@@ -18,13 +18,17 @@ pytestmark = pytest.mark.slow  # reruns the whole of minttt reproduce
 ROOT = Path(__file__).resolve().parent.parent
 # Written by scripts/bench.py and the long study script, not by reproduce.
 NOT_FROM_REPRODUCE = {"bench.json", "games_study.json"}
+# Written by minttt certify --all (minutes), not by reproduce: the m,n,k certificates.
+NOT_FROM_REPRODUCE_DIRS = ("proofs/mnk/",)
 
 
 def _files(folder: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(folder)): p.read_bytes()
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.name not in NOT_FROM_REPRODUCE
+        if p.is_file()
+        and p.name not in NOT_FROM_REPRODUCE
+        and not str(p.relative_to(folder)).startswith(NOT_FROM_REPRODUCE_DIRS)
     }
 
 

@@ -36,6 +36,8 @@ COMMANDS: dict[str, str] = {
     "nine": "nine",
     "web": "web",
     "reproduce": "reproduce",
+    "certify": "certify",
+    "check-proof": "certify",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 

@@ -1,0 +1,638 @@
+"""An independent DRAT proof checker: DIMACS CNF + DRAT proof (text or binary) in, verdict out.
+
+Shares no code with the solvers (imports nothing from PySAT or Z3, nor from the rest of minttt but
+its error type). A proof is valid when every lemma it needs is RUP (reverse unit propagation) or
+RAT on its first literal, and it adds the empty clause. The check runs backward, as drat-trim does:
+
+1. Forward: add the formula, then each lemma, keeping the top-level unit-propagation closure,
+   until it conflicts (the empty clause, or a lemma that makes propagation fail). Deletions are
+   honoured, except a deletion of a clause that is the reason of a top-level literal, which is
+   ignored (as drat-trim does; ignoring a deletion is always sound: it only keeps a clause that
+   was derived anyway).
+2. Backward: mark the clauses of that conflict; walk the lemmas back, undoing additions and
+   deletions, and check only the marked lemmas (the core), each against the clauses present when
+   it was added; the clauses its check uses are marked in turn.
+
+A proof that never adds the empty clause is invalid even if its last lemmas already conflict
+(stricter than drat-trim, which warns). Lemmas after the conflict are not checked (they cannot
+matter). Variables are any positive integers (RAT lemmas may introduce new ones).
+
+>>> cnf = b"p cnf 2 4\\n1 2 0\\n-1 2 0\\n1 -2 0\\n-1 -2 0\\n"
+>>> check(cnf, b"2 0\\n0\\n").valid
+True
+>>> r = check(cnf, b"1 0\\n")
+>>> r.valid, r.message
+(False, 'the proof never adds the empty clause')
+"""
+
+from __future__ import annotations
+
+import gzip
+import lzma
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from minttt.errors import InputError
+
+ADD, DELETE = 0, 1
+
+
+class ProofFormatError(InputError):
+    """A CNF or proof file that cannot be read (exit 2, not an invalid proof)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One proof line: an added lemma or a deletion, with its 1-based line (or record) number."""
+
+    kind: int
+    lits: tuple[int, ...]
+    line: int
+
+
+@dataclass
+class CheckResult:
+    """The verdict. ``failed`` names the first (in proof order) needed lemma that fails."""
+
+    valid: bool
+    message: str
+    lemmas: int = 0  # lemmas added by the proof (deletions not counted)
+    deletions: int = 0
+    core_lemmas: int = 0  # lemmas the refutation needs (each checked)
+    core_clauses: int = 0  # formula clauses the refutation uses
+    rat_lemmas: int = 0
+    ignored_deletions: int = 0
+    failed: Step | None = None
+    failed_index: int | None = None  # 1-based among the added lemmas
+    core_formula: list[int] = field(default_factory=list)  # 0-based formula clause indices
+    core_steps: list[int] = field(default_factory=list)  # 0-based proof step indices, checked
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "valid": self.valid,
+            "message": self.message,
+            "lemmas": self.lemmas,
+            "deletions": self.deletions,
+            "core_lemmas": self.core_lemmas,
+            "core_clauses": self.core_clauses,
+            "rat_lemmas": self.rat_lemmas,
+            "ignored_deletions": self.ignored_deletions,
+        }
+        if self.failed is not None:
+            out["failed_lemma"] = self.failed_index
+            out["failed_line"] = self.failed.line
+            out["failed_clause"] = list(self.failed.lits)
+        return out
+
+
+# ------------------------------------------------------------------------------------ reading
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """A file's bytes, decompressed when it is xz or gzip (by magic number)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise ProofFormatError(f"cannot read {p}: {exc.strerror or exc}") from None
+    try:
+        if data[:6] == b"\xfd7zXZ\x00":
+            return lzma.decompress(data)
+        if data[:2] == b"\x1f\x8b":
+            return gzip.decompress(data)
+    except (lzma.LZMAError, OSError, EOFError) as exc:
+        raise ProofFormatError(f"{p}: corrupt compressed file ({exc})") from None
+    return data
+
+
+def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:
+    """``(variables, clauses)`` of DIMACS CNF text; raises ProofFormatError naming the line."""
+    header: tuple[int, int] | None = None
+    clauses: list[tuple[int, ...]] = []
+    current: list[int] = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        line = raw.strip()
+        if not line or line[:1] == b"c" or line[:1] == b"%":
+            continue
+        if line[:1] == b"p":
+            words = line.split()
+            if header is not None or len(words) != 4 or words[1] != b"cnf":
+                raise ProofFormatError(f"CNF line {number}: bad header {_show(line)}")
+            try:
+                header = (int(words[2]), int(words[3]))
+            except ValueError:
+                raise ProofFormatError(f"CNF line {number}: bad header {_show(line)}") from None
+            if header[0] < 0 or header[1] < 0:
+                raise ProofFormatError(f"CNF line {number}: bad header {_show(line)}")
+            continue
+        if header is None:
+            raise ProofFormatError(f"CNF line {number}: clause before the 'p cnf' header")
+        try:
+            nums = [int(w) for w in line.split()]
+        except ValueError:
+            raise ProofFormatError(f"CNF line {number}: not a clause: {_show(line)}") from None
+        for x in nums:
+            if x == 0:
+                clauses.append(tuple(current))
+                current = []
+            elif abs(x) > header[0]:
+                raise ProofFormatError(
+                    f"CNF line {number}: literal {x} beyond the header's {header[0]} variables"
+                )
+            else:
+                current.append(x)
+    if header is None:
+        raise ProofFormatError("CNF: no 'p cnf' header")
+    if current:
+        raise ProofFormatError("CNF: the last clause is not terminated by 0")
+    if len(clauses) != header[1]:
+        raise ProofFormatError(f"CNF: header says {header[1]} clauses, found {len(clauses)}")
+    return header[0], clauses
+
+
+def _show(line: bytes) -> str:
+    text = line.decode("utf-8", "replace")
+    return repr(text if len(text) <= 40 else text[:40] + "...")
+
+
+def is_binary(data: bytes) -> bool:
+    """Binary DRAT (records ``a``/``d`` + variable-length literals) rather than text."""
+    if not data:
+        return False
+    if data[:1] == b"a":
+        return True
+    head = data[:1024]
+    return any(b == 0 or b >= 0x80 or (b < 0x20 and b not in (9, 10, 13)) for b in head)
+
+
+def parse_proof(data: bytes) -> list[Step]:
+    """The steps of a DRAT proof, text or binary (detected)."""
+    return _parse_binary(data) if is_binary(data) else _parse_text(data)
+
+
+def _parse_text(data: bytes) -> list[Step]:
+    steps: list[Step] = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        words = raw.split()
+        if not words or words[0][:1] == b"c":
+            continue
+        kind = ADD
+        if words[0] == b"d":
+            kind, words = DELETE, words[1:]
+        try:
+            nums = [int(w) for w in words]
+        except ValueError:
+            raise ProofFormatError(f"proof line {number}: not a lemma: {_show(raw)}") from None
+        if not nums or nums[-1] != 0 or 0 in nums[:-1]:
+            raise ProofFormatError(
+                f"proof line {number}: a lemma is one clause ending in 0: {_show(raw)}"
+            )
+        steps.append(Step(kind, tuple(nums[:-1]), number))
+    return steps
+
+
+def _parse_binary(data: bytes) -> list[Step]:
+    steps: list[Step] = []
+    i, n = 0, len(data)
+    while i < n:
+        tag = data[i]
+        if tag not in (0x61, 0x64):
+            raise ProofFormatError(f"binary proof byte {i}: expected 'a' or 'd', got {tag:#04x}")
+        i += 1
+        lits: list[int] = []
+        while True:
+            value, shift = 0, 0
+            while True:
+                if i >= n:
+                    raise ProofFormatError("binary proof: truncated record at the end")
+                b = data[i]
+                i += 1
+                value |= (b & 0x7F) << shift
+                shift += 7
+                if not b & 0x80:
+                    break
+            if value == 0:
+                break
+            if value == 1:
+                raise ProofFormatError(f"binary proof byte {i}: invalid literal code 1")
+            lits.append(-(value >> 1) if value & 1 else value >> 1)
+        steps.append(Step(ADD if tag == 0x61 else DELETE, tuple(lits), len(steps) + 1))
+    return steps
+
+
+# ------------------------------------------------------------------------------------ checking
+
+
+class _Checker:
+    """Clause database with two watched literals, a top-level trail and core marking."""
+
+    def __init__(self, nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) -> None:
+        top = nvars
+        for s in steps:
+            for x in s.lits:
+                top = max(top, abs(x))
+        self.nvars = top
+        size = 2 * top + 1  # literal l indexes l (negative l from the end)
+        self.val = [0] * size
+        # long clauses watching a literal, and binary clauses as (other literal, id), each in
+        # two lists: unmarked and marked (core) clauses
+        self.wu: list[list[int]] = [[] for _ in range(size)]
+        self.wm: list[list[int]] = [[] for _ in range(size)]
+        self.bu: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+        self.bm: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+        self.reason = [-1] * (top + 1)
+        self.in_top = bytearray(top + 1)
+        self.cone = bytearray(top + 1)  # the reasons of this top-level literal are all marked
+        self.tpos = [0] * (top + 1)
+        self.trail: list[int] = []
+        self.lits: list[list[int]] = []
+        self.active = bytearray()
+        self.marked = bytearray()
+        self.units: dict[int, None] = {}  # active unit clauses, in order
+        self.key_to_ids: dict[tuple[int, ...], list[int]] = {}
+        self.nformula = len(clauses)
+        self.seen = bytearray(top + 1)
+        self.occurs: dict[int, list[int]] | None = None
+        self.pivot: dict[int, int] = {}  # lemma id -> its first literal as written (RAT pivot)
+
+    # --- clause database
+
+    def new_clause(self, lits: tuple[int, ...]) -> int:
+        cid = len(self.lits)
+        self.lits.append(list(dict.fromkeys(lits)))
+        self.active.append(0)
+        self.marked.append(0)
+        key = tuple(sorted(self.lits[cid]))
+        if len(key) == 2:  # binary clauses are never re-watched: both implications, once
+            a, b = key
+            self.bu[a].append((b, cid))
+            self.bu[b].append((a, cid))
+        self.key_to_ids.setdefault(key, []).append(cid)
+        if self.occurs is not None:
+            for x in self.lits[cid]:
+                self.occurs.setdefault(x, []).append(cid)
+        return cid
+
+    def activate(self, cid: int) -> int:
+        """Make ``cid`` present at top level: watch it, propagate if unit. Conflict id or -1."""
+        self.active[cid] = 1
+        c = self.lits[cid]
+        val = self.val
+        if len(c) == 0:
+            return cid
+        if len(c) == 1:
+            self.units[cid] = None
+            x = c[0]
+            if val[x] == -1:
+                return cid
+            if val[x] == 0:
+                self._assign_top(x, cid)
+                return self.propagate(len(self.trail) - 1)
+            return -1
+        if len(c) == 2:
+            a, b = c
+            if val[a] == -1 and val[b] == -1:
+                return cid
+            if val[a] == -1 and val[b] == 0:
+                a, b = b, a
+            if val[b] == -1 and val[a] == 0:
+                self._assign_top(a, cid)
+                return self.propagate(len(self.trail) - 1)
+            return -1
+        c.sort(key=lambda x: -val[x])  # true, then unassigned, then false
+        watches = self.wm if self.marked[cid] else self.wu
+        watches[c[0]].append(cid)
+        watches[c[1]].append(cid)
+        if val[c[0]] == -1:
+            return cid
+        if val[c[1]] == -1 and val[c[0]] == 0:
+            self._assign_top(c[0], cid)
+            return self.propagate(len(self.trail) - 1)
+        return -1
+
+    def deactivate(self, cid: int) -> None:
+        self.active[cid] = 0
+        self.units.pop(cid, None)
+
+    def top_reason_pos(self, cid: int) -> int:
+        """Trail position of the top-level literal ``cid`` is the reason of, or -1.
+
+        Any literal of the clause may be the implied one (binary clauses are never reordered).
+        """
+        in_top, reason = self.in_top, self.reason
+        for x in self.lits[cid]:
+            v = abs(x)
+            if in_top[v] and reason[v] == cid:
+                return self.tpos[v]
+        return -1
+
+    # --- assignment
+
+    def _assign_top(self, x: int, cid: int) -> None:
+        v = abs(x)
+        self.val[x], self.val[-x] = 1, -1
+        self.reason[v] = cid
+        self.in_top[v] = 1
+        self.tpos[v] = len(self.trail)
+        self.trail.append(x)
+
+    def propagate(self, qhead: int, top: bool = True) -> int:
+        """Unit propagation from ``trail[qhead]``; the conflicting clause's id, or -1.
+
+        Core first (as drat-trim): marked clauses propagate to a fixpoint before an unmarked
+        clause is used, so conflicts are found among clauses already needed and cores stay small.
+        In the unmarked lists a clause marked since it was listed is skipped (its long-clause
+        entry dropped): :meth:`mark` listed it in the marked lists.
+        """
+        trail, val, lits, active, reason, marked = (
+            self.trail,
+            self.val,
+            self.lits,
+            self.active,
+            self.reason,
+            self.marked,
+        )
+        in_top, tpos, bm, wm, bu, wu = self.in_top, self.tpos, self.bm, self.wm, self.bu, self.wu
+        qm = qu = qhead
+        while True:
+            if qm < len(trail):
+                f = -trail[qm]
+                qm += 1
+                bl, ws, watches, unmarked = bm[f], wm[f], wm, False
+            elif qu < len(trail):
+                f = -trail[qu]
+                qu += 1
+                bl, ws, watches, unmarked = bu[f], wu[f], wu, True
+            else:
+                return -1
+            for o, cid in bl:
+                vo = val[o]
+                if vo == 1 or not active[cid] or (unmarked and marked[cid]):
+                    continue
+                if vo == -1:
+                    return cid
+                val[o], val[-o] = 1, -1
+                v = o if o > 0 else -o
+                reason[v] = cid
+                if top:
+                    in_top[v] = 1
+                    tpos[v] = len(trail)
+                trail.append(o)
+            i = j = 0
+            n = len(ws)
+            while i < n:
+                cid = ws[i]
+                i += 1
+                if not active[cid] or (unmarked and marked[cid]):
+                    continue
+                c = lits[cid]
+                if c[0] == f:
+                    c[0], c[1] = c[1], f
+                elif c[1] != f:
+                    continue  # stale entry: the clause watches other literals now
+                other = c[0]
+                if val[other] == 1:
+                    ws[j] = cid
+                    j += 1
+                    continue
+                for k in range(2, len(c)):
+                    x = c[k]
+                    if val[x] != -1:
+                        c[1], c[k] = x, f
+                        watches[x].append(cid)
+                        break
+                else:
+                    ws[j] = cid
+                    j += 1
+                    if val[other] == -1:
+                        while i < n:
+                            ws[j] = ws[i]
+                            j += 1
+                            i += 1
+                        del ws[j:]
+                        return cid
+                    val[other], val[-other] = 1, -1
+                    v = other if other > 0 else -other
+                    reason[v] = cid
+                    if top:
+                        in_top[v] = 1
+                        tpos[v] = len(trail)
+                    trail.append(other)
+            del ws[j:]
+
+    def mark(self, cid: int) -> None:
+        """Put ``cid`` in the core; from now on it propagates in the marked (first) pass."""
+        if self.marked[cid]:
+            return
+        self.marked[cid] = 1
+        c = self.lits[cid]
+        if len(c) == 2:
+            a, b = c
+            self.bm[a].append((b, cid))
+            self.bm[b].append((a, cid))
+        elif len(c) > 2:
+            self.wm[c[0]].append(cid)
+            self.wm[c[1]].append(cid)
+
+    def backtrack(self, length: int) -> None:
+        val, reason = self.val, self.reason
+        for x in self.trail[length:]:
+            val[x] = val[-x] = 0
+            reason[abs(x)] = -1
+        del self.trail[length:]
+
+    def truncate_top(self, length: int) -> None:
+        """Unassign the top-level trail from ``length`` on, then restore the closure."""
+        for x in self.trail[length:]:
+            v = abs(x)
+            self.in_top[v] = 0
+            self.cone[v] = 0
+        self.backtrack(length)
+        for cid in self.units:
+            x = self.lits[cid][0]
+            if self.val[x] == 0:
+                self._assign_top(x, cid)
+        if self.propagate(0) >= 0:  # pragma: no cover - the closure was conflict-free before
+            raise RuntimeError("internal: top-level conflict after removing a lemma")
+
+    # --- analysis and checks
+
+    def mark_conflict(self, cid: int) -> None:
+        """Mark ``cid`` and every reason the conflict depends on."""
+        mark, lits, reason, seen, cone, in_top = (
+            self.mark,
+            self.lits,
+            self.reason,
+            self.seen,
+            self.cone,
+            self.in_top,
+        )
+        mark(cid)
+        stack = [abs(x) for x in lits[cid]]
+        visited: list[int] = []
+        while stack:
+            v = stack.pop()
+            if seen[v] or cone[v]:
+                continue
+            seen[v] = 1
+            visited.append(v)
+            r = reason[v]
+            if r >= 0:
+                mark(r)
+                stack.extend(abs(x) for x in lits[r])
+        for v in visited:
+            seen[v] = 0
+            if in_top[v]:
+                cone[v] = 1
+
+    def rup(self, lemma: list[int]) -> bool:
+        """Is ``lemma`` implied by unit propagation? Marks what the conflict used."""
+        val = self.val
+        for x in lemma:
+            if val[x] == 1:  # already true at top level: its reasons refute the negation
+                self.mark_conflict_lit(x)
+                return True
+        base = len(self.trail)
+        for x in lemma:
+            if val[-x] == 0:
+                val[-x], val[x] = 1, -1
+                self.trail.append(-x)
+        conflict = self.propagate(base, top=False)
+        if conflict >= 0:
+            self.mark_conflict(conflict)
+        self.backtrack(base)
+        return conflict >= 0
+
+    def mark_conflict_lit(self, x: int) -> None:
+        v = abs(x)
+        r = self.reason[v]
+        if r >= 0 and not self.cone[v]:
+            self.mark_conflict(r)
+
+    def rat(self, cid: int) -> bool:
+        """RAT on the lemma's first literal against every present clause holding its negation."""
+        lemma = self.lits[cid]
+        if not lemma:
+            return False
+        pivot = self.pivot[cid]
+        if self.occurs is None:
+            self.occurs = {}
+            for i, c in enumerate(self.lits):
+                for x in c:
+                    self.occurs.setdefault(x, []).append(i)
+        for other in self.occurs.get(-pivot, []):
+            if not self.active[other] or other == cid:
+                continue
+            resolvent = lemma + [x for x in self.lits[other] if x != -pivot]
+            if any(-x in resolvent for x in resolvent):
+                continue  # a tautology
+            if not self.rup(resolvent):
+                return False
+            self.mark(other)
+        return True
+
+
+def check(cnf: bytes, proof: bytes) -> CheckResult:
+    """Check a DRAT ``proof`` (text or binary bytes) of the DIMACS ``cnf`` (bytes)."""
+    nvars, clauses = parse_cnf(cnf)
+    steps = parse_proof(proof)
+    return check_parsed(nvars, clauses, steps)
+
+
+def check_files(cnf: str | Path, proof: str | Path) -> CheckResult:
+    """Check files (plain, .xz or .gz); raises ProofFormatError for an unreadable file."""
+    return check(read_bytes(cnf), read_bytes(proof))
+
+
+def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) -> CheckResult:
+    """Check parsed ``steps`` against ``clauses`` (see the module docstring for the method)."""
+    ch = _Checker(nvars, clauses, steps)
+    n_lemmas = sum(1 for s in steps if s.kind == ADD)
+    result = CheckResult(False, "", lemmas=n_lemmas, deletions=len(steps) - n_lemmas)
+    conflict = -1
+    for c in clauses:
+        cid = ch.new_clause(c)
+        if conflict < 0 and not _tautology(c):
+            conflict = ch.activate(cid)
+    if not any(s.kind == ADD and not s.lits for s in steps):
+        result.message = "the proof never adds the empty clause"
+        return result
+    # forward: add lemmas until top-level propagation conflicts
+    events: list[tuple[int, int, int]] = []  # (kind, clause id, step index)
+    for index, s in enumerate(steps if conflict < 0 else ()):
+        if s.kind == ADD:
+            if not s.lits:  # no conflict so far: the empty clause is not RUP
+                return _fail(result, steps, index, "the empty clause, not RUP")
+            cid = ch.new_clause(s.lits)
+            ch.pivot[cid] = s.lits[0]
+            events.append((ADD, cid, index))
+            if _tautology(s.lits):
+                continue
+            conflict = ch.activate(cid)
+            if conflict >= 0:
+                break
+        else:
+            ids = ch.key_to_ids.get(tuple(sorted(set(s.lits))), ())
+            live = [i for i in ids if ch.active[i]]
+            if not live:
+                continue  # deleting an absent clause: ignored (as drat-trim does)
+            cid = live[-1]
+            if ch.top_reason_pos(cid) >= 0:
+                result.ignored_deletions += 1
+                continue
+            ch.deactivate(cid)
+            events.append((DELETE, cid, index))
+    # backward: check the marked lemmas, each against the clauses present when it was added
+    ch.mark_conflict(conflict)
+    failures: list[int] = []
+    for position, (kind, cid, index) in enumerate(reversed(events)):
+        if kind == DELETE:
+            if ch.activate(cid) >= 0:  # pragma: no cover - see the module docstring
+                raise RuntimeError("internal: top-level conflict when restoring a clause")
+            continue
+        if position == 0:  # the lemma that conflicts: rebuild the closure without it
+            ch.deactivate(cid)
+            ch.truncate_top(0)
+        else:
+            pos = ch.top_reason_pos(cid)
+            ch.deactivate(cid)
+            if pos >= 0:
+                ch.truncate_top(pos)
+        if not ch.marked[cid]:
+            continue
+        result.core_lemmas += 1
+        result.core_steps.append(index)
+        if ch.rup(ch.lits[cid]):
+            continue
+        if ch.rat(cid):
+            result.rat_lemmas += 1
+            continue
+        failures.append(index)
+    result.core_formula = [i for i in range(ch.nformula) if ch.marked[i]]
+    result.core_clauses = len(result.core_formula)
+    if failures:
+        res = _fail(result, steps, min(failures), "neither RUP nor RAT")
+        if len(failures) > 1:
+            res.message += f" ({len(failures) - 1} later needed lemma(s) fail too)"
+        return res
+    result.valid = True
+    result.message = f"valid: {n_lemmas} lemmas, {result.core_lemmas} needed and checked" + (
+        f" ({result.rat_lemmas} by RAT)" if result.rat_lemmas else ""
+    )
+    return result
+
+
+def _fail(result: CheckResult, steps: list[Step], index: int, why: str) -> CheckResult:
+    s = steps[index]
+    number = sum(1 for t in steps[: index + 1] if t.kind == ADD)
+    clause = " ".join(str(x) for x in (*s.lits, 0))
+    result.valid = False
+    result.failed = s
+    result.failed_index = number
+    result.message = f"lemma {number} (proof line {s.line}) '{clause}' is {why}"
+    return result
+
+
+def _tautology(lits: tuple[int, ...] | list[int]) -> bool:
+    s = set(lits)
+    return any(-x in s for x in s)

@@ -1,0 +1,217 @@
+"""Certificates in results/proofs: the formula is the claim, the proof checks, the table verifies,
+and a corrupted certificate is caught."""
+
+from __future__ import annotations
+
+import json
+import lzma
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from minttt import drat
+from minttt.certify import (
+    certificate_variants,
+    certify,
+    cnf_text,
+    file_stem,
+    write_index,
+)
+from minttt.cli import app
+from minttt.encode import Variant, encode
+
+ROOT = Path(__file__).resolve().parent.parent
+PROOFS = ROOT / "results" / "proofs"
+INDEX = json.loads((PROOFS / "index.json").read_text("utf-8"))
+MNK = PROOFS / "mnk"
+MNK_INDEX = json.loads((MNK / "index.json").read_text("utf-8"))
+RECORDS = {r["variant"]: r for r in INDEX["certificates"]}
+for _r in INDEX["certificates"]:
+    _r["_dir"] = PROOFS
+for _r in MNK_INDEX["certificates"]:
+    _r["_dir"] = MNK
+EVERY = INDEX["certificates"] + MNK_INDEX["certificates"]
+SHIPPED = [r for r in EVERY if r["shipped"]]
+SMALL = "first-center-lookup-positions"  # the corruption tests use this one
+runner = CliRunner()
+
+
+# Proofs checked in the quick loop (about 60% of the 3x3 ones, a third of their checking time);
+# the larger ones are checked under -m slow.
+QUICK_PROOF_BYTES = 150_000
+
+
+def _quick(record: dict) -> bool:
+    return record["proof_bytes_uncompressed"] < QUICK_PROOF_BYTES
+
+
+def _params(records: list[dict]) -> list:
+    return [
+        pytest.param(r, id=r["variant"], marks=() if _quick(r) else pytest.mark.slow)
+        for r in records
+    ]
+
+
+def test_index_covers_every_reported_minimum():
+    assert list(RECORDS) == [v.name for v in certificate_variants()]
+    mnk = [r["variant"] for r in MNK_INDEX["certificates"]]
+    assert mnk == [v.name for v in certificate_variants(mnk=True)]
+    for r in EVERY:
+        assert r["bound"] == r["minimum"] - 1 and r["table_verified"]
+        for key in ("cnf", "proof", "table"):
+            if r[key] is not None:
+                assert (r["_dir"] / r[key]).stat().st_size == r[f"{key}_bytes"]
+        assert (r["proof"] is not None) == r["shipped"]
+
+
+@pytest.mark.parametrize("record", _params(SHIPPED))
+def test_shipped_proof_checks(record: dict):
+    result = drat.check_files(record["_dir"] / record["cnf"], record["_dir"] / record["proof"])
+    assert result.valid, result.message
+    assert result.lemmas == record["lemmas"] and result.deletions == record["deletions"]
+    assert 0 < result.core_lemmas <= result.lemmas
+
+
+_GRAPHS: dict = {}
+
+
+def _graph(game: str):
+    from minttt.study import graph_for
+
+    if game not in _GRAPHS:
+        _GRAPHS[game] = graph_for(Variant.parse(f"second-tree-positions@{game}").rules)
+    return _GRAPHS[game]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        pytest.param(r, id=r["variant"], marks=pytest.mark.slow if r["_dir"] == MNK else ())
+        for r in EVERY
+    ],
+)
+def test_formula_rebuilds_byte_for_byte(record: dict):
+    variant = Variant.parse(record["variant"])
+    text = cnf_text(encode(_graph(record["game"]), variant), record["minimum"])
+    assert lzma.decompress((record["_dir"] / record["cnf"]).read_bytes()) == text.encode("ascii")
+
+
+@pytest.mark.parametrize("record", EVERY, ids=[r["variant"] for r in EVERY])
+def test_table_has_the_minimum_and_verifies(record: dict):
+    from minttt.table import load_table
+    from minttt.verify import verify_table
+
+    table = load_table(record["_dir"] / record["table"])
+    assert table.provenance["size"] == record["minimum"]
+    assert table.provenance["variant"] == record["variant"]
+    if not record["game"].startswith("mnk"):
+        assert verify_table(table).ok
+
+
+def test_verify_command_on_a_certificate_table():
+    r = runner.invoke(app, ["verify", str(PROOFS / RECORDS[SMALL]["table"])])
+    assert r.exit_code == 0, r.output
+
+
+# ------------------------------------------------------------------------------ corruption
+
+
+def _small() -> tuple[bytes, list[bytes]]:
+    rec = RECORDS[SMALL]
+    cnf = lzma.decompress((PROOFS / rec["cnf"]).read_bytes())
+    proof = lzma.decompress((PROOFS / rec["proof"]).read_bytes()).splitlines(keepends=True)
+    return cnf, proof
+
+
+def _invoke(tmp_path: Path, cnf: bytes, proof: list[bytes]):
+    (tmp_path / "f.cnf").write_bytes(cnf)
+    (tmp_path / "p.drat").write_bytes(b"".join(proof))
+    return runner.invoke(app, ["check-proof", str(tmp_path / "f.cnf"), str(tmp_path / "p.drat")])
+
+
+def _added(proof: list[bytes]) -> list[int]:
+    return [i for i, line in enumerate(proof) if not line.startswith(b"d") and line.strip() != b"0"]
+
+
+def test_shipped_small_certificate_passes_the_cli(tmp_path: Path):
+    rec = RECORDS[SMALL]
+    r = runner.invoke(app, ["check-proof", str(PROOFS / rec["cnf"]), str(PROOFS / rec["proof"])])
+    assert r.exit_code == 0 and "valid" in r.output
+
+
+def test_flipped_literal_is_caught(tmp_path: Path):
+    cnf, proof = _small()
+    result = drat.check(cnf, b"".join(proof))
+    assert result.valid
+    # flip the first literal of one of the last lemmas the refutation needs (a flipped lemma can
+    # still be valid, e.g. RAT on a pure literal, so look at the last few): the checker names it
+    caught = []
+    for i in sorted(result.core_steps, reverse=True)[:5]:
+        bad = list(proof)
+        words = bad[i].split()
+        words[0] = str(-int(words[0])).encode()
+        bad[i] = b" ".join(words) + b"\n"
+        r = _invoke(tmp_path, cnf, bad)
+        if r.exit_code == 1:
+            assert f"(proof line {i + 1})" in r.output and "invalid proof: lemma" in r.output
+            caught.append(i)
+        else:
+            assert r.exit_code == 0
+    assert caught
+
+
+def test_dropped_lemmas_are_caught(tmp_path: Path):
+    cnf, proof = _small()
+    added = _added(proof)
+    dropped = set(added[len(added) // 2 :])
+    r = _invoke(tmp_path, cnf, [line for i, line in enumerate(proof) if i not in dropped])
+    assert r.exit_code == 1 and "invalid proof: lemma" in r.output
+
+
+def test_dropped_empty_clause_is_caught(tmp_path: Path):
+    cnf, proof = _small()
+    r = _invoke(tmp_path, cnf, [line for line in proof if line.strip() != b"0"])
+    assert r.exit_code == 1 and "never adds the empty clause" in r.output
+
+
+def test_removed_formula_clause_is_caught(tmp_path: Path):
+    cnf, proof = _small()
+    result = drat.check(cnf, b"".join(proof))
+    lines = cnf.splitlines(keepends=True)
+    body = [i for i, line in enumerate(lines) if line[:1] not in (b"c", b"p")]
+    victim = body[result.core_formula[-1]]
+    header = next(i for i, line in enumerate(lines) if line.startswith(b"p cnf"))
+    nvars, nclauses = lines[header].split()[2:]
+    lines[header] = b"p cnf %s %d\n" % (nvars, int(nclauses) - 1)
+    del lines[victim]
+    r = _invoke(tmp_path, b"".join(lines), proof)
+    assert r.exit_code == 1 and "invalid proof: lemma" in r.output
+
+
+# ------------------------------------------------------------------------------ writing
+
+
+def test_certify_writes_a_checked_certificate(tmp_path: Path):
+    from minttt.graph import build_graph
+
+    variant = Variant.parse(SMALL)
+    cert = certify(variant, tmp_path, graph=build_graph())
+    rec = cert.record
+    assert rec["minimum"] == 22 and cert.check.valid and rec["table_verified"]
+    shipped = RECORDS[SMALL]
+    for key in ("cnf", "proof", "table"):  # deterministic: the same bytes as shipped
+        assert (tmp_path / rec[key]).read_bytes() == (PROOFS / shipped[key]).read_bytes()
+    write_index(tmp_path, [rec])
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert [r["variant"] for r in index["certificates"]] == [SMALL]
+    assert file_stem(Variant.parse("first-any-tree-positions@mnk:3,4,3")) == (
+        "first-any-tree-positions@mnk-3-4-3"
+    )
+
+
+def test_certify_cli_input_errors(tmp_path: Path):
+    r = runner.invoke(app, ["certify"])
+    assert r.exit_code == 2 and "exactly one" in r.output
+    r = runner.invoke(app, ["certify", "first-middle-lookup-positions", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "opening" in r.output
