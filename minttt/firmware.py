@@ -64,7 +64,10 @@ def firmware_source(table: Table) -> str:
     pairs = sorted((e.hash, e.move) for e in table.entries)
     hashes = [h for h, _ in pairs] or [0xFFFF]
     moves = [m for _, m in pairs] or [0]
-    syms = ",\n".join("    {" + ", ".join(map(str, p)) + "}" for p in table.rules.symmetries)
+    from minttt.export import symmetries
+
+    perms = symmetries(table)
+    syms = ",\n".join("    {" + ", ".join(map(str, p)) + "}" for p in perms)
     opening = -1 if table.opening is None else table.opening
     ubrr = round(F_CPU / (8 * BAUD)) - 1  # double speed (U2X0)
     return f"""\
@@ -86,7 +89,7 @@ static const uint16_t table_hash[{max(table.size, 1)}] PROGMEM = {{
 static const uint8_t table_move[{max(table.size, 1)}] PROGMEM = {{
 {_rows(moves)}
 }};
-static const uint8_t sym[8][9] PROGMEM = {{
+static const uint8_t sym[{len(perms)}][9] PROGMEM = {{
 {syms}
 }};
 
@@ -94,7 +97,7 @@ static int8_t lookup(const uint8_t cells[9]) {{
     uint16_t best = 0xFFFF;
     uint8_t best_t = 0, t, i;
     int16_t lo, hi;
-    for (t = 0; t < 8; t++) {{
+    for (t = 0; t < {len(perms)}; t++) {{
         uint8_t image[9];
         uint16_t h = 0;
         for (i = 0; i < 9; i++) image[pgm_read_byte(&sym[t][i])] = cells[i];
