@@ -29,19 +29,32 @@ from minttt.solve.solution import Solution
 
 
 def solve_raw(
-    graph: Any, variant: Variant, *, check: bool = False, timeout: float | None = None
+    graph: Any,
+    variant: Variant,
+    *,
+    check: bool = False,
+    timeout: float | None = None,
+    check_timeout: float | None = None,
 ) -> Solution:
-    """Minimise ``variant`` over the raw ``graph``; ``any`` opening by the nine fixed cases."""
+    """Minimise ``variant`` over the raw ``graph``; ``any`` opening by the nine fixed cases.
+
+    ``check`` re-solves with Z3 (at most ``check_timeout`` seconds); a Z3 run that times out is
+    recorded (``agree`` false) but does not undo the RC2 proof: ``optimal`` is RC2's."""
     if graph.symmetric:
         raise InputError("solve_raw needs the raw graph (build_graph(symmetric=False))")
     if variant.opening != "any":
         formula = encode(graph, variant)
         solution = solve(formula, timeout=timeout)
-        return cross_check(formula, solution, timeout=timeout) if check else solution
+        if not check:
+            return solution
+        checked = cross_check(formula, solution, timeout=check_timeout)
+        return replace(checked, optimal=solution.optimal)
     cases = []
     for move in graph.allowed(graph.root, variant.criterion):
         fixed = replace(variant, opening=str(move))
-        cases.append(solve_raw(graph, fixed, check=check, timeout=timeout))
+        cases.append(
+            solve_raw(graph, fixed, check=check, timeout=timeout, check_timeout=check_timeout)
+        )
     best = min(cases, key=lambda s: (s.size, not s.optimal))
     lower = min(s.lower_bound for s in cases)
     optimal = all(s.optimal for s in cases) and lower == best.size
