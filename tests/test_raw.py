@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from minttt.verify import verify_player, verify_table
 RAW = build_graph(symmetric=False)
 
 
+@cache
 def _raw_table(variant: Variant):
     solution = solve_raw(RAW, variant, check=True)
     return solution, make_table(RAW, solution)
@@ -39,6 +41,7 @@ def test_raw_corner_minimum_is_proven_by_both_families_and_verifies() -> None:
         assert table.move(Board.parse(e.board)) == e.move
 
 
+@pytest.mark.slow
 def test_raw_minimum_is_unsat_one_below() -> None:
     v = Variant("first", "edge", "lookup", "positions")
     formula = encode(RAW, v)
