@@ -408,7 +408,6 @@ def step_beyond(ctx: Context) -> None:
 STEPS: list[tuple[str, Callable[[Context], None]]] = [
     ("counts", step_counts),
     ("tables", step_tables),
-    ("raw", step_raw),
     ("verification", step_verification),
     ("odds", step_odds),
     ("strength", step_strength),
@@ -416,6 +415,7 @@ STEPS: list[tuple[str, Callable[[Context], None]]] = [
     ("diagrams", step_diagrams),
     ("site", step_site),
     ("search", step_search),
+    ("raw", step_raw),
     ("evolution", step_evolution),
     ("beyond", step_beyond),
 ]
