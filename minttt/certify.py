@@ -229,7 +229,7 @@ def certify(
 
 
 def _graph(variant: Variant) -> Any:
-    from minttt.study import graph_for
+    from minttt.graph import graph_for
 
     return graph_for(variant.rules)
 

@@ -45,6 +45,13 @@ def export_table(table: Table, fmt: str) -> str:
     raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
 
 
+def symmetries(table: Table) -> list[tuple[int, ...]]:
+    """The transforms the player tries: the 8 of the square, or only the identity (raw table)."""
+    if table.raw:
+        return [tuple(range(table.rules.cells))]
+    return [tuple(p) for p in table.rules.symmetries]
+
+
 def _sorted_entries(table: Table) -> list[tuple[int, int]]:
     return sorted((e.hash, e.move) for e in table.entries)
 
@@ -59,9 +66,9 @@ def to_c(table: Table) -> str:
     pairs = _sorted_entries(table)
     hashes = [h for h, _ in pairs] or [0xFFFF]
     moves = [m for _, m in pairs] or [0]
-    syms = ",\n".join(
-        "    {" + ", ".join(str(c) for c in perm) + "}" for perm in table.rules.symmetries
-    )
+    perms = symmetries(table)
+    syms = ",\n".join("    {" + ", ".join(str(c) for c in perm) + "}" for perm in perms)
+    keying = "raw (symmetry none: no transform)" if table.raw else "canonical"
     opening = -1 if table.opening is None else table.opening
     return f"""\
 /* minttt table: plays {table.role}, criterion {table.criterion}, {table.size} entries
@@ -69,9 +76,10 @@ def to_c(table: Table) -> str:
  *
  * Board: cells 0..8 row-major from the top left; 0 empty, 1 x, 2 o.
  * Hash: {HASH_CONVENTION}.
- * Each entry is a canonical hash and the move on the canonical board; minttt_lookup()
- * canonicalises a board, finds the entry by binary search and maps the move back.
- * Memory: {3 * table.size} bytes of table + 72 bytes of symmetries.
+ * Keys: {keying}. Each entry is a hash and the move on that board; minttt_lookup()
+ * canonicalises a board (over MINTTT_NSYM transforms), finds the entry by binary search and
+ * maps the move back. Memory: {3 * table.size} bytes of table + {9 * len(perms)} bytes of
+ * symmetries.
  *
  * Use: #include "this file" and call minttt_lookup(cells). Compile with -DMINTTT_MAIN for a
  * player loop: one board per line on stdin ("x...o...."), the move (0-8, or -1) on stdout.
@@ -83,6 +91,7 @@ def to_c(table: Table) -> str:
 
 #define MINTTT_SIZE {table.size}
 #define MINTTT_OPENING ({opening}) /* X's fixed first move, -1 for none */
+#define MINTTT_NSYM {len(perms)}
 
 static const uint16_t minttt_hash[{max(table.size, 1)}] = {{
 {_rows(hashes)}
@@ -93,7 +102,7 @@ static const uint8_t minttt_move[{max(table.size, 1)}] = {{
 }};
 
 /* minttt_sym[t][i]: the cell that cell i moves to under symmetry t */
-static const uint8_t minttt_sym[8][9] = {{
+static const uint8_t minttt_sym[MINTTT_NSYM][9] = {{
 {syms}
 }};
 
@@ -101,7 +110,7 @@ static const uint8_t minttt_sym[8][9] = {{
 static inline int minttt_lookup(const uint8_t cells[9]) {{
     uint16_t best = 0xFFFF;
     int best_t = 0, t, i, lo, hi;
-    for (t = 0; t < 8; t++) {{
+    for (t = 0; t < MINTTT_NSYM; t++) {{
         uint8_t image[9];
         uint16_t h = 0;
         for (i = 0; i < 9; i++) image[minttt_sym[t][i]] = cells[i];
@@ -153,7 +162,7 @@ def to_python(table: Table) -> str:
     """A standalone Python module: ``move(board) -> int`` and a stdin player loop."""
     pairs = _sorted_entries(table)
     body = ",\n".join(f"    {h}: {m}" for h, m in pairs)
-    syms = ",\n".join(f"    {tuple(perm)!r}" for perm in table.rules.symmetries)
+    syms = ",\n".join(f"    {tuple(perm)!r}" for perm in symmetries(table))
     return f'''\
 """minttt table: plays {table.role}, criterion {table.criterion}, {table.size} entries.
 
@@ -170,7 +179,7 @@ import sys
 
 OPENING = {table.opening!r}  # X's fixed first move, or None
 
-# canonical hash -> move on the canonical board
+# {"raw" if table.raw else "canonical"} hash -> move on that board
 TABLE = {{
 {body}
 }}

@@ -66,6 +66,7 @@ def hash_convention(rules: Rules) -> str:
 
 
 _KEYS = ("format", "game", "role", "opening", "criterion", "hash", "size", "entries", "provenance")
+SYMMETRIES = ("full", "none")
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,7 @@ class Table:
     entries: tuple[Entry, ...]
     provenance: dict = field(default_factory=dict, compare=False, hash=False)
     game: str = "3x3"
+    symmetry: str = "full"
 
     # ----------------------------------------------------------------- lookup
     @property
@@ -118,12 +120,24 @@ class Table:
         """Whether the table plays ``side`` (1 = X, 2 = O)."""
         return self.role == "both" or (self.role == "X") == (side == X)
 
+    @property
+    def raw(self) -> bool:
+        """Keyed by the raw board (``symmetry: none``): no transform when playing."""
+        return self.symmetry == "none"
+
     def entry(self, board: Board) -> Entry | None:
-        """The entry for ``board``'s canonical position, or None."""
-        return self.by_hash.get(board.canonical().hash)
+        """The entry for ``board``'s canonical position (raw tables: the board itself), or None."""
+        return self.by_hash.get(board.hash if self.raw else board.canonical().hash)
 
     def move(self, board: Board) -> int:
         """The move on the real ``board``; KeyError when the table has no answer there."""
+        if self.raw:
+            e = self.by_hash.get(board.hash)
+            if e is not None:
+                return e.move
+            if self.opening is not None and board.depth == 0:
+                return self.opening
+            raise KeyError(f"no entry for {board} (raw table, hash {board.hash})")
         canon = board.canonical()
         e = self.by_hash.get(canon.hash)
         if e is None:
@@ -149,9 +163,11 @@ class Table:
         arr = np.full(3**rules.cells, -1, dtype=np.int8)
         code = {".": 0, "x": 1, "o": 2}
         powers = rules.powers
+        symmetries = rules.symmetries if not self.raw else [tuple(range(rules.cells))]
+        inverses = rules.inverse_symmetries if not self.raw else [tuple(range(rules.cells))]
         for e in self.entries:
             cells = [code[ch] for ch in e.board]
-            for perm, inverse in zip(rules.symmetries, rules.inverse_symmetries, strict=True):
+            for perm, inverse in zip(symmetries, inverses, strict=True):
                 # real[i] = canonical[perm[i]]: symmetry t maps this real board onto the entry's.
                 # Transforms run in increasing order, so the first t reaching a real board is the
                 # lowest one, the transform canonicalisation keeps: the same move as move().
@@ -164,13 +180,19 @@ class Table:
 
     # --------------------------------------------------------------- file I/O
     def to_dict(self) -> dict[str, Any]:
-        """The ``minttt-table/1`` document (keys in a fixed order, provenance keys sorted)."""
-        return {
+        """The ``minttt-table/1`` document (keys in a fixed order, provenance keys sorted);
+        ``symmetry`` appears only for raw tables, so symmetric files are unchanged."""
+        head = {
             "format": FORMAT,
             "game": self.game,
             "role": self.role,
             "opening": self.opening,
             "criterion": self.criterion,
+        }
+        if self.raw:
+            head["symmetry"] = self.symmetry
+        return {
+            **head,
             "hash": hash_convention(self.rules),
             "size": self.size,
             "entries": [e.to_dict() for e in self.entries],
@@ -190,13 +212,14 @@ class Table:
             raw_entries=data["entries"],
             provenance=data["provenance"],
             size=data["size"],
+            symmetry=data.get("symmetry", "full"),
         )
 
     def to_json(self) -> str:
         """Deterministic text: one entry per line, no timestamps, trailing newline."""
         d = self.to_dict()
         lines = ["{"]
-        for key in _KEYS:
+        for key in _KEYS[:5] + (("symmetry",) if self.raw else ()) + _KEYS[5:]:
             if key == "entries":
                 if not self.entries:
                     lines.append('  "entries": [],')
@@ -261,9 +284,8 @@ def table_from_moves(
     criterion: str,
     provenance: Mapping[str, Any] | None = None,
 ) -> Table:
-    """A table from ``moves`` (canonical hash -> move on the canonical board), symmetric graph."""
-    if not graph.symmetric:
-        raise InputError("table_from_moves needs the symmetric graph (canonical hashes)")
+    """A table from ``moves`` (hash -> move on that hash's board): canonical hashes on the
+    symmetric graph, raw hashes (a ``symmetry: none`` table) on the raw graph."""
     raw = [
         {"hash": h, "board": str(graph.board(h)), "move": m, "value": graph.value(h)}
         for h, m in moves.items()
@@ -276,6 +298,7 @@ def table_from_moves(
         raw_entries=raw,
         provenance=dict(provenance or {}),
         size=len(raw),
+        symmetry="full" if graph.symmetric else "none",
     )
 
 
@@ -319,8 +342,12 @@ def merge_tables(
     x_table: Table, o_table: Table, provenance: Mapping[str, Any] | None = None
 ) -> Table:
     """One table for both sides: ``x_table``'s X entries, ``o_table``'s O entries (003's 96)."""
-    if x_table.game != o_table.game or x_table.criterion != o_table.criterion:
-        raise InputError("merge_tables: the tables must share game and criterion")
+    if (x_table.game, x_table.criterion, x_table.symmetry) != (
+        o_table.game,
+        o_table.criterion,
+        o_table.symmetry,
+    ):
+        raise InputError("merge_tables: the tables must share game, criterion and symmetry")
     if not x_table.plays(X) or not o_table.plays(O):
         raise InputError("merge_tables: need a table playing X and a table playing O")
     xs = [e for e in x_table.entries if _depth(e.board) % 2 == 0]
@@ -334,6 +361,7 @@ def merge_tables(
         raw_entries=[e.to_dict() for e in xs + os_],
         provenance=prov,
         size=len(xs) + len(os_),
+        symmetry=x_table.symmetry,
     )
 
 
@@ -392,8 +420,11 @@ def _build(
     provenance: Any,
     size: Any,
     hash_text: Any = None,
+    symmetry: Any = "full",
 ) -> Table:
     """Check a table's meaning (the schema cannot) and build it; InputError names the field."""
+    if symmetry not in SYMMETRIES:
+        raise InputError(f"symmetry: {_short(symmetry)} is not one of {', '.join(SYMMETRIES)}")
     if role not in ROLES:
         raise InputError(f"role: {_short(role)} is not one of {', '.join(ROLES)}")
     if criterion not in CRITERIA:
@@ -418,7 +449,7 @@ def _build(
     entries: list[Entry] = []
     seen: set[int] = set()
     for i, raw in enumerate(raw_entries):
-        entries.append(_check_entry(i, raw, rules, role, seen))
+        entries.append(_check_entry(i, raw, rules, role, seen, symmetry == "full"))
     if isinstance(size, bool) or not isinstance(size, int):
         raise InputError(f"size: {_short(size)} is not an integer")
     if size != len(entries):
@@ -430,10 +461,12 @@ def _build(
                 f"opening: {opening} but the entry for the empty board plays {root.move}"
             )
     entries.sort(key=lambda e: (_depth(e.board), e.hash))
-    return Table(role, opening, criterion, tuple(entries), dict(provenance), game)
+    return Table(role, opening, criterion, tuple(entries), dict(provenance), game, symmetry)
 
 
-def _check_entry(i: int, raw: Any, rules: Rules, role: str, seen: set[int]) -> Entry:
+def _check_entry(
+    i: int, raw: Any, rules: Rules, role: str, seen: set[int], canonical: bool = True
+) -> Entry:
     where = f"entries[{i}]"
     if not isinstance(raw, Mapping):
         raise InputError(f"{where}: expected an object")
@@ -447,7 +480,7 @@ def _check_entry(i: int, raw: Any, rules: Rules, role: str, seen: set[int]) -> E
         from_hash = Board.from_hash(h, rules)
     except InputError as exc:
         raise InputError(f"{where}.hash: {exc}") from None
-    canon = from_hash.canonical()
+    canon = from_hash.canonical() if canonical else from_hash
     if canon.hash != h:
         raise InputError(
             f"{where}.hash: {h} is not canonical (canonical form: {canon.hash}, {canon.board})"

@@ -326,13 +326,17 @@ def verify_table(table: Any) -> VerifyReport:
                 e.board,
             )
             return VerifyReport(**{**base, "ok": False, "counterexample": example})
-    unreached = tuple(e.hash for e in table.entries if not _reached(e.board, moved, rules))
+    raw = getattr(table, "raw", False)
+    unreached = tuple(e.hash for e in table.entries if not _reached(e.board, moved, rules, raw))
     return VerifyReport(**{**base, "unreached": unreached})
 
 
-def _reached(board: str, moved: set[tuple[int, ...]], rules: Rules) -> bool:
-    """Whether some symmetric image of the canonical ``board`` is among the boards played at."""
+def _reached(board: str, moved: set[tuple[int, ...]], rules: Rules, raw: bool = False) -> bool:
+    """Whether some symmetric image of the canonical ``board`` (a raw table's: the board itself)
+    is among the boards played at."""
     cells = Board.parse(board, rules).cells
+    if raw:
+        return cells in moved
     return any(tuple(cells[p[i]] for i in range(rules.cells)) in moved for p in rules.symmetries)
 
 

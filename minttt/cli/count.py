@@ -47,9 +47,19 @@ def register(app: typer.Typer) -> None:
             help="Also count the full tree and hashed positions (default: boards up to 12 cells).",
             show_default=False,
         ),
+        symmetry: str = typer.Option(
+            "full",
+            "--symmetry",
+            help="full: every count; none: only the raw positions (the graph of raw tables).",
+        ),
     ) -> None:
         """Count the game tree, positions and symmetry classes (every count of 003 and 000)."""
+        from minttt.solve.api import symmetric_flag
+
         rules = Rules.from_name(game, force=force)
+        if not symmetric_flag(symmetry):
+            _raw(rules, json_out)
+            return
         counts = count_all(rules, full=full)
         if json_out:
             print_json(counts)
@@ -107,3 +117,46 @@ def register(app: typer.Typer) -> None:
                 f"{s['decision_positions']} / {s['with_a_line']}",
             )
         console.print(t)
+
+
+def raw_counts(rules: Rules) -> dict[str, Any]:
+    """The raw graph (``--symmetry none``): positions, decision positions by side, terminals."""
+    from minttt.graph import build_graph
+
+    if rules.cells > 12:
+        from minttt.errors import InputError
+
+        raise InputError("--symmetry none: boards up to 12 cells")
+    g = build_graph(rules, symmetric=False)
+    decision = [h for h in g if not g.is_terminal(h)]
+    x_to_move = sum(1 for h in decision if g.to_move(h) == 1)
+    return {
+        "game": rules.name,
+        "symmetry": "none",
+        "examined": g.examined,
+        "positions": len(g),
+        "max_hash": g.max_hash,
+        "terminal": len(g) - len(decision),
+        "decision_positions": {"x_to_move": x_to_move, "o_to_move": len(decision) - x_to_move},
+        "value": g.value(g.root),
+    }
+
+
+def _raw(rules: Rules, json_out: bool) -> None:
+    counts = raw_counts(rules)
+    if json_out:
+        print_json(counts)
+        return
+    is_ttt = rules.name == "3x3"
+    src = SOURCE["hashed"] if is_ttt else {}
+    t = RichTable(title=f"minttt count: {rules.name}, raw positions (--symmetry none)")
+    t.add_column("what")
+    t.add_column("ours", justify="right")
+    t.add_column("source")
+    for key in ("examined", "positions", "max_hash"):
+        _row(t, f"raw: {key.replace('_', ' ')}", counts[key], src.get(key))
+    _row(t, "terminal positions", counts["terminal"])
+    dp = counts["decision_positions"]
+    _row(t, "decision positions (X / O to move)", f"{dp['x_to_move']} / {dp['o_to_move']}")
+    _row(t, "value of the empty board (+1 X wins, 0 draw)", counts["value"])
+    console.print(t)

@@ -34,6 +34,9 @@ def register(app: typer.Typer) -> None:
         all_dir: Path | None = typer.Option(
             None, "--all", help="Write every standard 3x3 variant in both formats into this folder."
         ),
+        symmetry: str = typer.Option(
+            "full", "--symmetry", help="full: canonical positions; none: the raw positions."
+        ),
     ) -> None:
         """Write a variant's formula (hard clauses + objective) as WCNF or SMT-LIB 2."""
         from minttt.encode import Variant, encode
@@ -41,10 +44,14 @@ def register(app: typer.Typer) -> None:
         from minttt.fileio import write_text_atomic
         from minttt.graph import build_graph
         from minttt.solve import solve
+        from minttt.solve.api import symmetric_flag
 
+        symmetric = symmetric_flag(symmetry)
         if all_dir is not None:
             if variant is not None:
                 raise InputError("--all writes every variant; drop VARIANT")
+            if not symmetric:
+                raise InputError("--all writes the symmetric encodings; drop --symmetry none")
             paths = write_encodings(all_dir, final=True)
             console.print(f"wrote {len(paths)} files to {plain(all_dir)}", soft_wrap=True)
             return
@@ -59,7 +66,7 @@ def register(app: typer.Typer) -> None:
             if "@" in variant:
                 raise InputError("give the game either as VARIANT@GAME or --game, not both")
             v = Variant(v.role, v.opening, v.encoding, v.objective, v.criterion, game)
-        formula = encode(build_graph(v.rules), v)
+        formula = encode(build_graph(v.rules, symmetric=symmetric), v)
         best = bounds = None
         if optimum:
             sol = solve(formula, solver="rc2", timeout=timeout)

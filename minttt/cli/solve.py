@@ -178,12 +178,18 @@ def register(app: typer.Typer) -> None:
             "--tie-break",
             help="max-wins: of the minimal tables, keep the one winning most.",
         ),
+        symmetry: str = typer.Option(
+            "full",
+            "--symmetry",
+            help="full: keys are canonical boards (765 positions); none: raw boards (5,478), "
+            "no transform when playing.",
+        ),
     ) -> None:
         """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
         from minttt.encode import encode
         from minttt.graph import graph_for
         from minttt.solve import SOLVERS, cross_check, solve
-        from minttt.solve.api import MAX_TIMEOUT, _driver
+        from minttt.solve.api import MAX_TIMEOUT, _driver, symmetric_flag
 
         if timeout is not None and (math.isnan(timeout) or not 0 <= timeout <= MAX_TIMEOUT):
             raise InputError(f"--timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
@@ -193,6 +199,7 @@ def register(app: typer.Typer) -> None:
             raise InputError(
                 f"unknown --tie-break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}"
             )
+        symmetric = symmetric_flag(symmetry)
         _driver(solver)  # unknown solver names fail before any work
         if solver in ("rc2", "pysat-linear", "pysat-binary"):
             from minttt.solve.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
@@ -207,7 +214,14 @@ def register(app: typer.Typer) -> None:
         options = {} if solver.startswith("z3") else {"sat": sat}
         if solver.startswith("pysat"):
             options["card"] = card
-        graph = graph_for(variants[0].rules)  # the numpy builder for large boards
+        if symmetric:
+            graph = graph_for(variants[0].rules)  # the numpy builder for large boards
+        else:
+            from minttt.graph import build_graph
+
+            if variants[0].rules.cells > 12:
+                raise InputError("--symmetry none: boards up to 12 cells")
+            graph = build_graph(variants[0].rules, symmetric=False)
         rows = []
         pending: list[tuple[Any, Any, Any]] = []
         if out is not None:
@@ -218,6 +232,8 @@ def register(app: typer.Typer) -> None:
             if check:
                 solution = cross_check(formula, solution, timeout=timeout)
             row = solution.to_dict()
+            if not symmetric:
+                row["symmetry"] = "none"
             moves = None
             if enumerate_ or tie_break != "none":
                 row["enumeration"], moves = _enumerate(graph, formula, solution, limit, tie_break)
@@ -254,5 +270,6 @@ def _write_tables(pending: list[tuple[Any, Any, Any]], out: Path, many: bool) ->
         table = make_table(graph, solution)
         if table is None:
             raise InputError("--out needs minttt.table, which is not installed yet")
-        texts[out / f"{solution.variant.name}.json" if many else out] = table.to_json()
+        suffix = "" if graph.symmetric else "-raw"
+        texts[out / f"{solution.variant.name}{suffix}.json" if many else out] = table.to_json()
     write_texts_atomic(texts, final=True)

@@ -62,6 +62,18 @@ def _driver(name: str) -> Callable[..., RawResult]:
     }[name]
 
 
+SYMMETRY_CHOICES = ("full", "none")
+
+
+def symmetric_flag(symmetry: str) -> bool:
+    """``--symmetry full|none`` as ``build_graph``'s ``symmetric`` flag (InputError otherwise)."""
+    if symmetry not in SYMMETRY_CHOICES:
+        raise InputError(
+            f"unknown symmetry {symmetry!r}: expected one of {', '.join(SYMMETRY_CHOICES)}"
+        )
+    return symmetry == "full"
+
+
 def standard_variants(criteria: Iterable[str] = ("optimal",), game: str = "3x3") -> list[Variant]:
     """Every role/opening combination, both encodings, both objectives where defined.
 
@@ -174,13 +186,16 @@ def solve_variant(
     solver: str = DEFAULT_SOLVER,
     timeout: float | None = None,
     check: bool = False,
+    symmetry: str = "full",
     **options: Any,
 ) -> tuple[Solution, Any]:
-    """Encode, solve (optionally cross-check), build the Table (``None`` without minttt.table)."""
+    """Encode, solve (optionally cross-check), build the Table (``None`` without minttt.table).
+
+    ``symmetry="none"`` solves over the raw graph (every key a raw board)."""
     if graph is None:
         from minttt.graph import build_graph
 
-        graph = build_graph(variant.rules)
+        graph = build_graph(variant.rules, symmetric=symmetric_flag(symmetry))
     formula = encode(graph, variant)
     solution = solve(formula, solver=solver, timeout=timeout, **options)
     if check:
@@ -210,11 +225,14 @@ def make_table(graph: Any, solution: Solution) -> Any:
     except ImportError:
         return None
     v = solution.variant
+    prov = provenance(solution)
+    if not graph.symmetric:
+        prov["symmetry"] = "none"
     return table_from_moves(
         graph,
         dict(solution.moves),
         role=ROLE_TO_TABLE[v.role],
         opening=v.opening_cell(graph.rules),
         criterion=v.criterion,
-        provenance=provenance(solution),
+        provenance=prov,
     )

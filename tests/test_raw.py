@@ -1,0 +1,120 @@
+"""Raw tables (--symmetry none): the table format, proofs over the raw graph, raw firmware."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from functools import cache
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from minttt.cli import app
+from minttt.encode import Variant, encode
+from minttt.errors import InputError
+from minttt.game import Board
+from minttt.graph import build_graph
+from minttt.simavr import simavr_missing, simavr_player
+from minttt.solve import cross_check, make_table, solve
+from minttt.solve.raw import solve_raw
+from minttt.table import load_table, table_from_json
+from minttt.verify import verify_player, verify_table
+
+RAW = build_graph(symmetric=False)
+
+
+@cache
+def _raw_table(variant: Variant):
+    solution = solve_raw(RAW, variant, check=True)
+    return solution, make_table(RAW, solution)
+
+
+def test_raw_corner_minimum_is_proven_by_both_families_and_verifies() -> None:
+    solution, table = _raw_table(Variant("first", "corner", "lookup", "entries"))
+    assert solution.optimal and solution.lower_bound == solution.size
+    assert solution.cross_check["agree"]
+    assert table.raw and table.opening == 0
+    assert verify_table(table).ok
+    # keyed by the raw board: every entry is looked up as it is, no transform
+    for e in table.entries:
+        assert table.move(Board.parse(e.board)) == e.move
+
+
+@pytest.mark.slow
+def test_raw_minimum_is_unsat_one_below() -> None:
+    v = Variant("first", "edge", "lookup", "positions")
+    formula = encode(RAW, v)
+    best = solve(formula)
+    assert best.optimal
+    # the proof: a bound of size-1 is unsatisfiable
+    from pysat.card import CardEnc, EncType
+    from pysat.solvers import Solver
+
+    card = CardEnc.atmost(
+        list(formula.objective),
+        bound=best.size - 1,
+        top_id=formula.num_vars,
+        encoding=EncType.seqcounter,
+    )
+    with Solver(name="g4", bootstrap_with=[*map(list, formula.clauses), *card.clauses]) as s:
+        assert s.solve() is False
+
+
+def test_raw_table_file_round_trip_and_old_files_stay_full(tmp_path: Path) -> None:
+    _, table = _raw_table(Variant("first", "corner", "lookup", "entries"))
+    data = json.loads(table.to_json())
+    assert data["symmetry"] == "none"
+    assert table_from_json(table.to_json()) == table
+    sym = json.loads(Path("results/tables/first-center-lookup-entries.json").read_text())
+    assert "symmetry" not in sym
+    assert table_from_json(json.dumps(sym)).symmetry == "full"
+    # a raw key need not be canonical; the same key in a symmetric file is refused
+    data.pop("symmetry")
+    with pytest.raises(InputError, match="not canonical"):
+        table_from_json(json.dumps(data))
+    data["symmetry"] = "half"
+    with pytest.raises(InputError, match="symmetry"):
+        table_from_json(json.dumps(data))
+
+
+def test_cli_solve_verify_export_raw(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "t.json"
+    args = ["solve", "--role", "first", "--opening", "corner", "--objective", "entries"]
+    r = runner.invoke(app, [*args, "--symmetry", "none", "--out", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["symmetry"] == "none"
+    assert load_table(out).raw
+    assert runner.invoke(app, ["verify", str(out)]).exit_code == 0
+    header = runner.invoke(app, ["export", str(out), "-f", "c"])
+    assert "MINTTT_NSYM 1" in header.output
+    bad = runner.invoke(app, [*args, "--symmetry", "half"])
+    assert bad.exit_code == 2 and "symmetry" in bad.output
+    count = runner.invoke(app, ["count", "--symmetry", "none", "--json"])
+    assert json.loads(count.output)["positions"] == 5478
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("avr-gcc") is None or simavr_missing() is not None, reason="no avr toolchain"
+)
+@pytest.mark.parametrize("layout", ["bytes", "nibbles"])
+def test_raw_firmware_has_no_transform_and_plays_perfectly(tmp_path: Path, layout: str) -> None:
+    from minttt.firmware import build_firmware, firmware_source
+
+    _, table = _raw_table(Variant("first", "corner", "lookup", "entries"))
+    assert "sym[" not in firmware_source(table, layout)
+    built = build_firmware(table, tmp_path / "raw.elf", layout=layout)
+    chip = simavr_player(built.path)
+    try:
+        assert verify_player(chip, "X", "optimal").ok
+    finally:
+        chip.close()
+
+
+@pytest.mark.slow
+def test_raw_second_player_minimum_agrees_across_families() -> None:
+    formula = encode(RAW, Variant("second", None, "lookup", "positions"))
+    checked = cross_check(formula, solve(formula))
+    assert checked.optimal and checked.cross_check["size"] == checked.size
