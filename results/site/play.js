@@ -175,6 +175,51 @@
     return { byHash: byHash, opening: opening, misere: /-misere$/.test(String(table.game)) };
   }
 
+  function shown(v) {
+    return v === undefined ? "nothing" : JSON.stringify(v);
+  }
+
+  function isCell(v) {
+    return typeof v === "number" && Number.isInteger(v) && v >= 0 && v < CELLS;
+  }
+
+  /*
+   * Why the page cannot play `table` (a parsed minttt-table/1 document), or null when it can:
+   * the checks of minttt.table that matter for playing (game, role, opening, every entry's hash,
+   * board and move). The page shows the reason instead of misplaying.
+   */
+  function tableProblem(table) {
+    if (table === null || typeof table !== "object" || Array.isArray(table)) {
+      return "the table is not a JSON object";
+    }
+    if (table.format !== "minttt-table/1") return "the table's format is not minttt-table/1";
+    if (table.game !== "3x3" && table.game !== "3x3-misere") {
+      return "this page plays 3x3 games, not " + shown(table.game);
+    }
+    if (["X", "O", "both"].indexOf(table.role) < 0) return "the table's role is not X, O or both";
+    if (table.opening !== null && table.opening !== undefined && !isCell(table.opening)) {
+      return "the table's opening " + shown(table.opening) + " is not a cell 0-8";
+    }
+    if (!Array.isArray(table.entries) || table.entries.length === 0) return "the table has no entries";
+    for (var i = 0; i < table.entries.length; i++) {
+      var e = table.entries[i];
+      var where = "entry " + i;
+      if (e === null || typeof e !== "object") return where + " is not an object";
+      if (typeof e.board !== "string" || !/^[.xo]{9}$/.test(e.board)) {
+        return where + " has no valid board";
+      }
+      var cells = parseBoard(e.board);
+      if (e.hash !== hash(cells) || canonical(cells).hash !== e.hash) {
+        return where + " (" + e.board + ") has a wrong or non-canonical hash";
+      }
+      if (isTerminal(cells)) return where + " (" + e.board + ") is a finished game";
+      if (!isCell(e.move) || cells[e.move] !== EMPTY) {
+        return where + " (" + e.board + ") plays " + shown(e.move) + ", not an empty cell";
+      }
+    }
+    return null;
+  }
+
   /*
    * The table's move at a real board: {move, entry, canonical, transform, inverse}, or null
    * when the table has no entry. The entry's move is on the canonical board; it is mapped back
@@ -206,7 +251,7 @@
     hash: hash, transform: transform, canonical: canonical, inverseTransform: inverseTransform,
     mapCell: mapCell, unmapCell: unmapCell, winner: winner, winningLine: winningLine,
     isTerminal: isTerminal, toMove: toMove, boardString: boardString, parseBoard: parseBoard,
-    indexTable: indexTable, tableMove: tableMove,
+    indexTable: indexTable, tableMove: tableMove, tableProblem: tableProblem,
   };
 
   if (typeof module === "object" && module.exports) module.exports = core;
@@ -249,8 +294,39 @@
     return grid;
   }
 
+  /* The page cannot play: say why on the page itself, and offer no board. */
+  function showBroken(reason) {
+    var about = document.getElementById("about");
+    about.textContent = "This page cannot play: " + reason + ". Rebuild it with `minttt web`.";
+    about.className = "about broken";
+    var game = document.getElementById("game");
+    game.setAttribute("data-state", "error");
+    game.hidden = true;
+  }
+
+  /* The footer links to the very table played: a download of the inlined JSON. */
+  function linkPlayedTable(text) {
+    var link = document.getElementById("table-link");
+    if (!link || typeof Blob === "undefined" || !root.URL || !URL.createObjectURL) return;
+    link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    link.setAttribute("download", "table.json");
+  }
+
   function start() {
-    var data = JSON.parse(document.getElementById("minttt-table").textContent);
+    var text = document.getElementById("minttt-table").textContent;
+    var data;
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      showBroken("the table inlined in it is not valid JSON (" + err.message + ")");
+      return;
+    }
+    var problem = tableProblem(data);
+    if (problem !== null) {
+      showBroken(problem);
+      return;
+    }
+    linkPlayedTable(text);
     var index = indexTable(data);
     var tableRole = String(data.role);
     var ui = {
