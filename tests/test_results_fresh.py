@@ -11,15 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from minttt.reproduce import reproduce
+from minttt.reproduce import LONG_RUN_INPUTS, reproduce
 
 pytestmark = pytest.mark.slow  # reruns the whole of minttt reproduce
 
 ROOT = Path(__file__).resolve().parent.parent
-# Written by scripts/bench.py and the long study script, not by reproduce.
-NOT_FROM_REPRODUCE = {"bench.json", "games_study.json"}
-# Written by minttt certify --all (minutes), not by reproduce: the m,n,k certificates.
-NOT_FROM_REPRODUCE_DIRS = ("proofs/mnk/",)
+# Written by scripts/bench.py, the long study script and scripts/bytes.py (needs avr-gcc), not by
+# reproduce.
+NOT_FROM_REPRODUCE = {"bench.json", "games_study.json", "bytes.json"}
+# Written by minttt certify --all (minutes) and scripts/scale_games.py (long 4x4 runs), not by
+# reproduce: the m,n,k certificates and the resumable bounds of the array pipeline.
+NOT_FROM_REPRODUCE_DIRS = ("proofs/mnk/", "games/")
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -36,9 +38,11 @@ def _files(folder: Path) -> dict[str, bytes]:
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     out = tmp_path_factory.mktemp("results")
     enc = tmp_path_factory.mktemp("encodings")
-    committed_study = ROOT / "results" / "games_study.json"
-    if committed_study.exists():  # reproduce reads the committed long study, never reruns it
-        (out / "games_study.json").write_bytes(committed_study.read_bytes())
+    for name in LONG_RUN_INPUTS:  # reproduce reads the committed long runs, never reruns them
+        committed = ROOT / "results" / name
+        if committed.exists():
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            (out / name).write_bytes(committed.read_bytes())
     reproduce(out, enc)
     return out, enc
 
