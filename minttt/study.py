@@ -25,6 +25,7 @@ import numpy as np
 from minttt.encode import Variant, encode
 from minttt.game import Rules
 from minttt.graph import Graph, graph_for
+from minttt.scale.graph import line_makers
 
 STUDY_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3", "mnk:4,4,3", "mnk:4,4,4")
 # the games reproduce runs itself (seconds); the 4x4 boards come from results/games_study.json
@@ -103,7 +104,7 @@ def build_graph_fast(rules: Rules) -> Graph:
         vals = np.zeros(len(levels[depth]), dtype=np.int8)
         term = terminal[depth]
         if term.any():
-            maker = _maker(dg[term], rules)
+            maker = line_makers(dg[term], rules)
             win = np.where(maker == 1, 1, np.where(maker == 2, -1, 0)).astype(np.int8)
             vals[term] = -win if rules.misere else win
         pi, _, ci = edges[depth]
@@ -141,18 +142,6 @@ def build_graph_fast(rules: Rules) -> Graph:
     graph = Graph(rules, True, 0, boards, children, 1 + n_edges)
     graph.__dict__["values"] = value_map  # the cached_property, filled by backward induction
     return graph
-
-
-def _maker(digits: np.ndarray, rules: Rules) -> np.ndarray:
-    """Per row: 1 or 2 for the colour that completed a line, 0 for none."""
-    out = np.zeros(len(digits), dtype=np.int8)
-    for line in rules.lines:
-        first = digits[:, line[0]]
-        same = first != 0
-        for i in line[1:]:
-            same &= digits[:, i] == first
-        out = np.where((out == 0) & same, first, out)
-    return out
 
 
 def study_variants(game: str) -> list[Variant]:

@@ -92,7 +92,7 @@ class ArrayGraph:
         )
 
 
-def _line_maker(digits: np.ndarray, rules: Rules) -> np.ndarray:
+def line_makers(digits: np.ndarray, rules: Rules) -> np.ndarray:
     """Per row: 1 or 2 for the colour that completed a line, 0 for none."""
     out = np.zeros(len(digits), dtype=np.int8)
     for line in rules.lines:
@@ -121,7 +121,7 @@ def build_array_graph(rules: Rules) -> ArrayGraph:
     edges: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # local parent, move, local child
     for depth in range(n + 1):
         hashes.append(level)
-        maker = _line_maker(digits, rules)
+        maker = line_makers(digits, rules)
         makers.append(maker)
         term = (maker != 0) | (depth == n)
         if term.all():
