@@ -10,11 +10,11 @@ per-variable dictionaries). :func:`moves_from_model` walks the table's own play 
 from __future__ import annotations
 
 import threading
-from itertools import filterfalse
 import time
 from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import filterfalse
 from typing import Any
 
 import numpy as np
