@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import namedtuple
+from collections import deque, namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import filterfalse
@@ -107,8 +107,7 @@ class ArrayRC2(RC2):
         self._assume(solver_objective(formula))
         add = _fast_adder(self.oracle)
         for chunk in formula.chunks():
-            for clause in chunk:
-                add(clause)
+            deque(map(add, chunk), maxlen=0)  # the loop runs in C
 
     def _assume(self, variables: np.ndarray) -> None:
         """Register ``-v`` as a unit soft clause (weight 1) for each objective variable."""
