@@ -157,3 +157,33 @@ def test_position_objective_proves_the_edge_optimum_with_each_backend(sat):
         assert outcome.lower == ref.cost
     table = array_table(g, f, moves_from_model(g, f, outcome.model), {})
     assert table.size == ref.cost and verify_table(table).ok
+
+
+def test_hinted_descent_reaches_and_proves_the_optimum():
+    from minttt.scale.hint import hinted_descent
+
+    variant = Variant("second", None, "lookup", "entries", game="3x3")
+    g = build_array_graph(variant.rules)
+    f = encode_arrays(g, variant)
+    greedy, _ = greedy_for(g, variant)
+    out = hinted_descent(g, f, greedy, time_limit=30, say=lambda _: None)
+    optimum = rc2_arrays(f).lower
+    assert out.proven
+    size = out.best.size if out.best is not None else len(greedy)
+    assert size == optimum
+    if out.best is not None:
+        assert verify_table(out.best).ok and out.sizes[-1][1] == size
+
+
+def test_hinted_upper_keeps_a_verified_table(tmp_path):
+    from minttt.scale.run import hinted_upper
+    from minttt.table import load_table
+
+    variant = Variant("second", None, "lookup", "entries", game="3x3")
+    path = tmp_path / "o.json"
+    state = hinted_upper(variant, path, hint_seconds=20, say=lambda _: None)
+    table = load_table(tmp_path / state["table"])
+    assert table.size == state["upper"] and verify_table(table).ok
+    assert state["optimal"] and state["lower"] == state["upper"] == rc2_arrays(
+        encode_arrays(build_array_graph(variant.rules), variant)
+    ).lower

@@ -24,7 +24,9 @@ from minttt.scale.graph import ArrayGraph
 from minttt.scale.solve import array_table, moves_from_model, solver_objective, walk_table
 
 
-def table_assignment(graph: ArrayGraph, formula: ArrayFormula, chosen: dict[int, int]) -> np.ndarray:
+def table_assignment(
+    graph: ArrayGraph, formula: ArrayFormula, chosen: dict[int, int]
+) -> np.ndarray:
     """The formula's variables true for a table (``node -> edge``): its chosen edges and every
     position it reaches (bool array indexed by variable)."""
     true = np.zeros(formula.num_vars + 1, dtype=bool)
