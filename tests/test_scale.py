@@ -184,6 +184,11 @@ def test_hinted_upper_keeps_a_verified_table(tmp_path):
     state = hinted_upper(variant, path, hint_seconds=20, say=lambda _: None)
     table = load_table(tmp_path / state["table"])
     assert table.size == state["upper"] and verify_table(table).ok
-    assert state["optimal"] and state["lower"] == state["upper"] == rc2_arrays(
-        encode_arrays(build_array_graph(variant.rules), variant)
-    ).lower
+    assert (
+        state["optimal"]
+        and state["lower"]
+        == state["upper"]
+        == rc2_arrays(encode_arrays(build_array_graph(variant.rules), variant)).lower
+    )
+    again = hinted_upper(variant, path, hint_seconds=5, say=lambda _: None)  # resumes the table
+    assert again["upper"] == state["upper"] and again["runs"] == 2

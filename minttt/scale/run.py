@@ -133,6 +133,20 @@ def long_solve(
     return state
 
 
+def chosen_from_table(graph: Any, table: Any) -> dict[int, int]:
+    """``node -> edge`` of a saved table over ``graph`` (entries matched by hash and move)."""
+    index = {int(h): i for i, h in enumerate(graph.hash.tolist())}
+    chosen = {}
+    for entry in table.entries:
+        node = index[int(entry.hash)]
+        lo, hi = int(graph.ptr[node]), int(graph.ptr[node + 1])
+        hits = [e for e in range(lo, hi) if int(graph.move[e]) == int(entry.move)]
+        if not hits:
+            raise InputError(f"table move {entry.move} is not a move of position {entry.hash}")
+        chosen[node] = hits[0]
+    return chosen
+
+
 def hinted_upper(
     variant: Variant,
     checkpoint: Path,
@@ -173,10 +187,17 @@ def hinted_upper(
 
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
-    best, info = greedy_for(graph, variant, seed=seed)
-    say(f"{variant.name}: greedy {info['greedy']}, local search {info['improved']}")
-    prov = {"variant": variant.name, "source": "greedy + local search", "seed": seed}
-    offer(array_table(graph, formula, best, prov), "greedy + local search")
+    if state["table"] and table_path.exists():  # resume from the saved (verified) table
+        from minttt.table import load_table
+
+        best = chosen_from_table(graph, load_table(table_path))
+        state["upper"] = len(best)
+        say(f"{variant.name}: saved table, {len(best)} entries")
+    else:
+        best, info = greedy_for(graph, variant, seed=seed)
+        say(f"{variant.name}: greedy {info['greedy']}, local search {info['improved']}")
+        prov = {"variant": variant.name, "source": "greedy + local search", "seed": seed}
+        offer(array_table(graph, formula, best, prov), "greedy + local search")
     if hint_seconds > 0:
         out = hinted_descent(graph, formula, best, hint_seconds, say=say)
         if out.best is not None:
