@@ -192,3 +192,66 @@ def test_hinted_upper_keeps_a_verified_table(tmp_path):
     )
     again = hinted_upper(variant, path, hint_seconds=5, say=lambda _: None)  # resumes the table
     assert again["upper"] == state["upper"] and again["runs"] == 2
+
+
+def _cli(*args, **kw):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    return subprocess.run(
+        [sys.executable, "-m", "minttt", "scale", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        **kw,
+    )
+
+
+def test_scale_cli_solves_resumes_and_refuses_bad_input(tmp_path):
+    ck = tmp_path / "o.json"
+    done = _cli("3x3", "--role", "second", "--time-limit", "20", "--checkpoint", str(ck))
+    assert done.returncode == 0 and "entries, proven" in done.stdout
+    again = _cli("3x3", "--role", "second", "--checkpoint", str(ck), "--json")
+    state = json.loads(again.stdout)
+    assert again.returncode == 0 and state["runs"] == 2 and state["optimal"]
+    for bad in (
+        ("3x3", "--role", "both", "--checkpoint", str(ck)),
+        ("3x3", "--checkpoint", str(tmp_path / "missing" / "c.json")),
+        ("3x3", "--time-limit", "0", "--checkpoint", str(ck)),
+        ("mnk:9,9,9", "--checkpoint", str(ck)),
+    ):
+        out = _cli(*bad)
+        assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_scale_cli_sigterm_exits_143_with_a_consistent_checkpoint(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    ck = tmp_path / "o.json"
+    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    import os
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "minttt", "scale", "mnk:3,4,3", "--role", "second"]
+        + ["--time-limit", "120", "--checkpoint", str(ck)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **env},
+    )
+    deadline = time.monotonic() + 60
+    while not ck.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    state = json.loads(ck.read_text())  # the last atomic write: complete and readable
+    assert state["upper"] is not None and state["lower"] <= state["upper"]

@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "nine": "nine",
     "web": "web",
     "reproduce": "reproduce",
+    "scale": "scale",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
