@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,13 @@ from pysat.solvers import Solver
 
 from minttt.scale.encode import ArrayFormula
 from minttt.scale.graph import ArrayGraph
-from minttt.scale.solve import array_table, moves_from_model, solver_objective, walk_table
+from minttt.scale.solve import (
+    array_table,
+    fast_adder,
+    moves_from_model,
+    solver_objective,
+    walk_table,
+)
 
 
 def table_assignment(
@@ -64,15 +71,17 @@ def hinted_descent(
     time_limit: float,
     say: Callable[[str], None] = print,
 ) -> Descent:
-    """Improve the table ``chosen`` by SAT calls with phases (see the module docstring)."""
+    """Improve the table ``chosen`` by SAT calls with phases (see the module docstring);
+    ``time_limit`` includes loading the formula."""
     from minttt.verify import verify_table
 
     start = time.perf_counter()
     out = Descent(len(chosen))
     soft = solver_objective(formula).tolist()
     with Solver(name="minicard") as sat:
+        add = fast_adder(sat)
         for chunk in formula.chunks():
-            sat.append_formula(chunk)
+            deque(map(add, chunk), maxlen=0)
         out.load_seconds = time.perf_counter() - start
         best = chosen
         while True:

@@ -210,6 +210,7 @@ def hinted_upper(
             "start": out.start_size,
             "found": [s for _, s in out.sizes],
             "proven": out.proven,
+            "load_seconds": round(out.load_seconds, 1),
         }
     state["optimal"] = state["upper"] is not None and state["lower"] >= state["upper"]
     record("hinted descent" if hint_seconds > 0 else "greedy")

@@ -44,10 +44,11 @@ _C_ADD = {  # PySAT solver class -> (its handle attribute, the C function adding
     "Glucose4": ("glucose", "glucose41_add_cl"),
     "Minisat22": ("minisat", "minisat22_add_cl"),
     "MapleChrono": ("maplesat", "maplechrono_add_cl"),
+    "Minicard": ("minicard", "minicard_add_cl"),
 }
 
 
-def _fast_adder(oracle: Any) -> Callable[[list[int]], Any]:
+def fast_adder(oracle: Any) -> Callable[[list[int]], Any]:
     """One clause into the oracle: the backend's C entry point when known (skips two Python
     layers per clause; the solvers' own ``add_clause`` does the same call), else ``add_clause``."""
     inner = getattr(oracle, "solver", None)
@@ -105,7 +106,7 @@ class ArrayRC2(RC2):
         self._live = {}
         self.sels = []
         self._assume(solver_objective(formula))
-        add = _fast_adder(self.oracle)
+        add = fast_adder(self.oracle)
         for chunk in formula.chunks():
             deque(map(add, chunk), maxlen=0)  # the loop runs in C
 
