@@ -17,7 +17,13 @@ from pathlib import Path
 
 from minttt.encode import Variant
 from minttt.fileio import write_json_atomic
-from minttt.scale.run import bounds_plot, load_checkpoint, long_solve, opening_bounds
+from minttt.scale.run import (
+    bounds_plot,
+    hinted_upper,
+    load_checkpoint,
+    long_solve,
+    opening_bounds,
+)
 
 RUNS: tuple[tuple[str, str, float], ...] = (  # game, role, seconds
     ("mnk:3,4,3", "first", 60.0),
@@ -47,6 +53,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit-scale", type=float, default=1.0, help="multiply every limit")
     parser.add_argument("--only", default="", help="run only variants whose name contains this")
     parser.add_argument("--lp", action="store_true", help="only the LP relaxation bounds")
+    parser.add_argument(
+        "--hint",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="upper bounds only: greedy + local search, then a hinted SAT descent this long",
+    )
     args = parser.parse_args(argv)
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     states = {}
@@ -55,6 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         path = args.out / f"{v.name.replace('@', '_').replace(':', '').replace(',', '')}.json"
         if args.lp or (args.only and args.only not in v.name):
             states[v.name] = load_checkpoint(path, v)  # kept as it is (run before)
+            continue
+        if args.hint > 0:
+            states[v.name] = hinted_upper(
+                v, path, hint_seconds=args.hint * args.limit_scale, seed=SEED, say=say
+            )
             continue
         states[v.name] = long_solve(
             v, path, time_limit=limit * args.limit_scale, seed=SEED, say=say
@@ -78,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                 say(f"{v.name}: LP relaxation {row}")
     for game, limit in OPENINGS:
         v = variant(game, "first")
-        if args.lp or (args.only and args.only not in v.name):
+        if args.lp or args.hint > 0 or (args.only and args.only not in v.name):
             continue
         decomposition = [d for d in decomposition if d["variant"] != v.name]
         say(f"{v.name}: decomposition by opening")

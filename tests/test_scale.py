@@ -132,3 +132,126 @@ def test_prove_minimum_for_certificates():
     m = prove_minimum(Variant("first", "any", "lookup", "entries", game="mnk:3,4,3"))
     assert m.optimal and m.size == m.lower == m.table.size
     assert verify_table(m.table).ok
+
+
+@pytest.mark.parametrize("sat", ["glucose4", "minisat22", "cadical195"])
+def test_position_objective_proves_the_edge_optimum_with_each_backend(sat):
+    """RC2 minimises table positions (one soft literal per lookup clause): same optimum as the
+    edge objective of the formula, whichever SAT backend loads the clauses."""
+    from minttt.scale.solve import solver_objective
+
+    variant = Variant("second", None, "lookup", "entries", game="3x3")
+    g = build_array_graph(variant.rules)
+    f = encode_arrays(g, variant)
+    soft = solver_objective(f)
+    assert len(soft) == len(f.long_ptr) - 1 < len(f.objective)
+    w = WCNF()
+    for chunk in f.chunks():
+        for c in chunk:
+            w.append(c)
+    for v in f.objective.tolist():
+        w.append([-v], weight=1)
+    with RC2(w) as ref:
+        assert ref.compute() is not None
+        outcome = rc2_arrays(f, sat=sat)
+        assert outcome.lower == ref.cost
+    table = array_table(g, f, moves_from_model(g, f, outcome.model), {})
+    assert table.size == ref.cost and verify_table(table).ok
+
+
+def test_hinted_descent_reaches_and_proves_the_optimum():
+    from minttt.scale.hint import hinted_descent
+
+    variant = Variant("second", None, "lookup", "entries", game="3x3")
+    g = build_array_graph(variant.rules)
+    f = encode_arrays(g, variant)
+    greedy, _ = greedy_for(g, variant)
+    out = hinted_descent(g, f, greedy, time_limit=30, say=lambda _: None)
+    optimum = rc2_arrays(f).lower
+    assert out.proven
+    size = out.best.size if out.best is not None else len(greedy)
+    assert size == optimum
+    if out.best is not None:
+        assert verify_table(out.best).ok and out.sizes[-1][1] == size
+
+
+def test_hinted_upper_keeps_a_verified_table(tmp_path):
+    from minttt.scale.run import hinted_upper
+    from minttt.table import load_table
+
+    variant = Variant("second", None, "lookup", "entries", game="3x3")
+    path = tmp_path / "o.json"
+    state = hinted_upper(variant, path, hint_seconds=20, say=lambda _: None)
+    table = load_table(tmp_path / state["table"])
+    assert table.size == state["upper"] and verify_table(table).ok
+    assert (
+        state["optimal"]
+        and state["lower"]
+        == state["upper"]
+        == rc2_arrays(encode_arrays(build_array_graph(variant.rules), variant)).lower
+    )
+    again = hinted_upper(variant, path, hint_seconds=5, say=lambda _: None)  # resumes the table
+    assert again["upper"] == state["upper"] and again["runs"] == 2
+
+
+def _cli(*args, **kw):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    return subprocess.run(
+        [sys.executable, "-m", "minttt", "scale", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        **kw,
+    )
+
+
+def test_scale_cli_solves_resumes_and_refuses_bad_input(tmp_path):
+    ck = tmp_path / "o.json"
+    done = _cli("3x3", "--role", "second", "--time-limit", "20", "--checkpoint", str(ck))
+    assert done.returncode == 0 and "entries, proven" in done.stdout
+    again = _cli("3x3", "--role", "second", "--checkpoint", str(ck), "--json")
+    state = json.loads(again.stdout)
+    assert again.returncode == 0 and state["runs"] == 2 and state["optimal"]
+    for bad in (
+        ("3x3", "--role", "both", "--checkpoint", str(ck)),
+        ("3x3", "--checkpoint", str(tmp_path / "missing" / "c.json")),
+        ("3x3", "--time-limit", "0", "--checkpoint", str(ck)),
+        ("mnk:9,9,9", "--checkpoint", str(ck)),
+    ):
+        out = _cli(*bad)
+        assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_scale_cli_sigterm_exits_143_with_a_consistent_checkpoint(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    ck = tmp_path / "o.json"
+    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    import os
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "minttt", "scale", "mnk:3,4,3", "--role", "second"]
+        + ["--time-limit", "120", "--checkpoint", str(ck)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **env},
+    )
+    deadline = time.monotonic() + 60
+    while not ck.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    state = json.loads(ck.read_text())  # the last atomic write: complete and readable
+    assert state["upper"] is not None and state["lower"] <= state["upper"]

@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "reproduce": "reproduce",
     "certify": "certify",
     "check-proof": "certify",
+    "scale": "scale",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 

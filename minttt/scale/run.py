@@ -133,6 +133,90 @@ def long_solve(
     return state
 
 
+def chosen_from_table(graph: Any, table: Any) -> dict[int, int]:
+    """``node -> edge`` of a saved table over ``graph`` (entries matched by hash and move)."""
+    index = {int(h): i for i, h in enumerate(graph.hash.tolist())}
+    chosen = {}
+    for entry in table.entries:
+        node = index[int(entry.hash)]
+        lo, hi = int(graph.ptr[node]), int(graph.ptr[node + 1])
+        hits = [e for e in range(lo, hi) if int(graph.move[e]) == int(entry.move)]
+        if not hits:
+            raise InputError(f"table move {entry.move} is not a move of position {entry.hash}")
+        chosen[node] = hits[0]
+    return chosen
+
+
+def hinted_upper(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    hint_seconds: float,
+    seed: int = 0,
+    say: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Upper bounds only, resuming ``checkpoint``: the greedy table with its local search
+    (:func:`minttt.scale.greedy.greedy_for`), then :func:`minttt.scale.hint.hinted_descent` from it
+    for ``hint_seconds``. A verified table smaller than the saved one replaces it; the lower bound
+    is untouched unless the descent proves its table optimal (UNSAT one entry below)."""
+    from minttt.scale.greedy import greedy_for
+    from minttt.scale.hint import hinted_descent
+    from minttt.table import save_table
+    from minttt.verify import verify_table
+
+    state = load_checkpoint(checkpoint, variant)
+    state["runs"] += 1
+    origin = time.perf_counter() - float(state["seconds"])
+    table_path = checkpoint.with_name(checkpoint.stem + ".table.json")
+
+    def record(event: str) -> None:
+        state["seconds"] = round(time.perf_counter() - origin, 2)
+        state["history"].append([state["seconds"], state["lower"], state["upper"], event])
+        write_json_atomic(checkpoint, state)
+        say(f"  {state['seconds']:9.1f} s  {state['lower']} .. {state['upper']}  ({event})")
+
+    def offer(table: Any, source: str) -> None:
+        if state["upper"] is not None and table.size >= state["upper"]:
+            return
+        report = verify_table(table)
+        if not report.ok:
+            raise RuntimeError(f"{source} table failed verification: {report.counterexample}")
+        save_table(table, table_path)
+        state["upper"], state["table"] = table.size, table_path.name
+        record(f"{source} table, verified")
+
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    if state["table"] and table_path.exists():  # resume from the saved (verified) table
+        from minttt.table import load_table
+
+        best = chosen_from_table(graph, load_table(table_path))
+        state["upper"] = len(best)
+        say(f"{variant.name}: saved table, {len(best)} entries")
+    else:
+        best, info = greedy_for(graph, variant, seed=seed)
+        say(f"{variant.name}: greedy {info['greedy']}, local search {info['improved']}")
+        prov = {"variant": variant.name, "source": "greedy + local search", "seed": seed}
+        offer(array_table(graph, formula, best, prov), "greedy + local search")
+    if hint_seconds > 0:
+        out = hinted_descent(graph, formula, best, hint_seconds, say=say)
+        if out.best is not None:
+            offer(out.best, "hinted descent")
+        if out.proven and state["upper"] is not None:
+            size = out.best.size if out.best is not None else len(best)
+            state["lower"] = max(state["lower"], size)
+        state["hinted"] = {
+            "seconds": hint_seconds,
+            "start": out.start_size,
+            "found": [s for _, s in out.sizes],
+            "proven": out.proven,
+            "load_seconds": round(out.load_seconds, 1),
+        }
+    state["optimal"] = state["upper"] is not None and state["lower"] >= state["upper"]
+    record("hinted descent" if hint_seconds > 0 else "greedy")
+    return state
+
+
 def bounds_plot(states: dict[str, dict[str, Any]], path: Path) -> None:
     """Lower and upper bounds over (cumulative) seconds, one colour per variant; log y."""
     import io
@@ -200,4 +284,4 @@ def opening_bounds(
     return out
 
 
-__all__ = ["bounds_plot", "load_checkpoint", "long_solve", "opening_bounds"]
+__all__ = ["bounds_plot", "hinted_upper", "load_checkpoint", "long_solve", "opening_bounds"]
