@@ -130,12 +130,7 @@ def step_tables(ctx: Context) -> None:
         ctx.table_paths[variant.name] = path
         record = {
             "variant": variant.name,
-            "size": solution.size,
-            "size_counts": variant.objective,
-            "lower_bound": solution.lower_bound,
-            "optimal": solution.optimal,
-            "lookups": solution.lookups,
-            "variables": dict(solution.variables),
+            **_minimum_record(solution),
             "solver": solution.solver,
             "cross_check": {
                 k: v for k, v in (solution.cross_check or {}).items() if k != "seconds"
@@ -186,6 +181,18 @@ def step_tables(ctx: Context) -> None:
 RAW_ENCODINGS = ("lookup",)  # the raw tree proofs take minutes (README: Tables without symmetry)
 
 
+def _minimum_record(solution: Any) -> dict[str, Any]:
+    """What ``tables.json`` and ``tables-raw.json`` say of one solution: size and its proof."""
+    return {
+        "size": solution.size,
+        "size_counts": solution.variant.objective,
+        "lower_bound": solution.lower_bound,
+        "optimal": solution.optimal,
+        "lookups": solution.lookups,
+        "variables": dict(solution.variables),
+    }
+
+
 def step_raw(ctx: Context) -> None:
     """Raw tables (``--symmetry none``): solve, prove with RC2, verify, save.
 
@@ -214,12 +221,7 @@ def step_raw(ctx: Context) -> None:
             {
                 "variant": variant.name,
                 "symmetry": "none",
-                "size": solution.size,
-                "size_counts": variant.objective,
-                "lower_bound": solution.lower_bound,
-                "optimal": solution.optimal,
-                "lookups": solution.lookups,
-                "variables": dict(solution.variables),
+                **_minimum_record(solution),
                 "verified": report.ok,
                 "symmetric_size": symmetric.get(variant.name, {}).get("size"),
                 "table": ctx.rel(path),

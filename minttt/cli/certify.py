@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, fail, guarded, print_json
+from minttt.cli.common import console, fail, guarded, print_json, require_folder, step_progress
 from minttt.errors import InputError
 
 
@@ -29,8 +29,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
         proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
         from minttt.certify import MNK_FOLDER, certificate_variants, certify_all
         from minttt.encode import Variant
 
@@ -44,17 +42,8 @@ def register(app: typer.Typer) -> None:
         mnk = [v for v in chosen if v.game.startswith("mnk")]
         jobs = [(out, [v for v in chosen if v not in mnk]), (out / MNK_FOLDER, mnk)]
         jobs = [(folder, group) for folder, group in jobs if group]
-        if out.exists() and not out.is_dir():
-            raise InputError(f"--out {out} is a file, not a folder")
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            TextColumn("{task.completed}/{task.total}"),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=json_out,
-        ) as progress:
+        require_folder(out)
+        with step_progress(transient=True, disable=json_out) as progress:
             task = progress.add_task("certify", total=sum(len(v) for _, v in jobs))
             done = []
             for folder, group in jobs:

@@ -52,6 +52,27 @@ err_console = LazyConsole(stderr=True)
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
+def step_progress(*, transient: bool, disable: bool = False) -> Any:
+    """The progress bar of a command made of named steps (``reproduce``, ``certify``)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=console.get(),
+        transient=transient,
+        disable=disable,
+    )
+
+
+def require_folder(path: Any, option: str = "--out") -> None:
+    """InputError when ``path`` exists and is not a folder."""
+    if path.exists() and not path.is_dir():
+        raise InputError(f"{option} {plain(path)} is a file, not a folder")
+
+
 def plain(text: object) -> str:
     """``text`` for a terminal: control characters (ANSI escapes), lone surrogates as ``?``."""
     return _UNPRINTABLE.sub("?", str(text))

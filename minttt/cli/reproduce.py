@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded, plain
+from minttt.cli.common import console, guarded, plain, require_folder, step_progress
 from minttt.errors import InputError
 
 
@@ -23,8 +23,6 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Rebuild every table, proof, verification, figure and report, deterministically."""
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
         from minttt.reproduce import STEPS, reproduce
 
         names = [n for n, _ in STEPS]
@@ -33,16 +31,8 @@ def register(app: typer.Typer) -> None:
             raise InputError(
                 f"unknown step(s) {', '.join(unknown)}: expected some of {', '.join(names)}"
             )
-        if out.exists() and not out.is_dir():
-            raise InputError(f"--out {out} is a file, not a folder")
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            TextColumn("{task.completed}/{task.total}"),
-            TimeElapsedColumn(),
-            console=console.get(),
-            transient=False,
-        ) as progress:
+        require_folder(out)
+        with step_progress(transient=False) as progress:
             task = progress.add_task("reproduce", total=None)
 
             def on_step(name: str, i: int, total: int) -> None:
