@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from minttt.encode import Formula, Variant, encode
-from minttt.errors import InputError
-from minttt.fileio import write_bytes_atomic, write_json_atomic
+from minttt.errors import DefectError, InputError
+from minttt.fileio import write_many_atomic, write_text_atomic
 
 CARD_ENCODING = "kmtotalizer"  # smallest proofs and fastest checks of PySAT's encodings (bench)
 SAT_SOLVER = "cadical195"
@@ -130,12 +130,17 @@ def compress(data: bytes) -> bytes:
 
 
 def prove_unsat(nvars: int, clauses: list[list[int]]) -> bytes:
-    """CaDiCaL's DRAT proof (text) that ``clauses`` are unsatisfiable; RuntimeError if SAT."""
+    """CaDiCaL's DRAT proof (text) that ``clauses`` are unsatisfiable; DefectError if SAT."""
     from pysat.solvers import Solver
 
-    with Solver(name=SAT_SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
+    from minttt.interrupt import solver_library
+
+    with (
+        solver_library(),
+        Solver(name=SAT_SOLVER, bootstrap_with=clauses, with_proof=True) as solver,
+    ):
         if solver.solve():
-            raise RuntimeError("the bound is satisfiable: not a minimum")
+            raise DefectError("the bound is satisfiable: not a minimum")
         lines = solver.get_proof()
     return ("\n".join(lines) + "\n").encode("ascii")
 
@@ -145,10 +150,12 @@ def prove_unsat(nvars: int, clauses: list[list[int]]) -> bytes:
 
 @dataclass(frozen=True)
 class Certificate:
-    """What :func:`certify` wrote for one variant, and the check's verdict if it ran."""
+    """One variant's certificate: its index record, its files (path -> bytes, not yet written)
+    and the check's verdict if it ran."""
 
     record: dict[str, Any]
     solve_seconds: float
+    files: dict[Path, bytes]
     check: Any = None  # minttt.drat.CheckResult
     check_seconds: float | None = None
 
@@ -156,16 +163,24 @@ class Certificate:
 def certify(
     variant: Variant, out_dir: str | Path, *, graph: Any = None, check: bool = True
 ) -> Certificate:
-    """Solve ``variant``, write its CNF at k-1, CaDiCaL's DRAT proof and the size-k table.
+    """Build ``variant``'s certificate (:func:`build_certificate`) and write its files."""
+    cert = build_certificate(variant, out_dir, graph=graph, check=check)
+    write_many_atomic(cert.files)
+    return cert
+
+
+def build_certificate(
+    variant: Variant, out_dir: str | Path, *, graph: Any = None, check: bool = True
+) -> Certificate:
+    """Solve ``variant``: its CNF at k-1, CaDiCaL's DRAT proof and the size-k table, in memory.
 
     With ``check`` the proof is checked with :mod:`minttt.drat`. The table always passes the
-    exhaustive verifier. RuntimeError if a check fails (a defect, not bad input).
+    exhaustive verifier. Every check runs before anything is written; DefectError if one fails.
     """
     import time
 
     from minttt import drat
     from minttt.solve.api import make_table, solve
-    from minttt.table import save_table
     from minttt.verify import verify_table
 
     out = Path(out_dir)
@@ -174,7 +189,7 @@ def certify(
     formula = encode(graph, variant)
     solution = solve(formula, solver="rc2")
     if not solution.optimal:
-        raise RuntimeError(f"{variant.name}: RC2 did not prove the minimum")
+        raise DefectError(f"{variant.name}: RC2 did not prove the minimum")
     k = solution.size
     cnf = cnf_text(formula, k).encode("ascii")
     nvars, clauses = bound_clauses(formula, k - 1)
@@ -185,15 +200,14 @@ def certify(
     stem = file_stem(variant)
     cnf_xz, proof_xz = compress(cnf), compress(proof)
     shipped = len(proof_xz) <= MAX_SHIPPED_PROOF
-    write_bytes_atomic(out / f"{stem}.cnf.xz", cnf_xz)
-    if shipped:
-        write_bytes_atomic(out / f"{stem}.drat.xz", proof_xz)
     table = make_table(graph, solution)
     report = verify_table(table)
     if not report.ok:
-        raise RuntimeError(f"{variant.name}: the size-{k} table fails verification")
-    table_path = out / f"{stem}.table.json"
-    save_table(table, table_path)
+        raise DefectError(f"{variant.name}: the size-{k} table fails verification")
+    table_json = table.to_json().encode("utf-8")
+    files = {out / f"{stem}.cnf.xz": cnf_xz, out / f"{stem}.table.json": table_json}
+    if shipped:
+        files[out / f"{stem}.drat.xz"] = proof_xz
     lemmas = sum(1 for st in steps if st.kind == drat.ADD)
     record: dict[str, Any] = {
         "variant": variant.name,
@@ -210,7 +224,7 @@ def certify(
         "proof_bytes": len(proof_xz),
         "proof_bytes_uncompressed": len(proof),
         "proof_sha256": hashlib.sha256(proof).hexdigest(),
-        "table_bytes": table_path.stat().st_size,
+        "table_bytes": len(table_json),
         "variables": nvars,
         "clauses": len(clauses),
         "lemmas": lemmas,
@@ -219,13 +233,13 @@ def certify(
         "shipped": shipped,
     }
     if not check:
-        return Certificate(record, solve_seconds)
+        return Certificate(record, solve_seconds, files)
     t0 = time.perf_counter()
     result = drat.check_parsed(*drat.parse_cnf(cnf), steps)
     check_seconds = time.perf_counter() - t0
     if not result.valid:
-        raise RuntimeError(f"{variant.name}: CaDiCaL's proof fails the check: {result.message}")
-    return Certificate(record, solve_seconds, result, check_seconds)
+        raise DefectError(f"{variant.name}: CaDiCaL's proof fails the check: {result.message}")
+    return Certificate(record, solve_seconds, files, result, check_seconds)
 
 
 def _graph(variant: Variant) -> Any:
@@ -241,8 +255,10 @@ def certify_all(
     on_variant: Callable[[str, int, int], None] | None = None,
     check: bool = True,
     graph_3x3: Any = None,
+    write: bool = True,
 ) -> list[Certificate]:
-    """Certify ``variants`` (default: every proven minimum); merge them into the index."""
+    """Certify ``variants`` (default: every proven minimum) and, with ``write``, write every file
+    and the merged index at once, only after every check passed (:func:`pending_files`)."""
     chosen = list(variants) if variants is not None else certificate_variants()
     graphs: dict[str, Any] = {} if graph_3x3 is None else {"3x3": graph_3x3}
     done: list[Certificate] = []
@@ -251,13 +267,26 @@ def certify_all(
             on_variant(variant.name, i, len(chosen))
         if variant.game not in graphs:
             graphs[variant.game] = _graph(variant)
-        done.append(certify(variant, out_dir, graph=graphs[variant.game], check=check))
-    write_index(out_dir, [c.record for c in done])
+        done.append(build_certificate(variant, out_dir, graph=graphs[variant.game], check=check))
+    if write:
+        write_many_atomic(pending_files(out_dir, done), final=True)
     return done
 
 
+def pending_files(out_dir: str | Path, done: list[Certificate]) -> dict[Path, bytes]:
+    """Every file of ``done`` and the index that merges their records, to write all at once."""
+    files = {path: data for cert in done for path, data in cert.files.items()}
+    files[Path(out_dir) / INDEX] = index_text(out_dir, [c.record for c in done]).encode("utf-8")
+    return files
+
+
 def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
-    """Merge ``records`` into ``index.json`` (by variant; standard order first, then by name)."""
+    """Merge ``records`` into ``index.json`` (see :func:`index_text`)."""
+    return write_text_atomic(Path(out_dir) / INDEX, index_text(out_dir, records))
+
+
+def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
+    """``index.json`` with ``records`` merged in (by variant; standard order first, then name)."""
     from importlib.metadata import version
 
     path = Path(out_dir) / INDEX
@@ -265,8 +294,8 @@ def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
     if path.exists():
         try:
             old = json.loads(path.read_text("utf-8")).get("certificates", [])
-        except (json.JSONDecodeError, AttributeError):
-            old = []
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
+            raise InputError(f"{path}: not a readable certificate index ({exc})") from None
     by = {r["variant"]: r for r in old}
     by.update({r["variant"]: r for r in records})
     order = {v.name: i for i, v in enumerate(certificate_variants() + certificate_variants(True))}
@@ -285,4 +314,4 @@ def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
         "(proofs); a proof not shipped (too large) was checked there too",
         "certificates": ordered,
     }
-    return write_json_atomic(path, index)
+    return json.dumps(index, indent=2) + "\n"  # as write_json_atomic writes it

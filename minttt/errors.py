@@ -1,5 +1,9 @@
-"""The one exception type for bad input: the CLI turns it into one line and exit code 2."""
+"""Errors the CLI turns into one line: bad input (exit 2) and a defect found (exit 1)."""
 
 
 class InputError(ValueError):
     """Bad input from a user or a file; its message is one line naming the problem."""
+
+
+class DefectError(RuntimeError):
+    """A check found a defect (an invalid proof, a table that fails verification): exit 1."""

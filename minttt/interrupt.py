@@ -116,3 +116,17 @@ def worker_init() -> None:
     """Initializer of worker processes: the parent alone decides; it terminates the workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextmanager
+def solver_library() -> Iterator[None]:
+    """Around a call into a SAT library that may swallow Ctrl-C: PySAT's C code catches it and
+    raises "Caught keyboard interrupt"; a signal recorded meanwhile is an interruption too,
+    never a result."""
+    try:
+        yield
+    except Exception as exc:
+        if "keyboard interrupt" in str(exc).lower():
+            raise_interrupt()
+        raise
+    check()

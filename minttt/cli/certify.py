@@ -29,8 +29,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
         proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
-        from minttt.certify import MNK_FOLDER, certificate_variants, certify_all
+        from minttt.certify import MNK_FOLDER, certificate_variants, certify_all, pending_files
         from minttt.encode import Variant
+        from minttt.fileio import write_many_atomic
 
         if all_ == bool(variants):
             raise InputError("give VARIANT names or --all (exactly one)")
@@ -46,13 +47,19 @@ def register(app: typer.Typer) -> None:
         with step_progress(transient=True, disable=json_out) as progress:
             task = progress.add_task("certify", total=sum(len(v) for _, v in jobs))
             done = []
+            files: dict[Path, bytes] = {}
             for folder, group in jobs:
                 offset = len(done)
 
                 def on_variant(name: str, i: int, total: int, offset: int = offset) -> None:
                     progress.update(task, description=f"certify: {name}", completed=offset + i)
 
-                done += certify_all(folder, group, on_variant=on_variant, check=not no_check)
+                certified = certify_all(
+                    folder, group, on_variant=on_variant, check=not no_check, write=False
+                )
+                files |= pending_files(folder, certified)
+                done += certified
+        write_many_atomic(files, final=True)  # every certificate and index, or none
         if json_out:
             print_json(
                 [

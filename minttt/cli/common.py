@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
 
-from minttt.errors import InputError
+from minttt.errors import DefectError, InputError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -94,6 +94,8 @@ def guarded(func: F) -> F:
             return func(*args, **kwargs)
         except InputError as exc:
             fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        except DefectError as exc:
+            fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, code=1)
         except OSError as exc:
             if exc.errno == errno.EPIPE:  # the reader went away (| head): not a bad path
                 raise

@@ -120,14 +120,8 @@ def solve(
         raise InputError(f"timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
     driver = _driver(solver)
     start = time.perf_counter()
-    try:
+    with interrupt.solver_library():  # a swallowed signal is an interruption, never a result
         raw = driver(formula, timeout=timeout, **options)
-    except Exception as exc:
-        # PySAT's C code catches Ctrl-C itself and raises "Caught keyboard interrupt"
-        if "keyboard interrupt" in str(exc).lower():
-            interrupt.raise_interrupt()
-        raise
-    interrupt.check()  # a signal a solver library swallowed is an interruption, never a result
     seconds = time.perf_counter() - start
     model = raw.model if raw.model is not None else all_true(formula)
     ex = extract(formula, model)
