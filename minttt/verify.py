@@ -20,7 +20,7 @@ For a table it also checks every stored value and lists the entries no game reac
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -118,11 +118,12 @@ class Counterexample:
     reason: str
     moves: tuple[int, ...]
     board: str
+    rules: Rules = field(default=TIC_TAC_TOE, compare=False, repr=False)  # the board's game
 
     def describe(self) -> str:
-        """The move sequence (cells 0-8, ``x4 o0 ...``) and the board, as printed by the CLI."""
+        """The move sequence (cells from 0, ``x4 o0 ...``) and the board, as printed by the CLI."""
         seq = " ".join(f"{'xo'[i % 2]}{m}" for i, m in enumerate(self.moves)) or "(no moves)"
-        pretty = Board.parse(self.board).pretty() if self.board else ""
+        pretty = Board.parse(self.board, self.rules).pretty() if self.board else ""
         return f"{self.reason}\nmoves: {seq}\n{pretty}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -198,7 +199,7 @@ def _walk_side(player: Any, side: int, criterion: str, rules: Rules):
     lost_from_start = sign * solver.value(0, 0) < 0
 
     def fail(reason: str, path: list[int], cells: tuple[int, ...]) -> None:
-        raise _Found(Counterexample(reason, tuple(path), str(Board(cells, rules))))
+        raise _Found(Counterexample(reason, tuple(path), str(Board(cells, rules)), rules))
 
     def walk(cells: tuple[int, ...], xm: int, om: int, path: list[int]) -> tuple[int, int, int]:
         got = memo.get(cells)
@@ -324,6 +325,7 @@ def verify_table(table: Any) -> VerifyReport:
                 f"entry {e.hash} stores value {e.value:+d}, its minimax value is {true:+d}",
                 (),
                 e.board,
+                rules,
             )
             return VerifyReport(**{**base, "ok": False, "counterexample": example})
     raw = getattr(table, "raw", False)
