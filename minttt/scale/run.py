@@ -47,9 +47,27 @@ def load_checkpoint(path: Path, variant: Variant) -> dict[str, Any]:
         state = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise InputError(f"{path}: not a readable checkpoint ({exc})") from None
+    if not isinstance(state, dict) or not set(_fresh(variant)) <= set(state):
+        raise InputError(f"{path}: not a checkpoint of minttt scale (fields missing)")
     if state.get("variant") != variant.name:
         raise InputError(f"{path}: checkpoint of {state.get('variant')!r}, not {variant.name!r}")
     return state
+
+
+def saved_table(path: Path, variant: Variant) -> Any:
+    """The best table saved beside a checkpoint, refused (InputError) unless it is ``variant``'s
+    (game, role, criterion): a foreign table must never stand as an upper bound."""
+    from minttt.solve.api import ROLE_TO_TABLE
+    from minttt.table import load_table
+
+    table = load_table(path)
+    want = (variant.rules.name, ROLE_TO_TABLE[variant.role], variant.criterion)
+    if (table.rules.name, table.role, table.criterion) != want:
+        raise InputError(
+            f"{path}: a table of {table.rules.name} {table.role} ({table.criterion}), "
+            f"not of {variant.name}"
+        )
+    return table
 
 
 def long_solve(
@@ -66,7 +84,7 @@ def long_solve(
     Every upper bound is a table that passed :func:`minttt.verify.verify_table` (saved as
     ``<checkpoint stem>.table.json``). Returns the checkpoint state.
     """
-    from minttt.table import load_table, save_table
+    from minttt.table import save_table
     from minttt.verify import verify_table
 
     state = load_checkpoint(checkpoint, variant)
@@ -103,7 +121,9 @@ def long_solve(
     formula = encode_arrays(graph, variant)
     say(f"{variant.name}: graph and formula in {time.perf_counter() - start:.1f} s")
     if state["table"] and table_path.exists():
-        state["upper"] = load_table(table_path).size
+        state["upper"] = saved_table(table_path, variant).size
+    elif state["upper"] is not None:  # the table behind the bound is gone: the bound goes too
+        state["upper"], state["table"] = None, None
     side = X if variant.role == "first" else 2
     allowed = table_moves(graph, variant)
     cost = tree_cost(graph, allowed, side)
@@ -188,9 +208,7 @@ def hinted_upper(
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
     if state["table"] and table_path.exists():  # resume from the saved (verified) table
-        from minttt.table import load_table
-
-        best = chosen_from_table(graph, load_table(table_path))
+        best = chosen_from_table(graph, saved_table(table_path, variant))
         state["upper"] = len(best)
         say(f"{variant.name}: saved table, {len(best)} entries")
     else:
