@@ -27,6 +27,7 @@ from pathlib import Path
 
 from minttt import __version__
 from minttt.errors import InputError
+from minttt.fileio import write_bytes_atomic
 from minttt.table import HASH_CONVENTION, Table
 
 MCU = "atmega328p"
@@ -208,11 +209,18 @@ def _tool(name: str) -> str:
     return path
 
 
+def _run_tool(cmd: list[str], cwd: str | None = None) -> str:
+    """Run an AVR tool; its failure is one line (InputError), never a traceback."""
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    if done.returncode != 0:
+        first = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[0]
+        raise InputError(f"{Path(cmd[0]).name} failed: {first}")
+    return done.stdout
+
+
 def avr_size(elf: str | Path) -> tuple[int, int]:
     """(flash, RAM) bytes of an AVR ELF: flash = .text + .data, RAM = .data + .bss + .noinit."""
-    out = subprocess.run(
-        [_tool("avr-size"), "-A", str(elf)], capture_output=True, text=True, check=True
-    ).stdout
+    out = _run_tool([_tool("avr-size"), "-A", str(elf)])
     sizes: dict[str, int] = {}
     for line in out.splitlines():
         parts = line.split()
@@ -224,9 +232,15 @@ def avr_size(elf: str | Path) -> tuple[int, int]:
 
 
 def build_firmware(
-    table: Table, out: str | Path, *, mcu: str = MCU, layout: str = "bytes"
+    table: Table,
+    out: str | Path,
+    *,
+    mcu: str = MCU,
+    layout: str = "bytes",
+    final: bool = False,
 ) -> FirmwareBuild:
-    """Compile the firmware for ``table`` with avr-gcc into ``out`` (``.elf``, or ``.hex``)."""
+    """Compile the firmware for ``table`` with avr-gcc into ``out`` (``.elf``, or ``.hex``);
+    ``final``: the command's last result (see :func:`minttt.fileio.write_many_atomic`)."""
     gcc = _tool("avr-gcc")
     source = firmware_source(table, layout)
     out = Path(out)
@@ -235,23 +249,14 @@ def build_firmware(
         src.write_text(source, encoding="utf-8")
         cmd = [gcc, f"-mmcu={mcu}", f"-DF_CPU={F_CPU}UL", "-Os", "-std=gnu99", "-Wall"]
         cmd += ["-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections", "-fstack-usage"]
-        done = subprocess.run(
-            [*cmd, str(src), "-o", str(elf)], capture_output=True, text=True, cwd=tmp
-        )
-        if done.returncode != 0:
-            first = (done.stderr.strip().splitlines() or ["avr-gcc failed"])[0]
-            raise InputError(f"avr-gcc failed for {mcu}: {first}")
+        _run_tool([*cmd, str(src), "-o", str(elf)], cwd=tmp)
         flash, ram = avr_size(elf)
         stack = _stack_bytes(Path(tmp))
         built = Path(tmp) / ("firmware.hex" if out.suffix.lower() == ".hex" else "firmware.elf")
         if built != elf:
             objcopy = _tool("avr-objcopy")
-            subprocess.run(
-                [objcopy, "-O", "ihex", "-R", ".eeprom", str(elf), str(built)], check=True
-            )
-        from minttt.fileio import write_bytes_atomic
-
-        write_bytes_atomic(out, built.read_bytes())
+            _run_tool([objcopy, "-O", "ihex", "-R", ".eeprom", str(elf), str(built)])
+        write_bytes_atomic(out, built.read_bytes(), final=final)
     return FirmwareBuild(str(out), mcu, flash, ram, stack, table.size)
 
 

@@ -179,7 +179,7 @@ def register(app: typer.Typer) -> None:
 
             if out is None:
                 raise InputError("--format avr writes a binary: give --out FIRMWARE.elf or .hex")
-            built = build_firmware(load_table(table_path), out)
+            built = build_firmware(load_table(table_path), out, final=True)
             console.print(f"wrote {built.summary()}", highlight=False, soft_wrap=True)
             return
         if fmt not in FORMATS:
