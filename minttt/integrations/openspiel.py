@@ -60,6 +60,9 @@ def state_of_board(board: Board, game: Any = None) -> Any:
 
 def table_bot(table: Any) -> Any:
     """A ``pyspiel.Bot`` that plays ``table`` (any side it covers; it raises without an entry)."""
+    from minttt.integrations import require_tic_tac_toe
+
+    require_tic_tac_toe(table, "OpenSpiel")
     pyspiel = _pyspiel()
     player = table.player()
 

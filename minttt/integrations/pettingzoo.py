@@ -62,6 +62,9 @@ class TableAgent:
     pettingzoo_policy = True
 
     def __init__(self, table: Any) -> None:
+        from minttt.integrations import require_tic_tac_toe
+
+        require_tic_tac_toe(table, "PettingZoo")
         self.player = table.player()
 
     def __call__(self, observation: Any, agent: str | None = None) -> int:
