@@ -1,6 +1,6 @@
 """minttt: the smallest lookup tables that play perfect tic-tac-toe.
 
->>> from minttt.game import Board
+>>> from minttt.game.rules import Board
 >>> Board.parse("x...o....").to_move
 1
 """

@@ -22,8 +22,8 @@ def _wall(cmd: list[str], repeat: int = 5) -> float:
 
 
 def run() -> dict:
-    from minttt.counts import full_tree_counts, walk_full_tree
-    from minttt.graph import build_graph
+    from minttt.game.counts import full_tree_counts, walk_full_tree
+    from minttt.game.graph import build_graph
 
     count_cli = _wall([sys.executable, "-m", "minttt", "count", "--json"])
     start = time.perf_counter()

@@ -15,9 +15,9 @@ from typing import Any
 
 from minttt.nine.baseline import BaselineEngine
 from minttt.nine.engine import NineEngine
-from minttt.nine.match import run_match
+from minttt.nine.engine_match import run_match
+from minttt.nine.limits import Limits
 from minttt.nine.rules import Position
-from minttt.nine.search import Limits
 
 C_STATES = 16_418_831
 C_SECONDS = 3.588

@@ -40,8 +40,8 @@ def _rss_mb() -> float:
 
 
 def case(name: str) -> dict[str, Any]:
-    from minttt.encode import Variant
-    from minttt.game import Rules
+    from minttt.formula.encode import Variant
+    from minttt.game.rules import Rules
 
     game = "mnk:4,4,3" if name.startswith("k3") else "mnk:4,4,4"
     variant = Variant("first", "any", "lookup", "entries", game=game)
@@ -80,10 +80,10 @@ def case(name: str) -> dict[str, Any]:
             }
             solver.delete()
     else:
-        from minttt.encode import encode
+        from minttt.formula.encode import encode
+        from minttt.game.arrays import build_graph_fast
         from minttt.solve import solve
         from minttt.solve.api import make_table
-        from minttt.study import build_graph_fast
 
         graph = _stage(stages, "graph", lambda: build_graph_fast(rules))
         formula = _stage(stages, "formula", lambda: encode(graph, variant))
@@ -93,7 +93,7 @@ def case(name: str) -> dict[str, Any]:
             table = _stage(stages, "table", lambda: make_table(graph, solution))
             out["size"], out["lower_bound"] = table.size, solution.lower_bound
     if name.startswith("k3"):
-        from minttt.verify import verify_table
+        from minttt.table.verify import verify_table
 
         report = _stage(stages, "verify", lambda: verify_table(table))
         out["verified"] = report.ok

@@ -26,8 +26,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from minttt.game import Board  # noqa: E402
-from minttt.search import SOURCE_001, search  # noqa: E402
+from minttt.game.rules import Board  # noqa: E402
+from minttt.play.search import SOURCE_001, search  # noqa: E402
 
 C_SOURCE = r"""
 #include <stdio.h>

@@ -31,8 +31,8 @@ def _best(func, repeat: int = 5) -> tuple[float, float]:
 
 
 def _table():
-    from minttt.graph import build_graph
-    from minttt.table import first_move_table, load_table
+    from minttt.game.graph import build_graph
+    from minttt.table.model import first_move_table, load_table
 
     folder = Path(__file__).resolve().parent.parent / "results" / "tables"
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
@@ -46,10 +46,10 @@ def _table():
 
 
 def run() -> dict:
-    from minttt.match import play_game, tournament
-    from minttt.odds import exact_odds
-    from minttt.players.base import RandomPlayer
-    from minttt.verify import verify_table
+    from minttt.play.players.base import RandomPlayer
+    from minttt.play.tournament import play_game, tournament
+    from minttt.table.odds import exact_odds
+    from minttt.table.verify import verify_table
 
     name, table = _table()
     verify_first, verify_s = _best(lambda: verify_table(table))

@@ -19,10 +19,10 @@ import tempfile
 from pathlib import Path
 
 from minttt.fileio import write_json_atomic
-from minttt.firmware import LAYOUTS, build_firmware, table_bytes
-from minttt.simavr import simavr_player
-from minttt.table import load_table
-from minttt.verify import verify_player
+from minttt.play.simavr import simavr_player
+from minttt.table.firmware import LAYOUTS, build_firmware, table_bytes
+from minttt.table.model import load_table
+from minttt.table.verify import verify_player
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = {

@@ -15,8 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-from minttt.encode import Variant
 from minttt.fileio import write_json_atomic
+from minttt.formula.encode import Variant
 from minttt.scale.run import (
     bounds_plot,
     hinted_upper,

@@ -9,11 +9,11 @@ from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.errors import InputError
-from minttt.game import Board
-from minttt.odds import exact_odds
-from minttt.players import make_player
-from minttt.players.base import PlayerError
-from minttt.verify import verify_player
+from minttt.game.rules import Board
+from minttt.play.players import make_player
+from minttt.play.players.base import PlayerError
+from minttt.table.odds import exact_odds
+from minttt.table.verify import verify_player
 
 AGENTS = Path(__file__).parent / "agents"
 PERFECT = f"{AGENTS / 'perfect.py'}:move"

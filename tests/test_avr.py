@@ -9,12 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from minttt.cli import app
-from minttt.firmware import build_firmware, firmware_source
-from minttt.game import Board
-from minttt.graph import build_graph
-from minttt.simavr import SimavrPlayer, build_harness, simavr_missing
-from minttt.table import load_table, table_from_moves
-from minttt.verify import verify_player
+from minttt.game.graph import build_graph
+from minttt.game.rules import Board
+from minttt.play.simavr import SimavrPlayer, build_harness, simavr_missing
+from minttt.table.firmware import build_firmware, firmware_source
+from minttt.table.model import load_table, table_from_moves
+from minttt.table.verify import verify_player
 
 TABLES = Path(__file__).parent.parent / "results" / "tables"
 X22 = TABLES / "first-center-lookup-entries.json"

@@ -11,15 +11,15 @@ import pytest
 from typer.testing import CliRunner
 
 from minttt import drat
-from minttt.certify import (
+from minttt.cli import app
+from minttt.formula.encode import Variant, encode
+from minttt.solve.certify import (
     certificate_variants,
     certify,
     cnf_text,
     file_stem,
     write_index,
 )
-from minttt.cli import app
-from minttt.encode import Variant, encode
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"
@@ -77,7 +77,7 @@ _GRAPHS: dict = {}
 
 
 def _graph(game: str):
-    from minttt.study import graph_for
+    from minttt.game.graph import graph_for
 
     if game not in _GRAPHS:
         _GRAPHS[game] = graph_for(Variant.parse(f"second-tree-positions@{game}").rules)
@@ -99,8 +99,8 @@ def test_formula_rebuilds_byte_for_byte(record: dict):
 
 @pytest.mark.parametrize("record", EVERY, ids=[r["variant"] for r in EVERY])
 def test_table_has_the_minimum_and_verifies(record: dict):
-    from minttt.table import load_table
-    from minttt.verify import verify_table
+    from minttt.table.model import load_table
+    from minttt.table.verify import verify_table
 
     table = load_table(record["_dir"] / record["table"])
     assert table.provenance["size"] == record["minimum"]
@@ -193,7 +193,7 @@ def test_removed_formula_clause_is_caught(tmp_path: Path):
 
 
 def test_certify_writes_a_checked_certificate(tmp_path: Path):
-    from minttt.graph import build_graph
+    from minttt.game.graph import build_graph
 
     variant = Variant.parse(SMALL)
     cert = certify(variant, tmp_path, graph=build_graph())

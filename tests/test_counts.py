@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from minttt.cli import app
-from minttt.counts import count_all, full_tree_counts, walk_full_tree
-from minttt.graph import build_graph
+from minttt.game.counts import count_all, full_tree_counts, walk_full_tree
+from minttt.game.graph import build_graph
 
 FULL_TREE_003 = {
     "nodes": 549946,
@@ -75,13 +75,13 @@ def test_count_cli_table_and_bad_input() -> None:
 
 
 def test_misere_counts_share_the_tree() -> None:
-    c = count_all(__import__("minttt.game", fromlist=["Rules"]).Rules.from_name("3x3-misere"))
+    c = count_all(__import__("minttt.game.rules", fromlist=["Rules"]).Rules.from_name("3x3-misere"))
     assert c["full_tree"]["nodes"] == 549946
     assert c["full_tree"]["x_wins"] == 77904 and c["full_tree"]["o_wins"] == 131184
 
 
 def test_large_boards_count_symmetric_positions_only_unless_full() -> None:
-    from minttt.game import Rules
+    from minttt.game.rules import Rules
 
     small = Rules(2, 3, 2)
     part = count_all(small, full=False)

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minttt.encode import Variant, encode
 from minttt.errors import InputError
-from minttt.game import Rules
-from minttt.graph import build_graph
+from minttt.formula.encode import Variant, encode
+from minttt.game.graph import build_graph
+from minttt.game.rules import Rules
 from minttt.solve import SOURCE_003, standard_variants
 from minttt.solve.extract import all_true
 

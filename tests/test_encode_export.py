@@ -9,9 +9,9 @@ import pytest
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
-from minttt.encode import Variant, encode
-from minttt.export_formula import to_smt2, to_wcnf
-from minttt.graph import build_graph
+from minttt.formula.encode import Variant, encode
+from minttt.formula.files import to_smt2, to_wcnf
+from minttt.game.graph import build_graph
 from minttt.solve import solve, standard_variants
 
 ENCODINGS = Path(__file__).resolve().parent.parent / "encodings"

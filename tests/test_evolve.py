@@ -12,8 +12,8 @@ from minttt.evolve.fitness import ExhaustiveTree, reached_moves
 from minttt.evolve.genome import GeneIndex
 from minttt.evolve.runner import evolved_table, run, summary
 from minttt.evolve.state import EvolutionState
-from minttt.game import EMPTY, Board, O, X, unmap_cell
-from minttt.verify import verify_player, verify_table
+from minttt.game.rules import EMPTY, Board, O, X, unmap_cell
+from minttt.table.verify import verify_player, verify_table
 
 
 @cache

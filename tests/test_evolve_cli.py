@@ -14,8 +14,8 @@ from minttt.cli import app
 from minttt.evolve.hochmuth import HochmuthConfig
 from minttt.evolve.plot import plot_bytes
 from minttt.evolve.runner import evolution_summary, run
-from minttt.table import load_table
-from minttt.verify import verify_table
+from minttt.table.model import load_table
+from minttt.table.verify import verify_table
 
 runner = CliRunner()
 

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from minttt.cli import app
-from minttt.export import ProgramPlayer, export_table
-from minttt.graph import build_graph
-from minttt.table import first_move_table, merge_tables, save_table, table_from_json
-from minttt.verify import verify_player
+from minttt.game.graph import build_graph
+from minttt.table.export import ProgramPlayer, export_table
+from minttt.table.model import first_move_table, merge_tables, save_table, table_from_json
+from minttt.table.verify import verify_player
 
 GRAPH = build_graph()
 TX = first_move_table(GRAPH, "X", opening=4)

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minttt.errors import InputError
-from minttt.game import (
+from minttt.game.rules import (
     TIC_TAC_TOE,
     Board,
     Rules,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from minttt.errors import InputError
-from minttt.game import Board, O, Rules, X
-from minttt.graph import build_graph, frontier_values, minimax_values
+from minttt.game.graph import build_graph, frontier_values, minimax_values
+from minttt.game.rules import Board, O, Rules, X
 
 
 @pytest.fixture(scope="module")

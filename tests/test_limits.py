@@ -11,7 +11,7 @@ import pytest
 
 from minttt.errors import InputError
 from minttt.evolve.checkpoint import MAX_ARRAY_BYTES, _decode_array
-from minttt.table import MAX_TABLE_CHARS, load_table, table_from_json
+from minttt.table.model import MAX_TABLE_CHARS, load_table, table_from_json
 from minttt.web.sample import sample_table
 
 

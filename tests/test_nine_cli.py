@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.errors import InputError
-from minttt.nine.console import parse_move
 from minttt.nine.engine import NineEngine
+from minttt.nine.limits import Limits
 from minttt.nine.rules import Position, X
-from minttt.nine.search import Limits
+from minttt.nine.session import parse_move
 
 runner = CliRunner()
 

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["__init__", "bits", "rules", "baseline", "engine", "match", "console"]
+MODULES = ["__init__", "bits", "rules", "baseline", "engine", "engine_match", "session"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -10,9 +10,9 @@ import pytest
 from minttt.errors import InputError
 from minttt.nine.baseline import BaselineEngine
 from minttt.nine.engine import MATE, WIN_SCORE, NineEngine
-from minttt.nine.match import run_match
+from minttt.nine.engine_match import run_match
+from minttt.nine.limits import Limits
 from minttt.nine.rules import Position, X
-from minttt.nine.search import Limits
 
 SMALL = Limits(nodes=3000)
 

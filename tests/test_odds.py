@@ -7,11 +7,11 @@ from fractions import Fraction
 import pytest
 
 from minttt.errors import InputError
-from minttt.graph import build_graph
-from minttt.odds import exact_odds, exact_outcome, pct
-from minttt.players import make_player
-from minttt.players.base import RandomPlayer
-from minttt.table import first_move_table, merge_tables
+from minttt.game.graph import build_graph
+from minttt.play.players import make_player
+from minttt.play.players.base import RandomPlayer
+from minttt.table.model import first_move_table, merge_tables
+from minttt.table.odds import exact_odds, exact_outcome, pct
 
 GRAPH = build_graph()
 TB = merge_tables(first_move_table(GRAPH, "X", opening=4), first_move_table(GRAPH, "O"))
@@ -39,7 +39,7 @@ def test_perfect_players_never_lose(role):
 def test_hashed_tree_odds_match_003_within_sampling():
     # 003 sampled 96,844 / 100,000 wins as X and 77,579 as O; our exact odds must lie within the
     # 99% interval around those samples (the tree player is the same: uniform among best moves)
-    from minttt.match import wilson
+    from minttt.play.tournament import wilson
 
     tree = make_player("hashed-tree")
     lo, hi = wilson(96844, 100_000)

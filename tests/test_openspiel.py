@@ -11,17 +11,17 @@ from typer.testing import CliRunner
 pyspiel = pytest.importorskip("pyspiel")
 
 from minttt.cli import app  # noqa: E402
-from minttt.game import Board  # noqa: E402
+from minttt.game.rules import Board  # noqa: E402
 from minttt.integrations.openspiel import (  # noqa: E402
     OpenSpielPlayer,
     board_of_state,
     state_of_board,
     table_bot,
 )
-from minttt.odds import exact_odds  # noqa: E402
-from minttt.players.base import RandomPlayer  # noqa: E402
-from minttt.table import load_table  # noqa: E402
-from minttt.verify import verify_player  # noqa: E402
+from minttt.play.players.base import RandomPlayer  # noqa: E402
+from minttt.table.model import load_table  # noqa: E402
+from minttt.table.odds import exact_odds  # noqa: E402
+from minttt.table.verify import verify_player  # noqa: E402
 
 TABLES = Path(__file__).parent.parent / "results" / "tables"
 X22 = load_table(TABLES / "first-center-lookup-entries.json")

@@ -19,8 +19,8 @@ from minttt.integrations.pettingzoo import (  # noqa: E402
     board_of_observation,
     pettingzoo_policy,
 )
-from minttt.table import load_table  # noqa: E402
-from minttt.verify import verify_player  # noqa: E402
+from minttt.table.model import load_table  # noqa: E402
+from minttt.table.verify import verify_player  # noqa: E402
 
 TABLES = Path(__file__).parent.parent / "results" / "tables"
 X22 = load_table(TABLES / "first-center-lookup-entries.json")
@@ -97,7 +97,7 @@ def test_pettingzoo_policies_verified_through_the_cli(tmp_path):
     module = tmp_path / "pz_agents.py"
     module.write_text(
         "from minttt.integrations.pettingzoo import TableAgent, pettingzoo_policy\n"
-        "from minttt.table import load_table\n"
+        "from minttt.table.model import load_table\n"
         f"perfect = TableAgent(load_table({str(TABLES / 'both-center-lookup-entries.json')!r}))\n"
         "@pettingzoo_policy\n"
         "def first_legal(observation, agent):\n"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from minttt.cli import app
-from minttt.console import play_console, render
-from minttt.game import Board
-from minttt.graph import build_graph
-from minttt.players.base import RandomPlayer
-from minttt.table import first_move_table, merge_tables, save_table
+from minttt.game.graph import build_graph
+from minttt.game.rules import Board
+from minttt.play.console import play_console, render
+from minttt.play.players.base import RandomPlayer
+from minttt.table.model import first_move_table, merge_tables, save_table
 
 GRAPH = build_graph()
 TX = first_move_table(GRAPH, "X", opening=4)
@@ -42,7 +42,7 @@ def test_full_game_against_a_table_never_lost_by_it():
 
 
 def test_search_player_prints_states_and_time():
-    from minttt.players import make_player
+    from minttt.play.players import make_player
 
     out: list[str] = []
     play_console(

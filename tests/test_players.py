@@ -7,9 +7,9 @@ import random
 import pytest
 
 from minttt.errors import InputError
-from minttt.game import Board, Rules
-from minttt.graph import build_graph
-from minttt.players import (
+from minttt.game.graph import build_graph
+from minttt.game.rules import Board, Rules
+from minttt.play.players import (
     PLAYER_NAMES,
     AlphaBetaPlayer,
     AlphaBetaRandomPlayer,
@@ -19,7 +19,7 @@ from minttt.players import (
     Player,
     make_player,
 )
-from minttt.players.negamax import exact_ties, naive_ties, negamax
+from minttt.play.players.negamax import exact_ties, naive_ties, negamax
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_table_spec_needs_a_readable_file(tmp_path):
 
 
 def test_table_spec_loads_a_table(tmp_path):
-    table_mod = pytest.importorskip("minttt.table")
+    table_mod = pytest.importorskip("minttt.table.model")
     g = build_graph()
     moves = {h: g.allowed(h, "optimal")[0] for h in g.boards if not g.is_terminal(h)}
     table = table_mod.table_from_moves(

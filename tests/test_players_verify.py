@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from minttt.game import Board
-from minttt.players import make_player
-from minttt.verify import minimax, verify_player
+from minttt.game.rules import Board
+from minttt.play.players import make_player
+from minttt.table.verify import minimax, verify_player
 
 
 @pytest.mark.parametrize(

@@ -11,15 +11,15 @@ import pytest
 from typer.testing import CliRunner
 
 from minttt.cli import app
-from minttt.encode import Variant, encode
 from minttt.errors import InputError
-from minttt.game import Board
-from minttt.graph import build_graph
-from minttt.simavr import simavr_missing, simavr_player
+from minttt.formula.encode import Variant, encode
+from minttt.game.graph import build_graph
+from minttt.game.rules import Board
+from minttt.play.simavr import simavr_missing, simavr_player
 from minttt.solve import cross_check, make_table, solve
 from minttt.solve.raw import solve_raw
-from minttt.table import load_table, table_from_json
-from minttt.verify import verify_player, verify_table
+from minttt.table.model import load_table, table_from_json
+from minttt.table.verify import verify_player, verify_table
 
 RAW = build_graph(symmetric=False)
 
@@ -101,7 +101,7 @@ def test_cli_solve_verify_export_raw(tmp_path: Path) -> None:
 )
 @pytest.mark.parametrize("layout", ["bytes", "nibbles"])
 def test_raw_firmware_has_no_transform_and_plays_perfectly(tmp_path: Path, layout: str) -> None:
-    from minttt.firmware import build_firmware, firmware_source
+    from minttt.table.firmware import build_firmware, firmware_source
 
     _, table = _raw_table(Variant("first", "corner", "lookup", "entries"))
     assert "sym[" not in firmware_source(table, layout)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_render_tables import graph, sample_table
 
 from minttt.errors import InputError
-from minttt.game import Board
+from minttt.game.rules import Board
 from minttt.render.board import board, board_group
 from minttt.render.files import output_format, picture, render_results
 from minttt.render.grid import ORIENTATIONS
@@ -21,7 +21,7 @@ from minttt.render.layout import GraphvizMissing, graphviz_version, render_dot
 from minttt.render.png import PNG_SIGNATURE, svg_to_png
 from minttt.render.positions import positions
 from minttt.render.tree import tree
-from minttt.table import save_table, table_from_moves
+from minttt.table.model import save_table, table_from_moves
 
 NS = "{http://www.w3.org/2000/svg}"
 

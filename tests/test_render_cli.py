@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.render.png import PNG_SIGNATURE
-from minttt.table import save_table
+from minttt.table.model import save_table
 
 runner = CliRunner()
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from minttt.game import O, X
-from minttt.graph import build_graph, own_play
-from minttt.table import Table, table_from_moves
+from minttt.game.graph import build_graph, own_play
+from minttt.game.rules import O, X
+from minttt.table.model import Table, table_from_moves
 
 
 @cache
@@ -51,7 +51,7 @@ def sample_table(
 
 
 def test_sample_tables_play_perfectly():
-    from minttt.verify import verify_table
+    from minttt.table.verify import verify_table
 
     for role in ("X", "O", "both"):
         report = verify_table(sample_table(role))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from minttt.reproduce import LONG_RUN_INPUTS, reproduce
+from minttt.report.reproduce import LONG_RUN_INPUTS, reproduce
 
 pytestmark = pytest.mark.slow  # reruns the whole of minttt reproduce
 

@@ -9,17 +9,17 @@ import pytest
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
-from minttt.encode import Variant, encode
 from minttt.errors import InputError
-from minttt.game import Rules
-from minttt.graph import build_graph
+from minttt.formula.encode import Variant, encode
+from minttt.game.graph import build_graph
+from minttt.game.rules import Rules
 from minttt.scale.encode import encode_arrays, hard_clauses
 from minttt.scale.graph import build_array_graph
 from minttt.scale.greedy import greedy_for
 from minttt.scale.run import load_checkpoint, long_solve
 from minttt.scale.solve import array_table, moves_from_model, rc2_arrays
 from minttt.solve import solve
-from minttt.verify import verify_table
+from minttt.table.verify import verify_table
 
 
 @pytest.mark.parametrize(
@@ -177,7 +177,7 @@ def test_hinted_descent_reaches_and_proves_the_optimum():
 
 def test_hinted_upper_keeps_a_verified_table(tmp_path):
     from minttt.scale.run import hinted_upper
-    from minttt.table import load_table
+    from minttt.table.model import load_table
 
     variant = Variant("second", None, "lookup", "entries", game="3x3")
     path = tmp_path / "o.json"

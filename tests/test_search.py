@@ -5,9 +5,15 @@ from __future__ import annotations
 import pytest
 
 from minttt.errors import InputError
-from minttt.game import Board
-from minttt.graph import build_graph
-from minttt.search import SearchResult, _tree_sizes, plot_states_per_move, search, states_per_move
+from minttt.game.graph import build_graph
+from minttt.game.rules import Board
+from minttt.play.search import (
+    SearchResult,
+    _tree_sizes,
+    plot_states_per_move,
+    search,
+    states_per_move,
+)
 
 
 def test_first_move_counts_reproduce_001():

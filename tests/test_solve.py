@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from minttt.encode import Variant, encode
-from minttt.game import Board, O, Rules, X, unmap_cell
-from minttt.graph import build_graph
+from minttt.formula.encode import Variant, encode
+from minttt.game.graph import build_graph
+from minttt.game.rules import Board, O, Rules, X, unmap_cell
 from minttt.solve import SOURCE_003, cross_check, solve, solve_variant, standard_variants
 from minttt.solve.analysis import entries_at_positions
 from minttt.solve.pysat_drivers import CARD_ENCODINGS

@@ -85,7 +85,7 @@ def test_cross_check_and_table_file(tmp_path):
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["optimal"] and d["cross_check"]["agree"] and d["cross_check"]["solver"] == "z3-opt"
-    from minttt.table import load_table
+    from minttt.table.model import load_table
 
     table = load_table(out)
     assert table.size == 72 and table.role == "O"
@@ -109,7 +109,7 @@ def test_enumerate_and_tie_break(tmp_path):
     assert r.exit_code == 0, r.output
     e = json.loads(r.stdout)["enumeration"]
     assert e["count"] >= e["count_up_to_symmetry"] >= 1 and "picked" in e
-    from minttt.table import load_table
+    from minttt.table.model import load_table
 
     assert load_table(out).size == 22
 

@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.errors import InputError
-from minttt.game import Board
-from minttt.graph import build_graph
-from minttt.table import (
+from minttt.game.graph import build_graph
+from minttt.game.rules import Board
+from minttt.table.model import (
     FORMAT,
     Table,
     first_move_table,

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from minttt.encode import Variant, encode
 from minttt.errors import InputError
-from minttt.export import export_table
-from minttt.game import Rules
-from minttt.graph import build_graph
+from minttt.formula.encode import Variant, encode
+from minttt.game.graph import build_graph
+from minttt.game.rules import Rules
 from minttt.solve.api import make_table, solve
-from minttt.table import Table, hash_convention, load_table, save_table
-from minttt.verify import verify_table
+from minttt.table.export import export_table
+from minttt.table.model import Table, hash_convention, load_table, save_table
+from minttt.table.verify import verify_table
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from minttt.game import EMPTY, Board, O, Rules, X
-from minttt.graph import build_graph
-from minttt.table import Table, table_from_moves
+from minttt.game.graph import build_graph
+from minttt.game.rules import EMPTY, Board, O, Rules, X
+from minttt.table.model import Table, table_from_moves
 from minttt.web import build_site
 from minttt.web.sample import first_optimal_moves, sample_table
 

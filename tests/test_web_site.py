@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.errors import InputError
-from minttt.game import TIC_TAC_TOE, Board, Rules, inverse_transform
-from minttt.graph import build_graph
-from minttt.table import Table, save_table, table_from_moves
+from minttt.game.graph import build_graph
+from minttt.game.rules import TIC_TAC_TOE, Board, Rules, inverse_transform
+from minttt.table.model import Table, save_table, table_from_moves
 from minttt.web import SITE_FILES, build_site, render_site, write_site
 from minttt.web.sample import first_optimal_moves, sample_table
 from minttt.web.site import asset_text

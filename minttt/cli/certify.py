@@ -29,9 +29,14 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
         proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
-        from minttt.certify import MNK_FOLDER, certificate_variants, certify_all, pending_files
-        from minttt.encode import Variant
         from minttt.fileio import write_many_atomic
+        from minttt.formula.encode import Variant
+        from minttt.solve.certify import (
+            MNK_FOLDER,
+            certificate_variants,
+            certify_all,
+            pending_files,
+        )
 
         if all_ == bool(variants):
             raise InputError("give VARIANT names or --all (exactly one)")

@@ -126,7 +126,7 @@ def check_playable(rules: Any, command: str) -> None:
 
 def game_of(*players: Any) -> Any:
     """The game the players play: a table player's own game, or 3x3 (InputError on a mix)."""
-    from minttt.game import TIC_TAC_TOE
+    from minttt.game.rules import TIC_TAC_TOE
 
     games = {}
     for p in players:

@@ -9,8 +9,8 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from minttt.cli.common import console, guarded, print_json
-from minttt.counts import count_all
-from minttt.game import Rules
+from minttt.game.counts import count_all
+from minttt.game.rules import Rules
 
 SOURCE = {
     "full_tree": {
@@ -121,7 +121,7 @@ def register(app: typer.Typer) -> None:
 
 def raw_counts(rules: Rules) -> dict[str, Any]:
     """The raw graph (``--symmetry none``): positions, decision positions by side, terminals."""
-    from minttt.graph import build_graph
+    from minttt.game.graph import build_graph
 
     if rules.cells > 12:
         from minttt.errors import InputError

@@ -39,10 +39,10 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Write a variant's formula (hard clauses + objective) as WCNF or SMT-LIB 2."""
-        from minttt.encode import Variant, encode
-        from minttt.export_formula import FORMATS, render, write_encodings
         from minttt.fileio import write_text_atomic
-        from minttt.graph import build_graph
+        from minttt.formula.encode import Variant, encode
+        from minttt.formula.files import FORMATS, render, write_encodings
+        from minttt.game.graph import build_graph
         from minttt.solve import solve
         from minttt.solve.api import symmetric_flag
 

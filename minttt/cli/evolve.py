@@ -35,7 +35,7 @@ def _write_results(
 ) -> None:
     """Write the evolved table (only ever for a perfect strategy) and the plot asked for."""
     if out is not None:
-        from minttt.table import save_table
+        from minttt.table.model import save_table
 
         table = evolved_table(state)
         save_table(table, out)

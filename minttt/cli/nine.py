@@ -10,9 +10,9 @@ from rich.table import Table
 
 from minttt.cli.common import console, err_console, guarded, print_json
 from minttt.errors import InputError
-from minttt.nine.console import parse_side, play_console
-from minttt.nine.match import OPPONENTS, make_engine, run_match
-from minttt.nine.search import Limits
+from minttt.nine.engine_match import OPPONENTS, make_engine, run_match
+from minttt.nine.limits import Limits
+from minttt.nine.session import parse_side, play_console
 
 DEFAULT_MATCH_MOVETIME = 0.2
 DEFAULT_PLAY_MOVETIME = 1.0  # 001's engine thought for one second

@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
         seed: int | None = typer.Option(None, "--seed", help="Seed for random players."),
     ) -> None:
         """Play tic-tac-toe at the console (cells 1-9). End of input quits cleanly."""
-        from minttt.console import play_console
+        from minttt.play.console import play_console
 
         if seed is not None and not 0 <= seed <= 2**63 - 1:
             raise InputError(f"--seed {seed}: must be 0-{2**63 - 1}")
@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--as {side!r}: expected X or O")
         human = side.strip().upper() if side else None
         if table is not None:
-            from minttt.table import load_table
+            from minttt.table.model import load_table
 
             tab = load_table(table)
             opponent = tab.player()
@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
             if human is not None and not tab.plays(2 if human == "X" else 1):
                 raise InputError(f"this table plays {tab.role} only; play as the other side")
         else:
-            from minttt.players import make_player
+            from minttt.play.players import make_player
 
             opponent = make_player(player or "alphabeta")
             if getattr(opponent, "name", "") == "human":

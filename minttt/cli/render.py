@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
         else:
             if table_path is None:
                 raise InputError("give a table file (TABLE.json), or --graph for the 765 positions")
-            from minttt.table import load_table
+            from minttt.table.model import load_table
 
             path = render_file(load_table(table_path), out, style, final=True)
         console.print(f"wrote {plain(path)}", highlight=False, soft_wrap=True)

@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Rebuild every table, proof, verification, figure and report, deterministically."""
-        from minttt.reproduce import STEPS, reproduce
+        from minttt.report.reproduce import STEPS, reproduce
 
         names = [n for n, _ in STEPS]
         unknown = [s for s in step or [] if s not in names]

@@ -28,9 +28,9 @@ def register(app: typer.Typer) -> None:
 
         Every write of the checkpoint (and of its best table, verified, next to it) is atomic: an
         interrupted run exits 130/143 and the checkpoint holds the last completed bounds."""
-        from minttt.encode import Variant
         from minttt.errors import InputError
-        from minttt.game import Rules
+        from minttt.formula.encode import Variant
+        from minttt.game.rules import Rules
         from minttt.scale.run import hinted_upper, long_solve
 
         if role not in ("first", "second"):

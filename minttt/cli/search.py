@@ -5,8 +5,8 @@ from __future__ import annotations
 import typer
 
 from minttt.cli.common import console, guarded, print_json
-from minttt.game import Board
-from minttt.search import ALGORITHMS, search
+from minttt.game.rules import Board
+from minttt.play.search import ALGORITHMS, search
 
 
 def _duration(seconds: float) -> str:

@@ -24,7 +24,7 @@ def _variants(
     game: str,
     all_: bool,
 ) -> list[Any]:
-    from minttt.encode import Variant
+    from minttt.formula.encode import Variant
     from minttt.solve import standard_variants
 
     if all_:
@@ -59,10 +59,10 @@ def _enumerate(
     graph: Any, formula: Any, solution: Any, limit: int, tie_break: str
 ) -> tuple[dict, Any]:
     try:
-        from minttt.enumerate import enumerate_minimal_tables, pick_max_wins
+        from minttt.solve.enumeration import enumerate_minimal_tables, pick_max_wins
     except ImportError:
         raise InputError(
-            "--enumerate/--tie-break need minttt.enumerate, which is not installed yet"
+            "--enumerate/--tie-break need minttt.solve.enumeration, which is not installed yet"
         ) from None
     if not solution.optimal:
         raise InputError(
@@ -186,8 +186,8 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
-        from minttt.encode import encode
-        from minttt.graph import graph_for
+        from minttt.formula.encode import encode
+        from minttt.game.graph import graph_for
         from minttt.solve import SOLVERS, cross_check, solve
         from minttt.solve.api import MAX_TIMEOUT, _driver, symmetric_flag
 
@@ -217,7 +217,7 @@ def register(app: typer.Typer) -> None:
         if symmetric:
             graph = graph_for(variants[0].rules)  # the numpy builder for large boards
         else:
-            from minttt.graph import build_graph
+            from minttt.game.graph import build_graph
 
             if variants[0].rules.cells > 12:
                 raise InputError("--symmetry none: boards up to 12 cells")
@@ -269,7 +269,7 @@ def _write_tables(pending: list[tuple[Any, Any, Any]], out: Path, many: bool) ->
             solution = replace(solution, moves=moves)
         table = make_table(graph, solution)
         if table is None:
-            raise InputError("--out needs minttt.table, which is not installed yet")
+            raise InputError("--out needs minttt.table.model, which is not installed yet")
         suffix = "" if graph.symmetric else "-raw"
         texts[out / f"{solution.variant.name}{suffix}.json" if many else out] = table.to_json()
     write_texts_atomic(texts, final=True)

@@ -23,10 +23,10 @@ def _player_or_table(table_path: str | None, player: str | None) -> tuple[Any, A
     if (table_path is None) == (player is None):
         raise InputError("give either a TABLE.json or --player NAME (exactly one)")
     if table_path is not None:
-        from minttt.table import load_table
+        from minttt.table.model import load_table
 
         return load_table(table_path), None
-    from minttt.players import make_player  # the players issue; imported lazily
+    from minttt.play.players import make_player  # the players issue; imported lazily
 
     assert player is not None
     return None, make_player(player)
@@ -68,7 +68,7 @@ def register(app: typer.Typer) -> None:
         position into a lost one). Exit 0 when it holds, 1 with the first counterexample, 2 for a
         file that cannot be read or breaks the schema.
         """
-        from minttt.verify import CRITERIA, verify_player, verify_table
+        from minttt.table.verify import CRITERIA, verify_player, verify_table
 
         table, who = _player_or_table(table_path, player)
         if criterion is not None and criterion not in CRITERIA:
@@ -129,7 +129,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Exact win / draw / loss odds against a uniformly random opponent, as X and as O."""
-        from minttt.odds import exact_odds, pct
+        from minttt.table.odds import exact_odds, pct
 
         table, who = _player_or_table(table_path, player)
         rules = game_of(who)  # a table:PATH player plays its table's game
@@ -169,13 +169,13 @@ def register(app: typer.Typer) -> None:
         ATmega328P firmware (avr: an ELF, or Intel HEX for --out NAME.hex; needs avr-gcc)."""
         import sys
 
-        from minttt.export import FORMATS, export_table
         from minttt.fileio import refuse_overwrite
-        from minttt.table import load_table
+        from minttt.table.export import FORMATS, export_table
+        from minttt.table.model import load_table
 
         refuse_overwrite(out, table_path)
         if fmt == "avr":
-            from minttt.firmware import build_firmware
+            from minttt.table.firmware import build_firmware
 
             if out is None:
                 raise InputError("--format avr writes a binary: give --out FIRMWARE.elf or .hex")

@@ -30,9 +30,9 @@ def register(app: typer.Typer) -> None:
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds."""
-        from minttt.match import MatchResult, tournament
-        from minttt.odds import pct
-        from minttt.players import make_player
+        from minttt.play.players import make_player
+        from minttt.play.tournament import MatchResult, tournament
+        from minttt.table.odds import pct
 
         if not 1 <= games <= MAX_GAMES:
             raise InputError(f"--games {games}: must be 1-{MAX_GAMES:,}")

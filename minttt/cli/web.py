@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from minttt.cli.common import console, guarded, print_json
-from minttt.table import load_table
+from minttt.table.model import load_table
 from minttt.web.site import build_site
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from minttt.errors import InputError
 from minttt.evolve.state import EvolutionState, new_rng, rng_from_state
-from minttt.game import TIC_TAC_TOE, O, X
+from minttt.game.rules import TIC_TAC_TOE, O, X
 
 RECIPE = "cornell"
 CELLS = 9

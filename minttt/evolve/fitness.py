@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from minttt.evolve.genome import GeneIndex
-from minttt.game import O, X
-from minttt.graph import own_play
+from minttt.game.graph import own_play
+from minttt.game.rules import O, X
 
 #: 000's table 1: (won, tied) points when the strategy moved first (X) and second (O).
 POINTS = {X: (10, 5), O: (15, 10)}

@@ -25,8 +25,8 @@ from functools import cache
 import numpy as np
 
 from minttt.errors import InputError
-from minttt.game import EMPTY, TIC_TAC_TOE, Rules
-from minttt.graph import Graph, build_graph
+from minttt.game.graph import Graph, build_graph
+from minttt.game.rules import EMPTY, TIC_TAC_TOE, Rules
 
 GENE_COUNTS = (627, 827)
 

@@ -243,7 +243,7 @@ def _best_lost(state: EvolutionState) -> int | None:
 def evolved_table(state: EvolutionState) -> Any:
     """The best hochmuth strategy as a table: role both, criterion never-lose, one entry per
     position its own play reaches (as X and as O, against every opponent reply)."""
-    from minttt.table import table_from_moves
+    from minttt.table.model import table_from_moves
 
     if state.recipe != "hochmuth":
         raise InputError(

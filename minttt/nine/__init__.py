@@ -8,9 +8,9 @@
 
 from minttt.nine.baseline import BaselineEngine
 from minttt.nine.engine import NineEngine, Weights
-from minttt.nine.match import GameRecord, MatchResult, play_game, run_match
+from minttt.nine.engine_match import GameRecord, MatchResult, play_game, run_match
+from minttt.nine.limits import Engine, Limits, SearchResult
 from minttt.nine.rules import Move, O, Position, X
-from minttt.nine.search import Engine, Limits, SearchResult
 
 __all__ = [
     "BaselineEngine",

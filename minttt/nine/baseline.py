@@ -27,7 +27,7 @@ The win score (100) is not larger than every heuristic value (many open twos can
 wins are not preferred sooner: both faithful to 001, both weaknesses our engine does not share.
 
 >>> from minttt.nine.rules import Position
->>> from minttt.nine.search import Limits
+>>> from minttt.nine.limits import Limits
 >>> pos = Position.from_moves([(4, 0), (0, 4), (4, 1), (1, 4)])   # X to move on board 4: 0,1 held
 >>> BaselineEngine().search(pos, Limits(nodes=1000)).move           # completes the top row
 (4, 2)
@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from minttt.errors import InputError
 from minttt.nine.bits import FULL, TWOS, WIN
+from minttt.nine.limits import Clock, Limits, SearchResult, SearchStopped
 from minttt.nine.rules import Move, Position, X
-from minttt.nine.search import Clock, Limits, SearchResult, SearchStopped
 
 WIN_SCORE = 100
 TWO_SCORE = 5

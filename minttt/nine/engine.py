@@ -18,7 +18,7 @@ What it adds to 001's search (:mod:`minttt.nine.baseline`):
   counts when its first (previously best) move was searched.
 
 >>> from minttt.nine.rules import Position
->>> from minttt.nine.search import Limits
+>>> from minttt.nine.limits import Limits
 >>> pos = Position.from_moves([(4, 0), (0, 4), (4, 1), (1, 4)])
 >>> result = NineEngine().search(pos, Limits(nodes=1000))
 >>> result.move, result.proven
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 from minttt.errors import InputError
 from minttt.nine.bits import COMPLETE, FULL, POPCOUNT, TWOS, WIN
+from minttt.nine.limits import Clock, Limits, SearchResult, SearchStopped
 from minttt.nine.rules import Move, Position, X
-from minttt.nine.search import Clock, Limits, SearchResult, SearchStopped
 
 WIN_SCORE = 100_000
 MATE = WIN_SCORE - 1000  # scores beyond this are proven wins / losses

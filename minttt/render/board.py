@@ -15,7 +15,7 @@ from __future__ import annotations
 from html import escape
 
 from minttt.errors import InputError
-from minttt.game import EMPTY, TIC_TAC_TOE, Board, O, X
+from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, O, X
 
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 X_COLOUR = "#1d4ed8"  # blue

@@ -21,8 +21,8 @@ from minttt.render.positions import positions
 from minttt.render.tree import tree
 
 if TYPE_CHECKING:
-    from minttt.graph import Graph
-    from minttt.table import Table
+    from minttt.game.graph import Graph
+    from minttt.table.model import Table
 
 SUFFIXES = ("svg", "png", "dot")
 STYLES = ("grid", "tree")
@@ -116,8 +116,8 @@ def render_results(
 
 def _render_job(job: tuple[str, Path | None, Path]) -> list[Path]:
     """Draw one table's grid and tree (or, with no table, the 765 picture)."""
-    from minttt.graph import build_graph
-    from minttt.table import load_table
+    from minttt.game.graph import build_graph
+    from minttt.table.model import load_table
 
     name, table_path, out_dir = job
     graph = _graph(build_graph)

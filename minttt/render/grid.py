@@ -4,8 +4,8 @@ The sheet is meant to be played from: find the board that shows your position (i
 turned or mirrored), then play its green cell. Each board is a ``<g class="board entry">`` with
 ``data-hash`` and ``data-move`` so tests (and programs) can read the sheet back.
 
->>> from minttt.graph import build_graph
->>> from minttt.table import table_from_moves
+>>> from minttt.game.graph import build_graph
+>>> from minttt.table.model import table_from_moves
 >>> t = table_from_moves(build_graph(), {0: 4}, role="X", opening=None, criterion="optimal")
 >>> svg = table(t)
 >>> svg.count('class="board entry"')
@@ -17,11 +17,11 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from minttt.game import Board, Rules, X, map_cell
+from minttt.game.rules import Board, Rules, X, map_cell
 from minttt.render.board import board_group, svg_document, text
 
 if TYPE_CHECKING:
-    from minttt.table import Entry, Table
+    from minttt.table.model import Entry, Table
 
 #: (transform, label) in the order the legend shows them; transform t maps cell i to perm[t][i].
 ORIENTATIONS: tuple[tuple[int, tuple[str, str]], ...] = (

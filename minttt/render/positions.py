@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from minttt.game import EMPTY, O, X
+from minttt.game.rules import EMPTY, O, X
 from minttt.render.board import _num, board_group, svg_document, text
 
 if TYPE_CHECKING:
-    from minttt.graph import Graph
+    from minttt.game.graph import Graph
 
 FINISHED_FILL = {X: "#93c5fd", O: "#fdba74", EMPTY: "#cbd5e1"}  # X won, O won, draw
 MARGIN = 24
@@ -25,7 +25,7 @@ def positions(graph: Graph | None = None, *, columns: int = 36, board_size: floa
     Finished games sit on a tinted square: blue X won, orange O won, grey draw.
     """
     if graph is None:
-        from minttt.graph import build_graph
+        from minttt.game.graph import build_graph
 
         graph = build_graph()
     gap = max(4.0, board_size / 4)

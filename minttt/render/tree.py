@@ -8,8 +8,8 @@ numbered 0..8 row by row; empty cells show their number.
 
 The DOT text needs nothing but Python; :func:`minttt.render.layout.render_dot` lays it out.
 
->>> from minttt.graph import build_graph
->>> from minttt.table import table_from_moves
+>>> from minttt.game.graph import build_graph
+>>> from minttt.table.model import table_from_moves
 >>> g = build_graph()
 >>> t = table_from_moves(g, {0: 4}, role="X", opening=None, criterion="optimal")
 >>> dot = tree(t, g)
@@ -22,12 +22,12 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
-from minttt.game import EMPTY, O, X
+from minttt.game.rules import EMPTY, O, X
 from minttt.render.board import MOVE_COLOUR, MOVE_FILL, NUMBER_COLOUR, O_COLOUR, X_COLOUR
 
 if TYPE_CHECKING:
-    from minttt.graph import Graph
-    from minttt.table import Table
+    from minttt.game.graph import Graph
+    from minttt.table.model import Table
 
 OUTCOME_FILL = {"win": "#fcd34d", "draw": "#e5e7eb", "loss": "#fca5a5"}
 FONT = "DejaVu Sans"
@@ -110,8 +110,8 @@ def tree(table: Table, graph: Graph | None = None) -> str:
     Positions the table should answer but does not are drawn red ("no entry").
     """
     if graph is None:
-        from minttt.game import Rules
-        from minttt.graph import build_graph
+        from minttt.game.graph import build_graph
+        from minttt.game.rules import Rules
 
         graph = build_graph(Rules.from_name(table.game))
     number = {e.hash: i for i, e in enumerate(table.entries, 1)}

@@ -1,14 +1,15 @@
-"""The lookup encoding of :mod:`minttt.encode` built as numpy arrays.
+"""The lookup encoding of :mod:`minttt.formula.encode` built as numpy arrays.
 
 Same formula up to variable numbering (same variable counts, clause counts and optimum; tested
-against :func:`minttt.encode.encode`): position variables ``1..P`` for the start positions and every
-grandchild reached through an allowed move (node order), then edge variables ``P+1..P+E`` for the
-allowed moves of every reached non-terminal table position (node order, moves increasing).
+against :func:`minttt.formula.encode.encode`): position variables ``1..P`` for the start positions
+and every grandchild reached through an allowed move (node order), then edge variables
+``P+1..P+E`` for the allowed moves of every reached non-terminal table position (node order, moves
+increasing).
 Clauses: a unit per start; ``-p_h OR e_1 .. e_k`` per table position; ``-e OR p_g`` per edge and
 distinct grandchild ``g``. :func:`hard_clauses` is the plain-list API for other tools (proofs).
 
->>> from minttt.encode import Variant
->>> from minttt.game import Rules
+>>> from minttt.formula.encode import Variant
+>>> from minttt.game.rules import Rules
 >>> from minttt.scale.graph import build_array_graph
 >>> f = encode_arrays(build_array_graph(Rules()), Variant("second", None, "lookup", "entries"))
 >>> f.positions, f.edges, f.num_clauses
@@ -22,9 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from minttt.encode import Variant
 from minttt.errors import InputError
-from minttt.game import X
+from minttt.formula.encode import Variant
+from minttt.game.rules import X
 from minttt.scale.graph import ArrayGraph
 
 

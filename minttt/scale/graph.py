@@ -3,9 +3,10 @@
 Nodes are numbered level by level (depth 0 first), by canonical hash inside a level; the children
 of a node are a CSR slice ``ptr[i]:ptr[i+1]`` of ``move`` (cell on the node's canonical board,
 increasing) and ``child`` (node index). Same positions, moves and values as
-:func:`minttt.study.build_graph_fast` / :func:`minttt.graph.build_graph` (tested on 3x3 and 3x4).
+:func:`minttt.game.arrays.build_graph_fast` / :func:`minttt.game.graph.build_graph` (tested on 3x3
+and 3x4).
 
->>> from minttt.game import Rules
+>>> from minttt.game.rules import Rules
 >>> g = build_array_graph(Rules.from_name("3x3"))
 >>> g.size, g.edges, int(g.value[0])
 (765, 2270, 0)
@@ -18,7 +19,7 @@ from functools import cached_property
 
 import numpy as np
 
-from minttt.game import Rules
+from minttt.game.rules import Rules
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@
 picks the move whose new grandchildren (those not already in the table's next level) cost least,
 so a shared position is counted once. :func:`improve` reruns the greedy pass with seeded random
 orders and with the costs of positions already in the best table scaled down, keeping the smallest.
-Every result is a complete table (an upper bound); :func:`minttt.verify.verify_table` checks it.
+Every result is a complete table (an upper bound); :func:`minttt.table.verify.verify_table` checks
+it.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from minttt.encode import Variant
-from minttt.game import X
+from minttt.formula.encode import Variant
+from minttt.game.rules import X
 from minttt.scale.encode import table_moves
 from minttt.scale.graph import ArrayGraph
 

@@ -5,7 +5,7 @@ constraint *at most ``size - 1`` table positions* (the position objective of
 :func:`minttt.scale.solve.solver_objective`), sets the incumbent's assignment as the decision
 phases, and solves under a time limit. A model is walked to a table, verified, and becomes the new
 incumbent (and phases) with a tighter constraint; UNSAT proves the incumbent optimal. Every size it
-reports is a table that passed :func:`minttt.verify.verify_table`.
+reports is a table that passed :func:`minttt.table.verify.verify_table`.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def hinted_descent(
 ) -> Descent:
     """Improve the table ``chosen`` by SAT calls with phases (see the module docstring);
     ``time_limit`` includes loading the formula."""
-    from minttt.verify import verify_table
+    from minttt.table.verify import verify_table
 
     start = time.perf_counter()
     out = Descent(len(chosen))

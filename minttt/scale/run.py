@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from minttt.encode import Variant
 from minttt.errors import InputError
 from minttt.fileio import write_json_atomic
-from minttt.game import X
+from minttt.formula.encode import Variant
+from minttt.game.rules import X
 from minttt.scale.encode import encode_arrays, table_moves
 from minttt.scale.graph import build_array_graph
 from minttt.scale.greedy import greedy_table, improve, tree_cost
@@ -58,7 +58,7 @@ def saved_table(path: Path, variant: Variant) -> Any:
     """The best table saved beside a checkpoint, refused (InputError) unless it is ``variant``'s
     (game, role, criterion): a foreign table must never stand as an upper bound."""
     from minttt.solve.api import ROLE_TO_TABLE
-    from minttt.table import load_table
+    from minttt.table.model import load_table
 
     table = load_table(path)
     want = (variant.rules.name, ROLE_TO_TABLE[variant.role], variant.criterion)
@@ -81,11 +81,11 @@ def long_solve(
 ) -> dict[str, Any]:
     """Improve the bounds of ``variant`` for ``time_limit`` seconds, resuming from ``checkpoint``.
 
-    Every upper bound is a table that passed :func:`minttt.verify.verify_table` (saved as
+    Every upper bound is a table that passed :func:`minttt.table.verify.verify_table` (saved as
     ``<checkpoint stem>.table.json``). Returns the checkpoint state.
     """
-    from minttt.table import save_table
-    from minttt.verify import verify_table
+    from minttt.table.model import save_table
+    from minttt.table.verify import verify_table
 
     state = load_checkpoint(checkpoint, variant)
     state["runs"] += 1
@@ -181,8 +181,8 @@ def hinted_upper(
     is untouched unless the descent proves its table optimal (UNSAT one entry below)."""
     from minttt.scale.greedy import greedy_for
     from minttt.scale.hint import hinted_descent
-    from minttt.table import save_table
-    from minttt.verify import verify_table
+    from minttt.table.model import save_table
+    from minttt.table.verify import verify_table
 
     state = load_checkpoint(checkpoint, variant)
     state["runs"] += 1

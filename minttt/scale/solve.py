@@ -4,7 +4,7 @@
 the hard clauses to its oracle in chunks straight from the arrays (no list of every clause, no
 per-variable dictionaries). :func:`moves_from_model` walks the table's own play from the start
 (lowest allowed move whose edge variable is true), and :func:`array_table` turns moves into a
-:class:`~minttt.table.Table` that :func:`minttt.verify.verify_table` checks on its own.
+:class:`~minttt.table.model.Table` that :func:`minttt.table.verify.verify_table` checks on its own.
 """
 
 from __future__ import annotations
@@ -261,7 +261,7 @@ def walk_table(
 
 
 class _GraphView:
-    """What :func:`minttt.table.table_from_moves` reads from a graph."""
+    """What :func:`minttt.table.model.table_from_moves` reads from a graph."""
 
     symmetric = True
 
@@ -271,7 +271,7 @@ class _GraphView:
         self._index = {int(h): i for i, h in enumerate(graph.hash.tolist())}
 
     def board(self, h: int) -> Any:
-        from minttt.game import Board
+        from minttt.game.rules import Board
 
         return Board(self.graph.board(self._index[h]), self.rules)
 
@@ -285,9 +285,9 @@ def array_table(
     chosen: dict[int, int],
     provenance: dict[str, Any],
 ) -> Any:
-    """A :class:`~minttt.table.Table` from ``node -> edge`` choices; a fixed opening is also the
-    table's ``opening`` field (and its root entry, as :func:`minttt.solve.make_table` does)."""
-    from minttt.table import _build
+    """A :class:`~minttt.table.model.Table` from ``node -> edge`` choices; a fixed opening is also
+    the table's ``opening`` field (and its root entry, as :func:`minttt.solve.make_table` does)."""
+    from minttt.table.model import _build
 
     v = formula.variant
     opening = v.opening_cell(graph.rules)
@@ -330,7 +330,7 @@ def prove_minimum(variant: Any, timeout: float | None = None, sat: str = DEFAULT
     formula, the optimum ``size`` (SAT there) and ``size - 1`` (to refute)."""
     from minttt.scale.encode import encode_arrays
     from minttt.scale.graph import build_array_graph
-    from minttt.verify import verify_table
+    from minttt.table.verify import verify_table
 
     start = time.perf_counter()
     graph = build_array_graph(variant.rules)

@@ -1,4 +1,4 @@
-"""Solver drivers for the encodings of :mod:`minttt.encode`; see :mod:`minttt.solve.api`."""
+"""Solver drivers for the encodings of :mod:`minttt.formula.encode`; see :mod:`minttt.solve.api`."""
 
 from minttt.solve.api import (
     DEFAULT_SOLVER,

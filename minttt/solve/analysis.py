@@ -15,8 +15,8 @@ from typing import Any
 
 from pysat.card import CardEnc, EncType
 
-from minttt.encode import Formula
 from minttt.errors import InputError
+from minttt.formula.encode import Formula
 from minttt.solve.api import _driver
 
 

@@ -1,7 +1,7 @@
 """The solver portfolio's front door: pick a driver, run it, read the table off its model.
 
->>> from minttt.graph import build_graph
->>> from minttt.encode import Variant, encode
+>>> from minttt.game.graph import build_graph
+>>> from minttt.formula.encode import Variant, encode
 >>> f = encode(build_graph(), Variant("first", "center", "lookup", "entries"))
 >>> s = solve(f, solver="rc2")
 >>> s.size, s.lower_bound, s.optimal, len(s.moves)
@@ -16,8 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from minttt import interrupt
-from minttt.encode import Formula, Variant, encode
 from minttt.errors import InputError
+from minttt.formula.encode import Formula, Variant, encode
 from minttt.solve.base import RawResult
 from minttt.solve.extract import all_true, extract
 from minttt.solve.solution import Solution
@@ -183,11 +183,11 @@ def solve_variant(
     symmetry: str = "full",
     **options: Any,
 ) -> tuple[Solution, Any]:
-    """Encode, solve (optionally cross-check), build the Table (``None`` without minttt.table).
+    """Encode, solve (optionally cross-check), build the Table.
 
     ``symmetry="none"`` solves over the raw graph (every key a raw board)."""
     if graph is None:
-        from minttt.graph import build_graph
+        from minttt.game.graph import build_graph
 
         graph = build_graph(variant.rules, symmetric=symmetric_flag(symmetry))
     formula = encode(graph, variant)
@@ -213,9 +213,9 @@ def provenance(solution: Solution) -> dict[str, Any]:
 
 
 def make_table(graph: Any, solution: Solution) -> Any:
-    """The solution as a ``minttt.table.Table`` (``None`` if that module is not available)."""
+    """The solution as a ``minttt.table.model.Table`` (``None`` if that module is not available)."""
     try:
-        from minttt.table import table_from_moves
+        from minttt.table.model import table_from_moves
     except ImportError:
         return None
     v = solution.variant

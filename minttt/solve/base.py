@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from minttt.encode import Formula
+from minttt.formula.encode import Formula
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from minttt.encode import Formula, Part, _allowed_children, _unique
+from minttt.formula.encode import Formula, Part, _allowed_children, _unique
 
 
 @dataclass(frozen=True)

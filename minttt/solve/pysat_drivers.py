@@ -24,8 +24,8 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 from pysat.solvers import Solver
 
-from minttt.encode import Formula
 from minttt.errors import InputError
+from minttt.formula.encode import Formula
 from minttt.solve.base import Deadline, RawResult, trivial_lower
 
 CARD_ENCODINGS = (

@@ -9,8 +9,8 @@ opening, so its minimum is the least of the nine fixed-opening minima, each prov
 cross-checked) on its own. That is much faster than the single any-opening formula, whose proof
 takes RC2 minutes on the raw graph.
 
->>> from minttt.graph import build_graph
->>> from minttt.encode import Variant
+>>> from minttt.game.graph import build_graph
+>>> from minttt.formula.encode import Variant
 >>> g = build_graph(symmetric=False)
 >>> best = solve_raw(g, Variant("first", "corner", "lookup", "entries"))
 >>> best.size, best.optimal
@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from minttt.encode import Variant, encode
 from minttt.errors import InputError
+from minttt.formula.encode import Variant, encode
 from minttt.solve.api import cross_check, solve
 from minttt.solve.solution import Solution
 

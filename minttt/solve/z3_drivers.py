@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from minttt.encode import Formula
+from minttt.formula.encode import Formula
 from minttt.solve.base import Deadline, RawResult, trivial_lower
 
 #: a call that gave up this long before its own time limit did not time out: it was stopped

@@ -2,7 +2,7 @@
 play reaches. It is not minimal (the solvers find smaller ones); it exists so the play page and
 its tests work without running a solver.
 
->>> from minttt.game import Board
+>>> from minttt.game.rules import Board
 >>> t = sample_table()
 >>> t.role, t.opening, t.criterion, t.move(Board.empty())
 ('both', 4, 'optimal', 4)
@@ -10,9 +10,9 @@ its tests work without running a solver.
 
 from __future__ import annotations
 
-from minttt.game import X
-from minttt.graph import Graph, build_graph, own_play
-from minttt.table import Table, table_from_moves
+from minttt.game.graph import Graph, build_graph, own_play
+from minttt.game.rules import X
+from minttt.table.model import Table, table_from_moves
 
 __all__ = ["first_optimal_moves", "sample_table"]
 

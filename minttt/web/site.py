@@ -19,7 +19,7 @@ from pathlib import Path
 
 from minttt.errors import InputError
 from minttt.fileio import write_many_atomic
-from minttt.table import Table, load_table
+from minttt.table.model import Table, load_table
 
 ASSETS = ("play.js", "style.css")
 SITE_FILES = ("index.html", *ASSETS, "table.json")

@@ -1,0 +1,370 @@
+"""003's two encodings as plain CNF: a :class:`Variant` and a game graph in, a :class:`Formula` out.
+
+``tree`` (per node, 003's ``MakeGraphExpressionAll``): one variable per canonical position reached
+from the start when the table side plays only allowed moves and the opponent plays anything. The
+start is required; a table position implies the OR of its allowed children (with a fixed opening,
+only that child); an opponent position implies every child. Objective: true position variables.
+
+``lookup`` (even-depth grandchild, 003's ``MakeGraphExpressionSkips``): variables for the table's
+positions (the start positions and every grandchild reached through an allowed move) and for its
+edges ``(position, move)``, one per allowed move of every table position. A position implies the OR
+of its edges; an edge implies every grandchild reached through it. Objective: positions, or entries
+(edges).
+
+Variable convention that reproduces 003's counts (tree 352/408/201/282, lookup 195+344, 226+400,
+95+201, 158+248): positions are canonical hashes, edges are ``(canonical parent hash, move on the
+canonical board)`` (two moves to the same canonical child are two edges), only the closure from the
+start under the criterion's allowed moves gets variables, terminal positions included. For the
+second player the lookup start positions are X's three canonical openings.
+
+``role="both"`` joins an X part (with X's opening) and an O part. Each part keeps its own variables;
+a position present in both parts gets one more variable ``u`` (``x -> u``, ``o -> u``) so that a
+shared position is counted once. With the lookup encoding the parts are disjoint by parity (X
+answers at even depth, O at odd depth), so the objective is the plain sum.
+
+>>> from minttt.game.graph import build_graph
+>>> g = build_graph()
+>>> f = encode(g, Variant("first", "center", "tree", "positions"))
+>>> f.counts()
+{'positions': 201, 'edges': 0}
+>>> f = encode(g, Variant("second", None, "lookup", "entries"))
+>>> f.counts()
+{'positions': 158, 'edges': 248}
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from minttt.errors import InputError
+from minttt.game.rules import O, Rules, X
+
+if TYPE_CHECKING:
+    from minttt.game.graph import Graph
+
+ROLES = ("first", "second", "both")
+OPENINGS = ("center", "corner", "edge", "any")
+ENCODINGS = ("tree", "lookup")
+OBJECTIVES = ("positions", "entries")
+CRITERIA = ("optimal", "never-lose")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One minimisation problem: who the table plays, how it opens, encoding, objective, criterion.
+
+    ``opening`` is ``center``/``corner``/``edge`` (3x3 names), ``any``, or a cell number as text; it
+    is ``None`` for the second player and defaults to ``center`` for ``first`` and ``both``.
+
+    >>> Variant("first", "center", "lookup", "entries").name
+    'first-center-lookup-entries'
+    >>> Variant.parse("second-lookup-positions-never-lose").criterion
+    'never-lose'
+    """
+
+    role: str
+    opening: str | None = None
+    encoding: str = "lookup"
+    objective: str = "positions"
+    criterion: str = "optimal"
+    game: str = "3x3"
+
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise InputError(f"unknown role {self.role!r}: expected one of {', '.join(ROLES)}")
+        if self.role == "second" and self.opening is not None:
+            raise InputError(
+                "the second player has no opening: X moves first (drop --opening or use role first)"
+            )
+        if self.role != "second":
+            opening = "center" if self.opening is None else str(self.opening).strip().lower()
+            if opening == "centre":
+                opening = "center"
+            if opening not in OPENINGS and not opening.isdigit():
+                raise InputError(
+                    f"unknown opening {self.opening!r}: expected one of {', '.join(OPENINGS)} "
+                    "or a cell number"
+                )
+            object.__setattr__(self, "opening", opening)
+        if self.encoding not in ENCODINGS:
+            raise InputError(
+                f"unknown encoding {self.encoding!r}: expected one of {', '.join(ENCODINGS)}"
+            )
+        if self.objective not in OBJECTIVES:
+            raise InputError(
+                f"unknown objective {self.objective!r}: expected one of {', '.join(OBJECTIVES)}"
+            )
+        if self.objective == "entries" and self.encoding != "lookup":
+            raise InputError(
+                "objective entries needs the lookup encoding (the tree encoding has no edge "
+                "variables; it counts positions)"
+            )
+        if self.criterion not in CRITERIA:
+            raise InputError(
+                f"unknown criterion {self.criterion!r}: expected one of {', '.join(CRITERIA)}"
+            )
+        self.rules  # validates the game name  # noqa: B018
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.from_name(self.game)
+
+    @property
+    def name(self) -> str:
+        """``role[-opening]-encoding-objective[-never-lose][@game]``."""
+        parts = [self.role]
+        if self.opening is not None:
+            parts.append(self.opening)
+        parts += [self.encoding, self.objective]
+        if self.criterion != "optimal":
+            parts.append(self.criterion)
+        text = "-".join(parts)
+        return text if self.game == "3x3" else f"{text}@{self.game}"
+
+    @classmethod
+    def parse(cls, text: str) -> Variant:
+        """Read a :attr:`name` back (raises InputError naming the problem)."""
+        raw = text.strip()
+        game = "3x3"
+        if "@" in raw:
+            raw, game = raw.split("@", 1)
+        criterion = "optimal"
+        for crit in CRITERIA:
+            if raw.endswith("-" + crit):
+                criterion, raw = crit, raw[: -len(crit) - 1]
+                break
+        bits = raw.split("-")
+        if len(bits) not in (3, 4):
+            raise InputError(
+                f"variant {text!r}: expected "
+                "role[-opening]-encoding-objective[-never-lose][@game], "
+                "e.g. first-center-lookup-entries"
+            )
+        opening = bits[1] if len(bits) == 4 else None
+        return cls(bits[0], opening, bits[-2], bits[-1], criterion, game)
+
+    def opening_cell(self, rules: Rules | None = None) -> int | None:
+        """X's fixed first move as a cell (None for ``any`` and for the second player)."""
+        rules = rules or self.rules
+        if self.opening is None or self.opening == "any":
+            return None
+        if self.opening.isdigit():
+            cell = int(self.opening)
+            if cell >= rules.cells:
+                raise InputError(f"opening cell {cell} is outside the board (0..{rules.cells - 1})")
+            return cell
+        if self.opening == "corner":
+            return 0
+        if self.opening == "center":
+            if rules.rows % 2 == 0 or rules.cols % 2 == 0:
+                raise InputError(
+                    f"a {rules.rows}x{rules.cols} board has no center cell; give a cell"
+                )
+            return (rules.rows // 2) * rules.cols + rules.cols // 2
+        if self.opening == "edge":
+            if (rules.rows, rules.cols) != (3, 3):
+                raise InputError("opening 'edge' is a 3x3 name; give a cell number on this board")
+            return 1
+        raise InputError(f"unknown opening {self.opening!r}")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class Part:
+    """The variables of one side's table inside a formula.
+
+    ``side`` is 1 (X) or 2 (O); ``starts`` the required start positions; ``positions`` maps a
+    canonical hash to its variable; ``edges`` maps ``(hash, move)`` to its variable (lookup only);
+    ``opening`` is X's forced first move, if any.
+    """
+
+    side: int
+    starts: tuple[int, ...]
+    opening: int | None
+    positions: Mapping[int, int]
+    edges: Mapping[tuple[int, int], int]
+
+
+@dataclass(frozen=True)
+class Formula:
+    """Hard clauses (lists of non-zero ints, DIMACS style), objective literals, variable names.
+
+    Minimise the number of true objective literals subject to every clause. ``names[v - 1]`` names
+    variable ``v``. ``graph`` is kept (not compared) so a model can be read back as a table.
+    """
+
+    variant: Variant
+    num_vars: int
+    clauses: tuple[tuple[int, ...], ...]
+    objective: tuple[int, ...]
+    names: tuple[str, ...]
+    parts: tuple[Part, ...]
+    shared: Mapping[int, int] = field(default_factory=dict)
+    graph: Graph | None = field(default=None, repr=False, compare=False)
+
+    def counts(self) -> dict[str, int]:
+        """Position and edge variables (003's "verts" and "edges"), summed over parts."""
+        return {
+            "positions": sum(len(p.positions) for p in self.parts),
+            "edges": sum(len(p.edges) for p in self.parts),
+        }
+
+    def cost(self, true_vars: frozenset[int] | set[int]) -> int:
+        """The objective value of an assignment given as its set of true variables."""
+        return sum(1 for v in self.objective if v in true_vars)
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.clauses: list[tuple[int, ...]] = []
+
+    def var(self, name: str) -> int:
+        self.names.append(name)
+        return len(self.names)
+
+
+def _allowed_children(
+    graph: Graph, h: int, criterion: str, opening: int | None
+) -> list[tuple[int, int]]:
+    """(move, child) for the table's allowed moves at ``h``; only the opening at X's first move."""
+    if opening is not None and h == graph.root:
+        return [(opening, graph.child(h, opening))]
+    kids = dict(graph.children[h])
+    return [(m, kids[m]) for m in graph.allowed(h, criterion)]
+
+
+def _unique(items: list[int]) -> list[int]:
+    return list(dict.fromkeys(items))
+
+
+def _tree_part(
+    graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str, prefix: str
+) -> Part:
+    pos: dict[int, int] = {}
+
+    def pvar(h: int) -> int:
+        if h not in pos:
+            pos[h] = b.var(f"{prefix}v_{h}")
+        return pos[h]
+
+    root = graph.root
+    b.clauses.append((pvar(root),))
+    queue, seen = deque([root]), {root}
+    while queue:
+        h = queue.popleft()
+        if graph.is_terminal(h):
+            continue
+        if graph.to_move(h) == side:
+            kids = _unique([c for _, c in _allowed_children(graph, h, criterion, opening)])
+            b.clauses.append((-pvar(h), *(pvar(c) for c in kids)))
+        else:
+            kids = _unique([c for _, c in graph.children[h]])
+            for c in kids:
+                b.clauses.append((-pvar(h), pvar(c)))
+        for c in kids:
+            if c not in seen:
+                seen.add(c)
+                queue.append(c)
+    return Part(side, (root,), opening if side == X else None, pos, {})
+
+
+def _lookup_part(
+    graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str, prefix: str
+) -> Part:
+    pos: dict[int, int] = {}
+    edges: dict[tuple[int, int], int] = {}
+
+    def pvar(h: int) -> int:
+        if h not in pos:
+            pos[h] = b.var(f"{prefix}v_{h}")
+        return pos[h]
+
+    root = graph.root
+    starts = [root] if side == X else _unique([c for _, c in graph.children[root]])
+    for s in starts:
+        b.clauses.append((pvar(s),))
+    queue, seen = deque(starts), set(starts)
+    while queue:
+        h = queue.popleft()
+        if graph.is_terminal(h):
+            continue
+        ors = []
+        for m, c in _allowed_children(graph, h, criterion, opening):
+            e = b.var(f"{prefix}e_{h}_{m}")
+            edges[(h, m)] = e
+            ors.append(e)
+            for g in _unique([g for _, g in graph.children[c]]):
+                b.clauses.append((-e, pvar(g)))
+                if g not in seen:
+                    seen.add(g)
+                    queue.append(g)
+        b.clauses.append((-pvar(h), *ors))
+    return Part(side, tuple(starts), opening if side == X else None, pos, edges)
+
+
+def encode(graph: Graph, variant: Variant) -> Formula:
+    """Build the CNF of ``variant`` over ``graph`` (any rules; symmetric or not).
+
+    Raises InputError if the graph's game differs from the variant's, or if a fixed opening is
+    not an allowed move under the criterion.
+    """
+    if graph.rules.name != variant.rules.name:
+        raise InputError(
+            f"variant is for game {variant.game!r} but the graph is for {graph.rules.name!r}"
+        )
+    opening = variant.opening_cell(graph.rules)
+    if opening is not None:
+        legal = [m for m, _ in graph.children[graph.root]]
+        if opening not in legal:
+            raise InputError(f"opening cell {opening} is not a legal first move")
+        if opening not in graph.allowed(graph.root, variant.criterion):
+            raise InputError(
+                f"opening cell {opening} is not an allowed first move under criterion "
+                f"{variant.criterion!r} in {graph.rules.name}"
+            )
+    build = _tree_part if variant.encoding == "tree" else _lookup_part
+    b = _Builder()
+    sides = {"first": (X,), "second": (O,), "both": (X, O)}[variant.role]
+    both = len(sides) == 2
+    parts = tuple(
+        build(
+            graph,
+            b,
+            side,
+            opening,
+            variant.criterion,
+            ("x_" if side == X else "o_") if both else "",
+        )
+        for side in sides
+    )
+    shared: dict[int, int] = {}
+    if variant.objective == "entries":
+        objective = [v for p in parts for v in p.edges.values()]
+    elif not both:
+        objective = list(parts[0].positions.values())
+    else:
+        px, po = parts
+        objective = []
+        for h, v in px.positions.items():
+            if h in po.positions:
+                u = b.var(f"u_{h}")
+                shared[h] = u
+                b.clauses.append((-v, u))
+                b.clauses.append((-po.positions[h], u))
+                objective.append(u)
+            else:
+                objective.append(v)
+        objective += [v for h, v in po.positions.items() if h not in shared]
+    return Formula(
+        variant=variant,
+        num_vars=len(b.names),
+        clauses=tuple(b.clauses),
+        objective=tuple(objective),
+        names=tuple(b.names),
+        parts=parts,
+        shared=shared,
+        graph=graph,
+    )

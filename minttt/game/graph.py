@@ -1,0 +1,259 @@
+"""The game graph: positions, moves, minimax values and allowed moves, as in 003.
+
+``build_graph(rules, symmetric=True)`` runs 003's symmetric recursion (765 canonical positions for
+tic-tac-toe); ``symmetric=False`` its hashed recursion (5,478 positions). Each node is a board hash;
+``children[h]`` lists ``(move, child hash)`` for every empty cell of the node's own board (for the
+symmetric graph: the canonical board, and the child is the canonical hash of the result).
+
+>>> g = build_graph()
+>>> len(g), g.examined, g.max_hash
+(765, 2271, 17141)
+>>> g.value(g.root)            # tic-tac-toe is a draw
+0
+>>> g.allowed(g.root, "optimal")   # every opening keeps the draw
+(0, 1, 2, 3, 4, 5, 6, 7, 8)
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Literal
+
+from minttt.errors import InputError
+from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, O, Rules, X
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+Criterion = Literal["optimal", "never-lose"]
+CRITERIA: tuple[str, ...] = ("optimal", "never-lose")
+
+
+@dataclass(frozen=True)
+class Graph:
+    """A game graph over board hashes (canonical hashes when ``symmetric``)."""
+
+    rules: Rules
+    symmetric: bool
+    root: int
+    boards: Mapping[int, tuple[int, ...]]
+    children: Mapping[int, tuple[tuple[int, int], ...]]
+    examined: int
+    _values: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.boards)
+
+    def __contains__(self, h: object) -> bool:
+        return h in self.boards
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.boards)
+
+    @property
+    def max_hash(self) -> int:
+        return max(self.boards)
+
+    def board(self, h: int) -> Board:
+        return Board(self.boards[h], self.rules)
+
+    def depth(self, h: int) -> int:
+        return self.rules.cells - self.boards[h].count(EMPTY)
+
+    def to_move(self, h: int) -> int:
+        cells = self.boards[h]
+        return X if cells.count(X) == cells.count(O) else O
+
+    def is_terminal(self, h: int) -> bool:
+        return not self.children[h]
+
+    def winner(self, h: int) -> int:
+        return self.rules.winner(self.boards[h])
+
+    def value(self, h: int) -> int:
+        """Minimax value from X's side: +1 X wins, 0 draw, -1 O wins."""
+        return self.values[h]
+
+    @cached_property
+    def values(self) -> dict[int, int]:
+        """Every position's minimax value, by plain memoised recursion."""
+        return minimax_values(self)
+
+    def child(self, h: int, move: int) -> int:
+        for m, c in self.children[h]:
+            if m == move:
+                return c
+        raise InputError(
+            f"move {move} is not legal at position {h} ({Board(self.boards[h], self.rules)})"
+        )
+
+    def allowed(self, h: int, criterion: str = "optimal") -> tuple[int, ...]:
+        """The moves a table may answer at ``h``.
+
+        ``optimal``: every move that keeps the position's minimax value (003's best moves).
+        ``never-lose``: every move after which the mover still cannot be forced to lose (in a lost
+        position, every move).
+        """
+        values = self.values
+        v = values[h]
+        if criterion == "optimal":
+            return tuple(m for m, c in self.children[h] if values[c] == v)
+        if criterion == "never-lose":
+            sign = 1 if self.to_move(h) == X else -1
+            floor = min(sign * v, 0)
+            return tuple(m for m, c in self.children[h] if sign * values[c] >= floor)
+        raise InputError(f"unknown criterion {criterion!r}: expected one of {', '.join(CRITERIA)}")
+
+    def by_depth(self) -> list[list[int]]:
+        """Node hashes grouped by depth, each group sorted."""
+        groups: list[list[int]] = [[] for _ in range(self.rules.cells + 1)]
+        for h in self.boards:
+            groups[self.depth(h)].append(h)
+        return [sorted(g) for g in groups]
+
+    def to_networkx(self) -> nx.MultiDiGraph:
+        """A networkx MultiDiGraph: nodes carry board, depth, to_move, value; edges carry the move.
+
+        A MultiDiGraph because on the symmetric graph two moves can reach the same canonical child.
+        """
+        import networkx as nx
+
+        g = nx.MultiDiGraph(game=self.rules.name, symmetric=self.symmetric, root=self.root)
+        for h, cells in self.boards.items():
+            g.add_node(
+                h,
+                board=str(Board(cells, self.rules)),
+                depth=self.depth(h),
+                to_move=self.to_move(h),
+                value=self.values[h],
+                terminal=self.is_terminal(h),
+            )
+        for h, kids in self.children.items():
+            for m, c in kids:
+                g.add_edge(h, c, key=m, move=m)
+        return g
+
+
+def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
+    """Run 003's hashed (``symmetric=False``) or symmetric recursion from the empty board.
+
+    ``examined`` counts the recursion's calls, as 003 counts "nodes examined".
+    """
+    boards: dict[int, tuple[int, ...]] = {}
+    children: dict[int, tuple[tuple[int, int], ...]] = {}
+    examined = 0
+    n = rules.cells
+
+    def visit(cells: tuple[int, ...]) -> int:
+        nonlocal examined
+        examined += 1
+        if symmetric:
+            h, _, cells = rules.canonical(cells)
+        else:
+            h = rules.hash(cells)
+        if h in boards:
+            return h
+        boards[h] = cells
+        if rules.line_winner(cells) != EMPTY or EMPTY not in cells:
+            children[h] = ()
+            return h
+        mover = X if cells.count(X) == cells.count(O) else O
+        kids = []
+        for m in range(n):
+            if cells[m] == EMPTY:
+                nxt = cells[:m] + (mover,) + cells[m + 1 :]
+                kids.append((m, visit(nxt)))
+        children[h] = tuple(kids)
+        return h
+
+    root = visit((EMPTY,) * n)
+    return Graph(rules, symmetric, root, boards, children, examined)
+
+
+def graph_for(rules: Rules) -> Graph:
+    """The graph of ``rules``: the recursive builder (the reference) up to 12 cells, the numpy
+    builder beyond (numpy is imported only then)."""
+    if rules.cells <= 12:
+        return build_graph(rules)
+    from minttt.game.arrays import build_graph_fast
+
+    return build_graph_fast(rules)
+
+
+def minimax_values(graph: Graph) -> dict[int, int]:
+    """Minimax values (X's side) by plain recursion with memoisation."""
+    values: dict[int, int] = {}
+    order = _postorder(graph)
+    for h in order:
+        kids = graph.children[h]
+        if not kids:
+            w = graph.winner(h)
+            values[h] = 1 if w == X else -1 if w == O else 0
+        elif graph.to_move(h) == X:
+            values[h] = max(values[c] for _, c in kids)
+        else:
+            values[h] = min(values[c] for _, c in kids)
+    return values
+
+
+def _postorder(graph: Graph) -> list[int]:
+    """Nodes so that every child comes before its parent (deepest first)."""
+    return sorted(graph.boards, key=graph.depth, reverse=True)
+
+
+def frontier_values(graph: Graph) -> tuple[dict[int, int], dict[int, tuple[int, ...]]]:
+    """003's frontier search: score leaves, then sweep a queue until every node is scored.
+
+    Returns ``(values, best_moves)``. Written to follow 003 step by step; :func:`minimax_values`
+    is the plain recursion it is tested against.
+    """
+    scores: dict[int, int] = {}
+    best: dict[int, tuple[int, ...]] = {}
+    queue: deque[int] = deque()
+    for h in graph.boards:
+        if graph.is_terminal(h):
+            w = graph.winner(h)
+            scores[h] = 1 if w == X else -1 if w == O else 0
+            best[h] = ()
+        else:
+            queue.append(h)
+    while queue:
+        h = queue.popleft()
+        kids = graph.children[h]
+        if all(c in scores for _, c in kids):
+            pick = max if graph.to_move(h) == X else min
+            score = pick(scores[c] for _, c in kids)
+            scores[h] = score
+            best[h] = tuple(m for m, c in kids if scores[c] == score)
+        else:
+            queue.append(h)
+    return scores, best
+
+
+def own_play(graph: Graph, side: int, policy: Callable[[int], int]) -> dict[int, int]:
+    """The positions a strategy answers: ``hash -> policy(hash)`` at every position with ``side`` to
+    move that its own play reaches from the root, the opponent trying every reply.
+
+    >>> g = build_graph()
+    >>> moves = own_play(g, X, lambda h: g.allowed(h, "optimal")[0])
+    >>> moves[g.root], len(moves)
+    (0, 78)
+    """
+    moves: dict[int, int] = {}
+    seen: set[int] = set()
+    stack = [graph.root]
+    while stack:
+        h = stack.pop()
+        if h in seen or graph.is_terminal(h):
+            continue
+        seen.add(h)
+        if graph.to_move(h) == side:
+            move = policy(h)
+            moves[h] = move
+            stack.append(graph.child(h, move))
+        else:
+            stack.extend(c for _, c in graph.children[h])
+    return moves

@@ -1,0 +1,68 @@
+"""The one player protocol every player follows.
+
+A player names the moves it may play at a board, each chosen with equal probability
+(``choices``). Deterministic players name one move. That single method is enough for play
+(``choose``), for exact odds (expectation over ``choices``) and for the exhaustive verifier
+(every choice is explored). Interactive players (a human at the console) override ``choose`` only.
+
+>>> import random
+>>> from minttt.game.rules import Board
+>>> p = RandomPlayer()
+>>> p.choices(Board.parse("xo.......")) == (2, 3, 4, 5, 6, 7, 8)
+True
+>>> p.choose(Board.parse("xoxoxo..."), random.Random(1)) in (6, 7, 8)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+from minttt.errors import InputError
+from minttt.game.rules import Board
+
+
+class PlayerError(InputError):
+    """A player failed to give a move (it raised, or answered an illegal move): a defect of the
+    player. ``verify`` reports it as a counterexample; elsewhere it is bad input (exit 2)."""
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that can move. ``name`` is how tournaments and reports print it."""
+
+    name: str
+
+    def choices(self, board: Board) -> tuple[int, ...]:
+        """The moves this player may play at ``board`` (a non-terminal board), chosen uniformly."""
+        ...
+
+    def choose(self, board: Board, rng: random.Random) -> int:
+        """One move at ``board``, using ``rng`` for any random choice."""
+        ...
+
+
+class BasePlayer:
+    """Mix-in: ``choose`` picks uniformly among ``choices`` (one move: no random draw)."""
+
+    name = "player"
+    deterministic = False
+
+    def choices(self, board: Board) -> tuple[int, ...]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def choose(self, board: Board, rng: random.Random) -> int:
+        options = self.choices(board)
+        if not options:
+            raise ValueError(f"{self.name} has no move at {board}")
+        return options[0] if len(options) == 1 else rng.choice(options)
+
+
+class RandomPlayer(BasePlayer):
+    """Plays a uniformly random legal move."""
+
+    name = "random"
+
+    def choices(self, board: Board) -> tuple[int, ...]:
+        return board.legal_moves()

@@ -1,0 +1,85 @@
+"""Every player by name: ``make_player("alphabeta-random")``, ``make_player("table:t.json")``.
+
+>>> make_player("minimax").name, make_player(" Symmetric-Tree ").name
+('minimax', 'symmetric-tree')
+>>> try:
+...     make_player("nobody")
+... except InputError as err:
+...     print(str(err)[:60])
+unknown player 'nobody': expected one of random, minimax, ne
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from minttt.errors import InputError
+from minttt.play.players.base import Player, RandomPlayer
+from minttt.play.players.human import HumanPlayer
+from minttt.play.players.minimax import MinimaxPlayer
+from minttt.play.players.negamax import (
+    AlphaBetaPlayer,
+    AlphaBetaRandomPlayer,
+    NaiveRandomAlphaBetaPlayer,
+    NegamaxPlayer,
+)
+from minttt.play.players.tree import HashedTreePlayer, SymmetricTreePlayer
+
+_FACTORIES: dict[str, Callable[[], Player]] = {
+    "random": RandomPlayer,
+    "minimax": MinimaxPlayer,
+    "negamax": NegamaxPlayer,
+    "alphabeta": AlphaBetaPlayer,
+    "alphabeta-ordered": lambda: AlphaBetaPlayer(ordering=True),
+    "alphabeta-random": AlphaBetaRandomPlayer,
+    "alphabeta-naive-random": NaiveRandomAlphaBetaPlayer,
+    "hashed-tree": HashedTreePlayer,
+    "symmetric-tree": SymmetricTreePlayer,
+    "human": HumanPlayer,
+}
+
+#: Every player name ``make_player`` accepts (``table:PATH`` takes a table file).
+PLAYER_NAMES: tuple[str, ...] = (*_FACTORIES, "table:PATH", "module:callable", "avr:PATH")
+
+#: One line per player, for help texts and the README.
+PLAYER_HELP: dict[str, str] = {
+    "random": "a uniformly random legal move",
+    "minimax": "004's plain minimax (MINIMAX / MIN-VALUE / MAX-VALUE), deterministic",
+    "negamax": "001's negamax without pruning, deterministic",
+    "alphabeta": "001's negamax with alpha-beta pruning, deterministic",
+    "alphabeta-ordered": "alpha-beta with move ordering (wins, blocks, centre, corners, edges)",
+    "alphabeta-random": "uniformly among the moves of exactly equal best value; never loses",
+    "alphabeta-naive-random": "001's broken randomisation (ties read off alpha-beta bounds); loses",
+    "hashed-tree": "003's hashed tree (5,478 positions), uniformly among best moves",
+    "symmetric-tree": "003's symmetric tree (765 positions), uniformly among best moves",
+    "human": "a person at the console (cells 1-9)",
+    "table:PATH": "a table file (minttt-table/1 JSON)",
+    "module:callable": "your agent: a function from a board string (x.o......) to a cell 0-8",
+    "avr:PATH": "ATmega328P firmware (minttt export --format avr) running in simavr",
+}
+
+
+def make_player(spec: str) -> Player:
+    """The player named by ``spec`` (see :data:`PLAYER_NAMES`); InputError for an unknown name."""
+    text = spec.strip()
+    if text.lower().startswith("table:"):
+        path = text[len("table:") :]
+        if not path:
+            raise InputError("player 'table:' needs a path: table:PATH")
+        from minttt.table.model import (
+            load_table,  # lazily: the table module is not needed otherwise
+        )
+
+        return load_table(path).player()
+    if text.lower().startswith("avr:"):  # firmware from `minttt export --format avr`, in simavr
+        from minttt.play.simavr import simavr_player
+
+        return simavr_player(text[len("avr:") :])
+    from minttt.play.players.agent import load_agent, looks_like_agent
+
+    if looks_like_agent(text):
+        return load_agent(text)
+    factory = _FACTORIES.get(text.lower())
+    if factory is None:
+        raise InputError(f"unknown player {spec!r}: expected one of {', '.join(PLAYER_NAMES)}")
+    return factory()

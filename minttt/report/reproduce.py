@@ -1,0 +1,668 @@
+"""``minttt reproduce``: rebuild every result of the project, deterministically.
+
+Each step writes files under ``out`` (default ``results/``) and returns the figures it found; the
+figures go to ``summary.json`` and, beside the source documents' figures, to ``REPORT.md``. Nothing
+written here holds a timestamp or a timing, so two runs give the same bytes (timings live in
+``results/bench.json``, written by ``scripts/bench.py``).
+
+>>> [name for name, _ in STEPS][:3]
+['counts', 'tables', 'verification']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from minttt.fileio import write_json_atomic, write_text_atomic
+
+
+@dataclass
+class Context:
+    """What the steps share: output folders, the graph, and what earlier steps produced."""
+
+    out: Path
+    encodings: Path
+    figures: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, Any] = field(default_factory=dict)  # variant name -> Table
+    table_paths: dict[str, Path] = field(default_factory=dict)
+    report: list[str] = field(default_factory=list)
+    _graph: Any = None
+
+    @property
+    def graph(self) -> Any:
+        if self._graph is None:
+            from minttt.game.graph import build_graph
+
+            self._graph = build_graph()
+        return self._graph
+
+    def rel(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.out))
+        except ValueError:
+            return str(path)
+
+
+def _mark(ok: bool) -> str:
+    return "✓" if ok else "✗"
+
+
+# ---------------------------------------------------------------------------------------- steps
+
+
+def step_counts(ctx: Context) -> None:
+    from minttt.game.counts import count_all
+
+    counts = count_all()
+    write_json_atomic(ctx.out / "counts.json", counts)
+    ctx.figures["counts"] = counts
+    ft, hs, sy = counts["full_tree"], counts["hashed"], counts["symmetric"]
+    rows = [
+        ("003", "full tree nodes", 549946, ft["nodes"]),
+        ("003", "full tree leaves", 255168, ft["leaves"]),
+        ("003", "leaves: X wins", 131184, ft["x_wins"]),
+        ("003", "leaves: O wins", 77904, ft["o_wins"]),
+        ("003", "leaves: draws", 46080, ft["draws"]),
+        ("003", "hashed: nodes examined", 16168, hs["examined"]),
+        ("003", "hashed: positions kept", 5478, hs["positions"]),
+        ("003", "hashed: largest hash", 19560, hs["max_hash"]),
+        ("003", "symmetric: nodes examined", 2271, sy["examined"]),
+        ("003", "symmetric: positions kept", 765, sy["positions"]),
+        ("003", "symmetric: largest hash", 17141, sy["max_hash"]),
+        ("001", "states for the first move (plain minimax, root included)", 549946, ft["nodes"]),
+        ("000", "unique situations", 827, counts["situations_827"]["value"]),
+    ]
+    lines = [
+        "## Counting the game (003, 001, 000)",
+        "",
+        "| source | figure | source says | ours | |",
+        "| --- | --- | ---: | ---: | --- |",
+    ]
+    lines += [f"| {s} | {what} | {a:,} | {b:,} | {_mark(a == b)} |" for s, what, a, b in rows]
+    lines += [
+        "",
+        "Nodes per depth of the full tree: " + ", ".join(f"{n:,}" for n in ft["by_depth"]) + ".",
+        "Up to symmetry: "
+        f"{sum(counts['terminal_classes'].values())} terminal positions "
+        f"({counts['terminal_classes']['x_wins']} X wins, {counts['terminal_classes']['o_wins']} O "
+        f"wins, {counts['terminal_classes']['draws']} draws); "
+        f"{sum(counts['decision_positions'].values())} decision positions "
+        f"({counts['decision_positions']['x_to_move']} with X to move, "
+        f"{counts['decision_positions']['o_to_move']} with O to move); "
+        f"{counts['games_up_to_symmetry']:,} games when symmetric moves at a position count once, "
+        f"{counts['sequence_orbits']:,} orbits of whole move sequences.",
+        "",
+        "**000's 827 situations** are the boards up to symmetry, out of all 3^9, with plausible "
+        "counts (x = o or x = o + 1) that are not full: "
+        f"{counts['situations_827']['decision_positions']} real decision positions plus "
+        f"{counts['situations_827']['with_a_line']} boards that already hold a line (finished, or "
+        "impossible). A strategy is only ever asked about the 627. "
+        "000's figure of 23,129 games is not reproduced by any convention we tried "
+        "(255,168 games; 26,830 or 31,896 up to symmetry).",
+        "",
+        "**003's frontier search** scores a node with the *min* of its children at even depth; "
+        "with +1 meaning a win for player 1, who moves at even depth, that must be the *max* "
+        "(a typo in the text: its results are those of the correct rule). minttt runs the frontier "
+        "search as corrected and tests it against plain recursion on all 765 and 5,478 positions.",
+        "",
+    ]
+    ctx.report += lines
+
+
+def step_tables(ctx: Context) -> None:
+    """Solve every standard variant, prove it with two solver families, save its table."""
+    from minttt.formula.encode import encode
+    from minttt.solve.api import SOURCE_003, cross_check, make_table, solve, standard_variants
+    from minttt.table.model import save_table
+
+    results = []
+    for variant in standard_variants():
+        formula = encode(ctx.graph, variant)
+        solution = cross_check(formula, solve(formula))
+        table = make_table(ctx.graph, solution)
+        path = ctx.out / "tables" / f"{variant.name}.json"
+        save_table(table, path)
+        ctx.tables[variant.name] = table
+        ctx.table_paths[variant.name] = path
+        record = {
+            "variant": variant.name,
+            **_minimum_record(solution),
+            "solver": solution.solver,
+            "cross_check": {
+                k: v for k, v in (solution.cross_check or {}).items() if k != "seconds"
+            },
+            "table": ctx.rel(path),
+        }
+        results.append(record)
+    write_json_atomic(ctx.out / "tables.json", results)
+    ctx.figures["tables"] = results
+    by_name = {r["variant"]: r for r in results}
+    lines = [
+        "## Minimal tables (003)",
+        "",
+        "Every minimum is proven: a table of that size exists and the solver proved none smaller "
+        "(UNSAT at k-1), and a second solver family (Z3 against PySAT) found the same optimum.",
+        "",
+        "| variant | 003 variables | ours | 003 optimum | ours (positions) | lookups "
+        "| proven, 2 families | |",
+        "| --- | --- | --- | ---: | ---: | ---: | --- | --- |",
+    ]
+    for variant, variables, optimum in SOURCE_003:
+        r = by_name[variant.name]
+        ours_vars = r["variables"]
+        var_text = (
+            f"{variables['positions']}"
+            if variant.encoding == "tree"
+            else f"{variables['positions']} + {variables['edges']}"
+        )
+        ours_text = (
+            f"{ours_vars['positions']}"
+            if variant.encoding == "tree"
+            else f"{ours_vars['positions']} + {ours_vars['edges']}"
+        )
+        ok = r["size"] == optimum and ours_vars == variables and r["optimal"]
+        lines.append(
+            f"| {variant.name} | {var_text} | {ours_text} | {optimum} | {r['size']} | "
+            f"{r['lookups']} | {_mark(r['optimal'])} | {_mark(ok)} |"
+        )
+    lines += ["", "Minimising table entries directly (lookup encoding):", ""]
+    lines += ["| variant | entries (minimum) | proven, 2 families |", "| --- | ---: | --- |"]
+    for r in results:
+        if r["size_counts"] == "entries":
+            lines.append(f"| {r['variant']} | {r['size']} | {_mark(r['optimal'])} |")
+    lines.append("")
+    ctx.report += lines
+
+
+RAW_ENCODINGS = ("lookup",)  # the raw tree proofs take minutes (README: Tables without symmetry)
+
+
+def _minimum_record(solution: Any) -> dict[str, Any]:
+    """What ``tables.json`` and ``tables-raw.json`` say of one solution: size and its proof."""
+    return {
+        "size": solution.size,
+        "size_counts": solution.variant.objective,
+        "lower_bound": solution.lower_bound,
+        "optimal": solution.optimal,
+        "lookups": solution.lookups,
+        "variables": dict(solution.variables),
+    }
+
+
+def step_raw(ctx: Context) -> None:
+    """Raw tables (``--symmetry none``): solve, prove with RC2, verify, save.
+
+    Z3's cross-check is not run here: on the largest raw formulas it takes minutes, and an answer
+    cut off by a time limit would make this step's output depend on the machine's speed."""
+    from minttt.game.graph import build_graph
+    from minttt.solve.api import make_table, standard_variants
+    from minttt.solve.raw import solve_raw
+    from minttt.table.model import save_table
+    from minttt.table.verify import verify_table
+
+    graph = build_graph(symmetric=False)
+    symmetric = {r["variant"]: r for r in ctx.figures.get("tables", [])}
+    results = []
+    for variant in standard_variants():
+        if variant.encoding not in RAW_ENCODINGS:
+            continue
+        solution = solve_raw(graph, variant)
+        table = make_table(graph, solution)
+        report = verify_table(table)
+        if not report.ok or not solution.optimal:
+            raise RuntimeError(f"raw table {variant.name}: not proven or fails verification")
+        path = ctx.out / "tables" / f"{variant.name}-raw.json"
+        save_table(table, path)
+        results.append(
+            {
+                "variant": variant.name,
+                "symmetry": "none",
+                **_minimum_record(solution),
+                "verified": report.ok,
+                "symmetric_size": symmetric.get(variant.name, {}).get("size"),
+                "table": ctx.rel(path),
+            }
+        )
+    write_json_atomic(ctx.out / "tables-raw.json", results)
+    ctx.figures["tables_raw"] = results
+    lines = [
+        "## Minimal tables without symmetry (--symmetry none)",
+        "",
+        "Keyed by the raw board over the 5,478 raw positions: the player applies no transform. "
+        "Each minimum is proven by one solver family, PySAT's RC2 (size k, UNSAT at k-1); "
+        "Z3's cross-check is left to `minttt solve --symmetry none --cross-check` (it takes "
+        "minutes on the largest formulas and confirms the small ones); X with any opening "
+        "is solved by cases (the least of the nine fixed-opening minima). With no symmetry a "
+        "fixed opening is one cell: corner = cell 0, edge = cell 1. Every table passes the "
+        "exhaustive verifier. See `tables-raw.json`.",
+        "",
+        "| variant | variables p + e | raw minimum | symmetric minimum | proven (RC2) | verified |",
+        "| --- | --- | ---: | ---: | --- | --- |",
+    ]
+    for r in results:
+        v = r["variables"]
+        var_text = "by cases" if "-any-" in r["variant"] else f"{v['positions']} + {v['edges']}"
+        lines.append(
+            f"| {r['variant']} | {var_text} | {r['size']} | "
+            f"{r['symmetric_size'] if r['symmetric_size'] is not None else '-'} | "
+            f"{_mark(r['optimal'])} | {_mark(r['verified'])} |"
+        )
+    lines.append("")
+    ctx.report += lines
+
+
+def step_verification(ctx: Context) -> None:
+    from minttt.table.verify import verify_table
+
+    records = {}
+    for name, table in ctx.tables.items():
+        report = verify_table(table)
+        records[name] = _plain(report)
+        if not report.ok:
+            raise RuntimeError(f"table {name} fails verification: {report}")
+    write_json_atomic(ctx.out / "verification.json", records)
+    ctx.figures["verification"] = {n: r.get("ok") for n, r in records.items()}
+    ctx.report += [
+        "## Exhaustive verification",
+        "",
+        f"All {len(records)} tables pass `minttt verify`: every opponent line is played, every "
+        "position reached has an entry, every move is legal and keeps the minimax value, and no "
+        "game is lost. See `verification.json`.",
+        "",
+    ]
+
+
+def step_odds(ctx: Context) -> None:
+    from minttt.table.odds import exact_odds
+
+    records: dict[str, Any] = {}
+    for name, table in ctx.tables.items():
+        player = table.player()
+        roles = ["X", "O"] if table.role == "both" else [table.role]
+        records[name] = {role: _odds_dict(exact_odds(player, role)) for role in roles}
+    try:
+        from minttt.play.players import make_player
+
+        for spec in ("hashed-tree", "symmetric-tree"):
+            player = make_player(spec)
+            records[spec] = {role: _odds_dict(exact_odds(player, role)) for role in ("X", "O")}
+    except ImportError:  # pragma: no cover - players land with their issue
+        pass
+    write_json_atomic(ctx.out / "odds.json", records)
+    ctx.figures["odds"] = records
+
+
+def step_strength(ctx: Context) -> None:
+    from minttt.play.tournament import playing_strength, strength_markdown
+
+    tables = {
+        "tiny table (first)": ctx.tables["first-center-lookup-entries"],
+        "tiny table (second)": ctx.tables["second-lookup-entries"],
+    }
+    rows = playing_strength(tables)
+    write_json_atomic(ctx.out / "strength.json", _plain(rows))
+    ctx.figures["strength"] = _plain(rows)
+    ctx.report += ["## Playing strength (003)", "", strength_markdown(rows), ""]
+
+
+def step_encodings(ctx: Context) -> None:
+    from minttt.formula.files import write_encodings
+
+    paths = write_encodings(ctx.encodings)
+    ctx.figures["encodings"] = sorted(p.name for p in paths)
+
+
+def step_diagrams(ctx: Context) -> None:
+    from minttt.render import graphviz_version, render_results
+
+    paths = render_results(ctx.table_paths, ctx.out / "diagrams")
+    ctx.figures["diagrams"] = sorted(ctx.rel(p) for p in paths)
+    ctx.figures["graphviz"] = graphviz_version()
+
+
+def step_site(ctx: Context) -> None:
+    from minttt.web import write_site
+
+    write_site(ctx.table_paths["both-center-lookup-entries"], ctx.out / "site")
+
+
+def step_search(ctx: Context) -> None:
+    from minttt.play.search import plot_states_per_move
+
+    data = plot_states_per_move(ctx.out / "states_per_move.png")
+    ctx.figures["search"] = _plain(data)
+
+
+def step_evolution(ctx: Context) -> None:
+    """000's recipe over three seeds; the first perfect strategy is saved, verified and plotted."""
+    from minttt.evolve.plot import save_plot
+    from minttt.evolve.runner import evolution_summary, evolved_table
+    from minttt.formula.encode import Variant, encode
+    from minttt.solve.api import cross_check, solve
+    from minttt.table.model import save_table
+    from minttt.table.verify import verify_table
+
+    saved: dict[str, Any] = {}
+
+    def keep_first_perfect(seed: int, state: Any) -> None:
+        if state.done and not saved:
+            table = evolved_table(state)
+            report = verify_table(table)
+            if not report.ok:
+                raise RuntimeError(f"evolved table (seed {seed}) fails verification")
+            path = ctx.out / "tables" / "evolved-hochmuth.json"
+            save_table(table, path)
+            save_plot(state, ctx.out / "evolution.png")
+            saved.update(seed=seed, table=ctx.rel(path), size=table.size, verified=report.ok)
+
+    summary = _plain(evolution_summary(on_run=keep_first_perfect))
+    # The evolved strategy plays both sides and never loses: compare with that proven minimum.
+    variant = Variant("both", "any", "lookup", "entries", "never-lose")
+    minimum = cross_check(encode(ctx.graph, variant), solve(encode(ctx.graph, variant)))
+    summary["proven_minimum"] = minimum.size if minimum.optimal else None
+    summary["proven_minimum_variant"] = variant.name
+    summary["saved"] = saved
+    write_json_atomic(ctx.out / "evolution.json", summary)
+    ctx.figures["evolution"] = summary
+    runs = summary["runs"]
+    lines = [
+        "## Genetic evolution (000, 002)",
+        "",
+        f"000's recipe (population {summary['population']}, at most {summary['max_generations']} "
+        "generations, replication 0.10, per-gene crossover 0.15, mutation 0.001), "
+        f"{len(runs)} seeds, first runs only (no restarts):",
+        "",
+        "| seed | perfect | generations | best individual's lost games | table size (lookups) |",
+        "| ---: | --- | ---: | ---: | ---: |",
+    ]
+    for r in runs:
+        lines.append(
+            f"| {r['seed']} | {_mark(r['perfect'])} | {r['generations']} | {r['best_lost']} | "
+            f"{r['table_size'] if r['table_size'] is not None else '–'} |"
+        )
+    lines += [
+        "",
+        f"000 reached a perfect strategy at generation 373 (population 500) and 457 (1000). Ours: "
+        f"{sum(r['perfect'] for r in runs)} of {len(runs)} first runs succeed within 500 "
+        "generations; the others stall with the best individual losing a few games (000's trap: "
+        "losing early costs fewer games than blocking into untuned subtrees). "
+        f"A perfect evolved strategy needs {saved.get('size', '–')} lookups; the proven minimum "
+        f"for a table that never loses as X (any opening) and as O is "
+        f"{summary['proven_minimum']} ({variant.name}). Timings (000: 28 minutes) are in "
+        "`bench.json` under `evolve`.",
+        "",
+    ]
+    ctx.report += lines
+
+
+def step_beyond(ctx: Context) -> None:
+    from minttt.report.minima import beyond_report_markdown, beyond_results
+
+    figures = beyond_results(ctx.out)
+    ctx.figures["beyond"] = _plain(figures)
+    ctx.report += [beyond_report_markdown(figures), ""]
+
+
+def step_certify(ctx: Context) -> None:
+    """Certificates for every proven minimum: CNF at k-1, DRAT proof, table (results/proofs/).
+
+    The proofs are checked by the tests and ``minttt certify``, not here (minutes in Python)."""
+    from minttt.solve.certify import certify_all
+
+    done = certify_all(ctx.out / "proofs", check=False, graph_3x3=ctx.graph)
+    records = [c.record for c in done]
+    ctx.figures["certificates"] = records
+    shipped = [r for r in records if r["shipped"]]
+    total = sum(r["cnf_bytes"] + (r["proof_bytes"] if r["shipped"] else 0) for r in records)
+    lines = [
+        "## Certificates: a proof anyone can check for every minimum",
+        "",
+        f"`results/proofs/` holds {len(records)} certificates ({len(shipped)} with their DRAT "
+        f'proof; {total / 1e6:.1f} MB xz): for each minimum k, the CNF "a table of at most k-1 '
+        "exists\", CaDiCaL's DRAT proof that it is unsatisfiable, and a table of size k that "
+        "passes `minttt verify`. Check one with `minttt check-proof CNF PROOF` or drat-trim.",
+        "",
+        "| variant | minimum | CNF variables / clauses | proof lemmas | proof (xz) |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for r in records:
+        proof = f"{r['proof_bytes']:,} B" + ("" if r["shipped"] else " (not shipped)")
+        lines.append(
+            f"| {r['variant']} | {r['minimum']} | {r['variables']:,} / {r['clauses']:,} | "
+            f"{r['lemmas']:,} | {proof} |"
+        )
+    ctx.report += lines + [""]
+
+
+STEPS: list[tuple[str, Callable[[Context], None]]] = [
+    ("counts", step_counts),
+    ("tables", step_tables),
+    ("verification", step_verification),
+    ("odds", step_odds),
+    ("strength", step_strength),
+    ("encodings", step_encodings),
+    ("diagrams", step_diagrams),
+    ("site", step_site),
+    ("search", step_search),
+    ("raw", step_raw),
+    ("evolution", step_evolution),
+    ("beyond", step_beyond),
+    ("certify", step_certify),
+]
+
+
+# --------------------------------------------------------------------------------------- driver
+
+
+# Steps that need only what earlier steps made and write files of their own: they run side by
+# side in worker processes, and their figures and report sections are merged in this order.
+PARALLEL_STEPS = ("evolution", "beyond", "certify")
+
+
+#: Results of long runs that ``reproduce`` reads but never recomputes: ``scripts/study_games.py``
+#: (other games) and ``scripts/scale_games.py`` (4x4 bounds). They stay where they are.
+LONG_RUN_INPUTS = ("games_study.json", "games/bounds.json")
+
+
+def reproduce(
+    out: Path = Path("results"),
+    encodings: Path = Path("encodings"),
+    *,
+    steps: list[str] | None = None,
+    on_step: Callable[[str, int, int], None] | None = None,
+    workers: int | None = None,
+) -> dict[str, Any]:
+    """Run the steps (all by default) and write ``summary.json`` and ``REPORT.md`` into ``out``.
+
+    The steps in :data:`PARALLEL_STEPS` run in ``workers`` processes (default: one per CPU, at
+    most two); the files written are the same bytes either way. Every file is first written to
+    a staging folder beside ``out`` (and ``encodings``) and moved into place only when all steps
+    finished, so an interrupted or failed run changes nothing.
+    """
+    import shutil
+    import tempfile
+
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for final in (Path(out), Path(encodings)):
+            final.parent.mkdir(parents=True, exist_ok=True)
+            tmp = tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".staging", dir=final.parent)
+            staged.append((Path(tmp), final))
+        for name in LONG_RUN_INPUTS:  # read by the report, written by long scripts: carried over
+            source = Path(out) / name
+            if source.is_file():
+                (staged[0][0] / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source, staged[0][0] / name)
+        ctx = Context(staged[0][0], staged[1][0])
+        _run_steps(ctx, steps, on_step, workers)
+        write_json_atomic(ctx.out / "summary.json", ctx.figures)
+        write_text_atomic(ctx.out / "REPORT.md", _report(ctx))
+        _commit(staged)
+    except OSError as exc:
+        from minttt.errors import InputError
+
+        raise InputError(f"{exc.filename or out}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        for tmp, _ in staged:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return ctx.figures
+
+
+def _commit(staged: list[tuple[Path, Path]]) -> None:
+    """Move every staged file into its final folder, shielded from Ctrl-C (all or none)."""
+    import os
+
+    from minttt.interrupt import shielded
+
+    with shielded(final=True):
+        for tmp, final in staged:
+            for path in sorted(tmp.rglob("*")):
+                if path.is_file():
+                    target = final / path.relative_to(tmp)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(path, target)
+
+
+def _run_steps(
+    ctx: Context,
+    steps: list[str] | None,
+    on_step: Callable[[str, int, int], None] | None,
+    workers: int | None,
+) -> None:
+    import os
+
+    chosen = [(n, f) for n, f in STEPS if steps is None or n in steps or n in _needed(steps)]
+    serial = [(n, f) for n, f in chosen if n not in PARALLEL_STEPS]
+    parallel = [(n, f) for n, f in chosen if n in PARALLEL_STEPS]
+    for i, (name, func) in enumerate(serial):
+        if on_step:
+            on_step(name, i, len(chosen))
+        func(ctx)
+    if parallel:
+        if on_step:
+            on_step(" + ".join(n for n, _ in parallel), len(serial), len(chosen))
+        count = workers if workers is not None else min(len(parallel), os.cpu_count() or 1)
+        if count > 1:
+            names = [n for n, _ in parallel]
+            results = []
+            for i in range(0, len(names), count):
+                results += _run_in_processes(names[i : i + count], ctx)
+        else:
+            results = [_run_isolated((n, ctx)) for n, _ in parallel]
+        for figures, report in results:
+            ctx.figures.update(figures)
+            ctx.report += report
+
+
+def _run_in_processes(names: list[str], ctx: Context) -> list[tuple[dict[str, Any], list[str]]]:
+    """Run each step in its own process; on any exit (Ctrl-C included) none is left running.
+
+    (Not a multiprocessing.Pool: its ``terminate`` can wait for a busy worker to finish.)
+    """
+    import multiprocessing
+
+    mp = multiprocessing.get_context()
+    running = []
+    try:
+        for name in names:
+            receive, send = mp.Pipe(duplex=False)
+            process = mp.Process(target=_worker, args=(name, ctx, send), daemon=True)
+            process.start()
+            send.close()
+            running.append((process, receive))
+        results = []
+        for process, receive in running:
+            # poll, not a bare recv: a signal delivered to another thread (rich's refresh thread)
+            # would not wake a blocked read, and the handler runs only between bytecodes
+            while not receive.poll(0.2):
+                pass
+            try:
+                ok, value = receive.recv()
+            except EOFError:
+                raise RuntimeError(f"a reproduce worker died (exit {process.exitcode})") from None
+            if not ok:
+                raise value
+            results.append(value)
+        return results
+    finally:
+        for process, receive in running:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+            receive.close()
+
+
+def _worker(name: str, ctx: Context, send: Any) -> None:
+    """A worker process: the parent alone answers signals; it terminates the workers."""
+    from minttt.interrupt import worker_init
+
+    worker_init()
+    try:
+        send.send((True, _run_isolated((name, ctx))))
+    except Exception as exc:  # the parent raises it
+        send.send((False, exc))
+    finally:
+        send.close()
+
+
+def _run_isolated(job: tuple[str, Context]) -> tuple[dict[str, Any], list[str]]:
+    """Run one step on a copy of the context; return only what it added."""
+    name, ctx = job
+    before_figures, before_report = set(ctx.figures), len(ctx.report)
+    dict(STEPS)[name](ctx)
+    added = {k: v for k, v in ctx.figures.items() if k not in before_figures}
+    return added, ctx.report[before_report:]
+
+
+def _needed(steps: list[str]) -> set[str]:
+    """Steps that others depend on: everything after ``tables`` needs the tables."""
+    independent = ("counts", "encodings", "certify")
+    return {"tables"} if any(s not in independent for s in steps) else set()
+
+
+def _report(ctx: Context) -> str:
+    head = [
+        "# minttt: every figure of the source documents beside ours",
+        "",
+        "Written by `minttt reproduce`; every figure here is recomputed on each run and a test "
+        "fails "
+        "when this file no longer matches the code. ✓ = reproduced; ✗ = differs, with the reason. "
+        "Timings are not here (they vary from run to run): see `bench.json`.",
+        "",
+    ]
+    return "\n".join(head + ctx.report).rstrip() + "\n"
+
+
+def _odds_dict(odds: Any) -> dict[str, Any]:
+    out = {}
+    for key in ("win", "draw", "loss"):
+        frac = getattr(odds, key)
+        out[key] = f"{frac.numerator}/{frac.denominator}"
+        out[f"{key}_percent"] = round(100 * frac.numerator / frac.denominator, 4)
+    return out
+
+
+def _plain(obj: Any) -> Any:
+    """A JSON-ready copy of dataclasses, fractions, paths and tuples."""
+    import dataclasses
+    from fractions import Fraction
+
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        if hasattr(obj, "to_dict"):
+            return _plain(obj.to_dict())
+        return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, Fraction):
+        return f"{obj.numerator}/{obj.denominator}"
+    if isinstance(obj, Path):
+        return str(obj)
+    if isinstance(obj, float):
+        return round(obj, 6)
+    return json.loads(json.dumps(obj, default=str))

@@ -1,0 +1,317 @@
+"""Certificates for proven minima: the formula "a table of size at most k-1 exists", a DRAT proof
+that it is unsatisfiable, and a table of size k.
+
+For a variant with minimum k, :func:`certify` writes into a folder (``results/proofs/``):
+
+* ``NAME.cnf.xz``: DIMACS CNF = the variant's hard clauses (:func:`minttt.formula.encode.encode`)
+  plus ``sum(objective) <= k - 1`` as PySAT's ``CardEnc.atmost`` (:data:`CARD_ENCODING`). Comment
+  lines name the variant, the game, the criterion, the objective, the bound, the encoding, every
+  variable and the objective literals. The bytes depend only on the variant and k.
+* ``NAME.drat.xz``: a DRAT proof (text) that the CNF is unsatisfiable, written by CaDiCaL 1.9.5
+  (PySAT's ``cadical195`` with ``with_proof=True``); checked here by :mod:`minttt.drat`.
+* ``NAME.table.json``: a table of size k (RC2's optimum) that passes ``minttt verify``.
+
+``index.json`` lists them. Nothing written holds a timing or a check result, so the files are the
+same bytes whether or not the proofs were checked on the way (``minttt certify`` checks them;
+``reproduce`` leaves that to the tests; the checker's seconds go to ``bench.json``). A proof over
+:data:`MAX_SHIPPED_PROOF` compressed bytes is not written: its sizes are recorded.
+
+>>> [v.name for v in certificate_variants()][:2]
+['first-center-tree-positions', 'first-corner-tree-positions']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import lzma
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from minttt.errors import DefectError, InputError
+from minttt.fileio import write_many_atomic, write_text_atomic
+from minttt.formula.encode import Formula, Variant, encode
+
+CARD_ENCODING = "kmtotalizer"  # smallest proofs and fastest checks of PySAT's encodings (bench)
+SAT_SOLVER = "cadical195"
+SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
+INDEX = "index.json"
+FORMAT = "minttt-certificates/1"
+XZ_PRESET = 6
+MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its size recorded only
+# m,n,k minima proven in both solver families (results/games_study.json): 3x4 k=3, first player
+MNK_GAMES = ("mnk:3,4,3",)
+MNK_FOLDER = "mnk"  # their certificates: minttt certify --all (minutes), not reproduce
+
+
+def certificate_variants(mnk: bool = False) -> list[Variant]:
+    """Every proven minimum the project reports, in a fixed order.
+
+    The 18 standard 3x3 variants (joint ``both`` minima included), the same 18 under never-lose
+    and misère tic-tac-toe (first and second player); with ``mnk``, instead, the first player of
+    3x4 k=3 (certified into the :data:`MNK_FOLDER` sub-folder).
+    """
+    from minttt.report.games import study_variants
+
+    if mnk:
+        return [v for game in MNK_GAMES for v in study_variants(game) if v.role == "first"]
+    from minttt.solve.api import standard_variants
+
+    return standard_variants(("optimal", "never-lose")) + study_variants("3x3-misere")
+
+
+def file_stem(variant: Variant) -> str:
+    """A portable file name for a variant (``@`` kept, ``:`` and ``,`` become ``-``)."""
+    return variant.name.replace(":", "-").replace(",", "-")
+
+
+# ------------------------------------------------------------------------------------ formula
+
+
+def bound_clauses(formula: Formula, bound: int) -> tuple[int, list[list[int]]]:
+    """``(variables, clauses)`` of the hard clauses plus ``sum(objective) <= bound``."""
+    from pysat.card import CardEnc, EncType
+
+    if bound < 0:
+        raise InputError(f"bound must be >= 0, got {bound}")
+    card = CardEnc.atmost(
+        list(formula.objective),
+        bound=bound,
+        top_id=formula.num_vars,
+        encoding=getattr(EncType, CARD_ENCODING),
+    )
+    clauses = [list(c) for c in formula.clauses] + [list(c) for c in card.clauses]
+    return max(formula.num_vars, card.nv), clauses
+
+
+def cnf_text(formula: Formula, minimum: int) -> str:
+    """The certificate formula of ``formula`` at ``minimum - 1`` as DIMACS text with comments."""
+    v = formula.variant
+    bound = minimum - 1
+    nvars, clauses = bound_clauses(formula, bound)
+    what = "positions (terminal included)" if v.objective == "positions" else "entries (lookups)"
+    counts = formula.counts()
+    objective = " ".join(map(str, formula.objective))
+    lines = [
+        "minttt certificate formula: UNSATISFIABLE means no table of the variant has fewer than "
+        f"{minimum} {what}",
+        f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role}, "
+        f"opening {v.opening or 'none (O answers X)'})",
+        f"encoding: {v.encoding}; objective: the number of {what}",
+        f"claim: a table with at most {bound} {what} exists (minimum {minimum} minus 1)",
+        f"hard clauses: {len(formula.clauses)} over variables 1..{formula.num_vars} "
+        f"({counts['positions']} positions, {counts['edges']} edges, "
+        f"{formula.num_vars - counts['positions'] - counts['edges']} shared-position)",
+        f"cardinality: at most {bound} of the {len(formula.objective)} objective literals true, "
+        f"python-sat CardEnc.atmost(encoding={CARD_ENCODING}), "
+        f"{len(clauses) - len(formula.clauses)} clauses, auxiliary variables "
+        f"{formula.num_vars + 1}..{nvars}",
+        "produced by: minttt certify (minttt.encode.encode + python-sat CardEnc.atmost); the "
+        "hard clauses come first, in encode's order",
+        "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H; "
+        "x_/o_ = X/O part; u_H = H in either part",
+    ]
+    out = ["c " + h for h in lines]
+    out += [f"c var {i} {name}" for i, name in enumerate(formula.names, start=1)]
+    out.append(f"c objective {objective} 0")
+    out.append(f"p cnf {nvars} {len(clauses)}")
+    out += [" ".join(map(str, c)) + " 0" for c in clauses]
+    return "\n".join(out) + "\n"
+
+
+def compress(data: bytes) -> bytes:
+    """xz with fixed settings (no names, no timestamps: the same bytes in, the same bytes out)."""
+    return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=XZ_PRESET)
+
+
+# ------------------------------------------------------------------------------------ proof
+
+
+def prove_unsat(nvars: int, clauses: list[list[int]]) -> bytes:
+    """CaDiCaL's DRAT proof (text) that ``clauses`` are unsatisfiable; DefectError if SAT."""
+    from pysat.solvers import Solver
+
+    from minttt.interrupt import solver_library
+
+    with (
+        solver_library(),
+        Solver(name=SAT_SOLVER, bootstrap_with=clauses, with_proof=True) as solver,
+    ):
+        if solver.solve():
+            raise DefectError("the bound is satisfiable: not a minimum")
+        lines = solver.get_proof()
+    return ("\n".join(lines) + "\n").encode("ascii")
+
+
+# ------------------------------------------------------------------------------------ certify
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """One variant's certificate: its index record, its files (path -> bytes, not yet written)
+    and the check's verdict if it ran."""
+
+    record: dict[str, Any]
+    solve_seconds: float
+    files: dict[Path, bytes]
+    check: Any = None  # minttt.drat.CheckResult
+    check_seconds: float | None = None
+
+
+def certify(
+    variant: Variant, out_dir: str | Path, *, graph: Any = None, check: bool = True
+) -> Certificate:
+    """Build ``variant``'s certificate (:func:`build_certificate`) and write its files."""
+    cert = build_certificate(variant, out_dir, graph=graph, check=check)
+    write_many_atomic(cert.files)
+    return cert
+
+
+def build_certificate(
+    variant: Variant, out_dir: str | Path, *, graph: Any = None, check: bool = True
+) -> Certificate:
+    """Solve ``variant``: its CNF at k-1, CaDiCaL's DRAT proof and the size-k table, in memory.
+
+    With ``check`` the proof is checked with :mod:`minttt.drat`. The table always passes the
+    exhaustive verifier. Every check runs before anything is written; DefectError if one fails.
+    """
+    import time
+
+    from minttt import drat
+    from minttt.solve.api import make_table, solve
+    from minttt.table.verify import verify_table
+
+    out = Path(out_dir)
+    if graph is None:
+        graph = _graph(variant)
+    formula = encode(graph, variant)
+    solution = solve(formula, solver="rc2")
+    if not solution.optimal:
+        raise DefectError(f"{variant.name}: RC2 did not prove the minimum")
+    k = solution.size
+    cnf = cnf_text(formula, k).encode("ascii")
+    nvars, clauses = bound_clauses(formula, k - 1)
+    t0 = time.perf_counter()
+    proof = prove_unsat(nvars, clauses)
+    solve_seconds = time.perf_counter() - t0
+    steps = drat.parse_proof(proof)
+    stem = file_stem(variant)
+    cnf_xz, proof_xz = compress(cnf), compress(proof)
+    shipped = len(proof_xz) <= MAX_SHIPPED_PROOF
+    table = make_table(graph, solution)
+    report = verify_table(table)
+    if not report.ok:
+        raise DefectError(f"{variant.name}: the size-{k} table fails verification")
+    table_json = table.to_json().encode("utf-8")
+    files = {out / f"{stem}.cnf.xz": cnf_xz, out / f"{stem}.table.json": table_json}
+    if shipped:
+        files[out / f"{stem}.drat.xz"] = proof_xz
+    lemmas = sum(1 for st in steps if st.kind == drat.ADD)
+    record: dict[str, Any] = {
+        "variant": variant.name,
+        "game": variant.game,
+        "criterion": variant.criterion,
+        "objective": variant.objective,
+        "minimum": k,
+        "bound": k - 1,
+        "cnf": f"{stem}.cnf.xz",
+        "proof": f"{stem}.drat.xz" if shipped else None,
+        "table": f"{stem}.table.json",
+        "cnf_bytes": len(cnf_xz),
+        "cnf_bytes_uncompressed": len(cnf),
+        "proof_bytes": len(proof_xz),
+        "proof_bytes_uncompressed": len(proof),
+        "proof_sha256": hashlib.sha256(proof).hexdigest(),
+        "table_bytes": len(table_json),
+        "variables": nvars,
+        "clauses": len(clauses),
+        "lemmas": lemmas,
+        "deletions": len(steps) - lemmas,
+        "table_verified": report.ok,
+        "shipped": shipped,
+    }
+    if not check:
+        return Certificate(record, solve_seconds, files)
+    t0 = time.perf_counter()
+    result = drat.check_parsed(*drat.parse_cnf(cnf), steps)
+    check_seconds = time.perf_counter() - t0
+    if not result.valid:
+        raise DefectError(f"{variant.name}: CaDiCaL's proof fails the check: {result.message}")
+    return Certificate(record, solve_seconds, files, result, check_seconds)
+
+
+def _graph(variant: Variant) -> Any:
+    from minttt.game.graph import graph_for
+
+    return graph_for(variant.rules)
+
+
+def certify_all(
+    out_dir: str | Path,
+    variants: Iterable[Variant] | None = None,
+    *,
+    on_variant: Callable[[str, int, int], None] | None = None,
+    check: bool = True,
+    graph_3x3: Any = None,
+    write: bool = True,
+) -> list[Certificate]:
+    """Certify ``variants`` (default: every proven minimum) and, with ``write``, write every file
+    and the merged index at once, only after every check passed (:func:`pending_files`)."""
+    chosen = list(variants) if variants is not None else certificate_variants()
+    graphs: dict[str, Any] = {} if graph_3x3 is None else {"3x3": graph_3x3}
+    done: list[Certificate] = []
+    for i, variant in enumerate(chosen):
+        if on_variant:
+            on_variant(variant.name, i, len(chosen))
+        if variant.game not in graphs:
+            graphs[variant.game] = _graph(variant)
+        done.append(build_certificate(variant, out_dir, graph=graphs[variant.game], check=check))
+    if write:
+        write_many_atomic(pending_files(out_dir, done), final=True)
+    return done
+
+
+def pending_files(out_dir: str | Path, done: list[Certificate]) -> dict[Path, bytes]:
+    """Every file of ``done`` and the index that merges their records, to write all at once."""
+    files = {path: data for cert in done for path, data in cert.files.items()}
+    files[Path(out_dir) / INDEX] = index_text(out_dir, [c.record for c in done]).encode("utf-8")
+    return files
+
+
+def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
+    """Merge ``records`` into ``index.json`` (see :func:`index_text`)."""
+    return write_text_atomic(Path(out_dir) / INDEX, index_text(out_dir, records))
+
+
+def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
+    """``index.json`` with ``records`` merged in (by variant; standard order first, then name)."""
+    from importlib.metadata import version
+
+    path = Path(out_dir) / INDEX
+    old: list[dict[str, Any]] = []
+    if path.exists():
+        try:
+            old = json.loads(path.read_text("utf-8")).get("certificates", [])
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
+            raise InputError(f"{path}: not a readable certificate index ({exc})") from None
+    by = {r["variant"]: r for r in old}
+    by.update({r["variant"]: r for r in records})
+    order = {v.name: i for i, v in enumerate(certificate_variants() + certificate_variants(True))}
+    ordered = sorted(by.values(), key=lambda r: (order.get(r["variant"], len(order)), r["variant"]))
+    index = {
+        "format": FORMAT,
+        "claim": "for each variant: the CNF (hard clauses + at most minimum-1 objective literals) "
+        "is unsatisfiable (the DRAT proof), and the table of size minimum passes minttt verify",
+        "sat_solver": SAT_SOLVER_NAME,
+        "python_sat": version("python-sat"),
+        "cardinality_encoding": CARD_ENCODING,
+        "compression": f"xz (preset {XZ_PRESET}, CRC64)",
+        "checker": "minttt check-proof CNF PROOF (minttt.drat: backward RUP/RAT, core first); "
+        "drat-trim CNF PROOF checks the same files once decompressed. Every shipped proof is "
+        "checked by tests/test_certify.py; the checker's seconds are in results/bench.json "
+        "(proofs); a proof not shipped (too large) was checked there too",
+        "certificates": ordered,
+    }
+    return json.dumps(index, indent=2) + "\n"  # as write_json_atomic writes it

@@ -1,0 +1,140 @@
+"""Exact odds: the probability of every result, as fractions, by walking the whole game.
+
+Each player picks uniformly among its ``choices`` (a deterministic player has one); the expectation
+is taken over every such choice on both sides. Against a uniformly random opponent this gives the
+win / draw / loss odds a tournament only samples.
+
+>>> from minttt.play.players.base import RandomPlayer
+>>> o = exact_outcome(RandomPlayer(), RandomPlayer())      # random vs random, X's side
+>>> o.win, o.draw, o.loss
+(Fraction(737, 1260), Fraction(8, 63), Fraction(121, 420))
+>>> print(o)
+win 58.49%, draw 12.70%, loss 28.81%
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from minttt.errors import InputError
+from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, Rules, X
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Probabilities of a win, a draw and a loss (from one side's point of view)."""
+
+    win: Fraction
+    draw: Fraction
+    loss: Fraction
+
+    def __str__(self) -> str:
+        return f"win {pct(self.win)}, draw {pct(self.draw)}, loss {pct(self.loss)}"
+
+    def flipped(self) -> Odds:
+        """The same odds from the other side."""
+        return Odds(self.loss, self.draw, self.win)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Fractions as ``"p/q"`` strings beside floats."""
+        return {
+            key: {"fraction": str(value), "value": float(value)}
+            for key, value in (("win", self.win), ("draw", self.draw), ("loss", self.loss))
+        }
+
+
+def pct(value: Fraction | float, digits: int = 2) -> str:
+    """A probability as a percentage: ``pct(Fraction(1, 3)) == '33.33%'``."""
+    return f"{float(value) * 100:.{digits}f}%"
+
+
+def exact_outcome(x_player: Any, o_player: Any, *, rules: Rules = TIC_TAC_TOE) -> Odds:
+    """Exact odds of ``x_player`` (as X) against ``o_player`` (as O), from X's side.
+
+    Raises InputError if a player has no move at a position the game reaches.
+    """
+    from minttt.play.players.base import RandomPlayer
+
+    # Exact integer arithmetic: a position at depth d holds its odds as numerators over
+    # L**(cells - d), L = lcm(1..cells); a mover with n choices weighs each child by L // n.
+    n_cells = rules.cells
+    big = math.lcm(*range(1, n_cells + 1))
+    scale = [big ** (n_cells - d) for d in range(n_cells + 1)]
+    lines = tuple(sum(1 << i for i in line) for line in rules.lines)
+    full = (1 << n_cells) - 1
+    memo: dict[tuple[int, ...], tuple[int, int, int]] = {}
+
+    def walk(cells: tuple[int, ...], xm: int, om: int, depth: int) -> tuple[int, int, int]:
+        got = memo.get(cells)
+        if got is not None:
+            return got
+        made = 0
+        for line in lines:
+            if xm & line == line:
+                made = X
+                break
+            if om & line == line:
+                made = 2
+                break
+        if made:
+            winner = 3 - made if rules.misere else made
+            result = (scale[depth], 0, 0) if winner == X else (0, 0, scale[depth])
+        elif xm | om == full:
+            result = (0, scale[depth], 0)
+        else:
+            mover = X if xm.bit_count() == om.bit_count() else 2
+            player = x_player if mover == X else o_player
+            board = Board(cells, rules)
+            if type(player) is RandomPlayer:  # fast path: every empty cell
+                options = tuple(i for i, v in enumerate(cells) if v == EMPTY)
+            else:
+                try:
+                    options = tuple(player.choices(board))
+                except KeyError:
+                    options = ()
+            name = getattr(player, "name", "player")
+            if not options:
+                raise InputError(f"{name} has no move at board {board}")
+            weight = big // len(options) if big % len(options) == 0 else None
+            if weight is None:
+                raise InputError(f"{name} offers {len(options)} moves at {board}")
+            w = d = lo = 0
+            for m in options:
+                if not (isinstance(m, int) and 0 <= m < n_cells and cells[m] == EMPTY):
+                    raise InputError(f"{name} plays illegal {m!r} at {board}")
+                child = cells[:m] + (mover,) + cells[m + 1 :]
+                bit = 1 << m
+                if mover == X:
+                    cw, cd, cl = walk(child, xm | bit, om, depth + 1)
+                else:
+                    cw, cd, cl = walk(child, xm, om | bit, depth + 1)
+                w, d, lo = w + cw, d + cd, lo + cl
+            result = (w * weight, d * weight, lo * weight)
+        memo[cells] = result
+        return result
+
+    w, d, lo = walk((EMPTY,) * n_cells, 0, 0, 0)
+    total = scale[0]
+    return Odds(Fraction(w, total), Fraction(d, total), Fraction(lo, total))
+
+
+def exact_odds(player: Any, as_role: str, *, rules: Rules = TIC_TAC_TOE) -> Odds:
+    """Exact win / draw / loss odds of ``player`` as ``"X"`` or ``"O"`` against a random opponent.
+
+    >>> from minttt.play.players.base import RandomPlayer
+    >>> exact_odds(RandomPlayer(), "O").win
+    Fraction(121, 420)
+    """
+    from minttt.play.players.base import RandomPlayer
+
+    if as_role == "X":
+        return exact_outcome(player, RandomPlayer(), rules=rules)
+    if as_role == "O":
+        return exact_outcome(RandomPlayer(), player, rules=rules).flipped()
+    raise InputError(f"role {as_role!r}: expected X or O")
+
+
+__all__ = ["Odds", "exact_odds", "exact_outcome", "pct"]

@@ -1,0 +1,345 @@
+"""The exhaustive verifier: play a player against every opponent line and check every move.
+
+It shares nothing with the producer of a table (no game graph, no solver extraction): it walks the
+real game with :class:`~minttt.game.rules.Board`, asks the player for every move it may make
+(``Player.choices``, every choice explored), and judges moves with its own memoised minimax.
+
+Checks at every position where the player moves: it has a move (a table has an entry), every move
+is legal, and the move satisfies the criterion (``optimal``: keeps the minimax value;
+``never-lose``: never turns a not-lost position into a lost one). No game may be lost, unless
+the side is lost from the start (some m,n,k games), where every move must still keep the value.
+For a table it also checks every stored value and lists the entries no game reaches.
+
+>>> from minttt.play.players.base import RandomPlayer
+>>> r = verify_player(RandomPlayer(), "X", "never-lose")
+>>> r.ok, r.counterexample.reason.split(":")[0]
+(False, 'move loses')
+>>> r.counterexample.moves
+(0, 1, 2, 3, 5, 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from minttt.errors import InputError
+from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, Rules, X
+from minttt.play.players.base import PlayerError
+
+ROLES = ("X", "O", "both")
+CRITERIA = ("optimal", "never-lose")
+
+
+class _Solver:
+    """Memoised minimax over (X mask, O mask) bit boards; one per rule set."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.lines = tuple(sum(1 << i for i in line) for line in rules.lines)
+        self.full = (1 << rules.cells) - 1
+        self.memo: dict[int, int] = {}
+
+    def maker(self, xm: int, om: int) -> int:
+        """Who completed a line: 1 X, 2 O, 0 nobody."""
+        for line in self.lines:
+            if xm & line == line:
+                return X
+            if om & line == line:
+                return 2
+        return 0
+
+    def value(self, xm: int, om: int) -> int:
+        key = xm | (om << 16)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        made = self.maker(xm, om)
+        if made:
+            winner = 3 - made if self.rules.misere else made
+            result = 1 if winner == X else -1
+        elif xm | om == self.full:
+            result = 0
+        elif xm.bit_count() == om.bit_count():
+            result = -1
+            free = self.full & ~(xm | om)
+            while free:
+                bit = free & -free
+                free ^= bit
+                result = max(result, self.value(xm | bit, om))
+                if result == 1:
+                    break
+        else:
+            result = 1
+            free = self.full & ~(xm | om)
+            while free:
+                bit = free & -free
+                free ^= bit
+                result = min(result, self.value(xm, om | bit))
+                if result == -1:
+                    break
+        self.memo[key] = result
+        return result
+
+
+@cache
+def _solver(rules: Rules) -> _Solver:
+    return _Solver(rules)
+
+
+def _masks(cells: tuple[int, ...]) -> tuple[int, int]:
+    xm = om = 0
+    for i, v in enumerate(cells):
+        if v == X:
+            xm |= 1 << i
+        elif v:
+            om |= 1 << i
+    return xm, om
+
+
+def minimax(cells: tuple[int, ...], rules: Rules = TIC_TAC_TOE) -> int:
+    """The minimax value of a position from X's side (+1 X wins, 0 draw, -1 O wins).
+
+    Plain memoised search over bit boards; independent of :mod:`minttt.game.graph`.
+
+    >>> minimax((0,) * 9)
+    0
+    >>> minimax((1, 1, 0, 2, 2, 0, 0, 0, 0))   # x to move completes the top row
+    1
+    """
+    return _solver(rules).value(*_masks(cells))
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """Where verification failed: the moves from the empty board, and the board at the failure."""
+
+    reason: str
+    moves: tuple[int, ...]
+    board: str
+    rules: Rules = field(default=TIC_TAC_TOE, compare=False, repr=False)  # the board's game
+
+    def describe(self) -> str:
+        """The move sequence (cells from 0, ``x4 o0 ...``) and the board, as printed by the CLI."""
+        seq = " ".join(f"{'xo'[i % 2]}{m}" for i, m in enumerate(self.moves)) or "(no moves)"
+        pretty = Board.parse(self.board, self.rules).pretty() if self.board else ""
+        return f"{self.reason}\nmoves: {seq}\n{pretty}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reason": self.reason, "moves": list(self.moves), "board": self.board}
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """The verdict and the counts. ``games`` counts finished games (move sequences), from the
+    player's side: ``wins + draws + losses == games``. ``positions`` counts the distinct boards at
+    which the player moved; ``unreached`` lists table entries (canonical hashes) no game reaches.
+    """
+
+    ok: bool
+    role: str
+    criterion: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    positions: int
+    counterexample: Counterexample | None = None
+    unreached: tuple[int, ...] = ()
+    entries: int | None = None
+    player: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "player": self.player,
+            "role": self.role,
+            "criterion": self.criterion,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "positions": self.positions,
+            "entries": self.entries,
+            "unreached": list(self.unreached),
+            "counterexample": None
+            if self.counterexample is None
+            else self.counterexample.to_dict(),
+        }
+
+
+class _Found(Exception):
+    def __init__(self, example: Counterexample) -> None:
+        super().__init__(example.reason)
+        self.example = example
+
+
+def _check(role: str, criterion: str) -> None:
+    if role not in ROLES:
+        raise InputError(f"role {role!r}: expected one of {', '.join(ROLES)}")
+    if criterion not in CRITERIA:
+        raise InputError(f"criterion {criterion!r}: expected one of {', '.join(CRITERIA)}")
+
+
+def _walk_side(player: Any, side: int, criterion: str, rules: Rules):
+    """Walk every line with the player on ``side``; returns (wins, draws, losses, moved-at boards).
+
+    Raises :class:`_Found` at the first failure (depth first, moves in increasing order).
+    """
+    solver = _solver(rules)
+    memo: dict[tuple[int, ...], tuple[int, int, int]] = {}
+    moved_at: set[tuple[int, ...]] = set()
+    sign = 1 if side == X else -1
+    other = 3 - side
+    ncells = rules.cells
+
+    # In a game this side loses under perfect play (e.g. O on 3x4, k=3), losses are unavoidable:
+    # then every move must still keep the value, but a lost game is not a failure.
+    lost_from_start = sign * solver.value(0, 0) < 0
+
+    def fail(reason: str, path: list[int], cells: tuple[int, ...]) -> None:
+        raise _Found(Counterexample(reason, tuple(path), str(Board(cells, rules)), rules))
+
+    def walk(cells: tuple[int, ...], xm: int, om: int, path: list[int]) -> tuple[int, int, int]:
+        got = memo.get(cells)
+        if got is not None:
+            return got
+        made = solver.maker(xm, om)
+        if made:
+            winner = 3 - made if rules.misere else made
+            if winner != side:
+                if not lost_from_start:
+                    fail("game lost", path, cells)
+                memo[cells] = (0, 0, 1)
+                return (0, 0, 1)
+            memo[cells] = (1, 0, 0)
+            return (1, 0, 0)
+        if xm | om == solver.full:
+            memo[cells] = (0, 1, 0)
+            return (0, 1, 0)
+        mover = X if xm.bit_count() == om.bit_count() else 2
+        wins = draws = losses = 0
+        if mover == side:
+            moved_at.add(cells)
+            try:
+                options = tuple(player.choices(Board(cells, rules)))
+            except KeyError:
+                options = ()
+            except PlayerError as err:  # the player raised or answered an illegal move
+                fail(str(err), path, cells)
+            if not options:
+                fail("no move (the table has no entry for this position)", path, cells)
+            value = sign * solver.value(xm, om)
+            floor = min(value, 0)
+            for m in options:
+                if isinstance(m, bool) or not isinstance(m, int) or not 0 <= m < ncells:
+                    fail(f"illegal move {m!r}: not a cell 0-{ncells - 1}", path, cells)
+                if cells[m] != EMPTY:
+                    fail(f"illegal move {m}: the cell is occupied", path, cells)
+                cx, co = (xm | 1 << m, om) if side == X else (xm, om | 1 << m)
+                after = sign * solver.value(cx, co)
+                if criterion == "optimal" and after != value:
+                    fail(f"move {m} is not optimal: value {value:+d} -> {after:+d}", path, cells)
+                if after < floor:
+                    fail(f"move loses: {m} turns value {value:+d} into {after:+d}", path, cells)
+                child = cells[:m] + (side,) + cells[m + 1 :]
+                w, d, lo = walk(child, cx, co, [*path, m])
+                wins, draws, losses = wins + w, draws + d, losses + lo
+        else:
+            for m in range(ncells):
+                if cells[m] == EMPTY:
+                    cx, co = (xm | 1 << m, om) if other == X else (xm, om | 1 << m)
+                    child = cells[:m] + (other,) + cells[m + 1 :]
+                    w, d, lo = walk(child, cx, co, [*path, m])
+                    wins, draws, losses = wins + w, draws + d, losses + lo
+        result = (wins, draws, losses)
+        memo[cells] = result
+        return result
+
+    w, d, lo = walk((EMPTY,) * ncells, 0, 0, [])
+    return w, d, lo, moved_at
+
+
+def verify_player(
+    player: Any,
+    role: str,
+    criterion: str = "optimal",
+    *,
+    rules: Rules = TIC_TAC_TOE,
+) -> VerifyReport:
+    """Verify any player (``choices(board)``) as X, O or both against every opponent line."""
+    return _verify(player, role, criterion, rules)[0]
+
+
+def _verify(
+    player: Any, role: str, criterion: str, rules: Rules
+) -> tuple[VerifyReport, set[tuple[int, ...]]]:
+    _check(role, criterion)
+    sides = (X, 2) if role == "both" else ((X,) if role == "X" else (2,))
+    totals = [0, 0, 0]
+    positions = 0
+    moved: set[tuple[int, ...]] = set()
+    name = str(getattr(player, "name", type(player).__name__))
+    for side in sides:
+        try:
+            w, d, lo, moved_at = _walk_side(player, side, criterion, rules)
+        except _Found as found:
+            report = VerifyReport(
+                False, role, criterion, sum(totals), *totals, positions, found.example, player=name
+            )
+            return report, moved
+        totals = [totals[0] + w, totals[1] + d, totals[2] + lo]
+        moved |= moved_at
+        positions += len(moved_at)
+    return VerifyReport(True, role, criterion, sum(totals), *totals, positions, player=name), moved
+
+
+def verify_table(table: Any) -> VerifyReport:
+    """Verify a :class:`~minttt.table.model.Table` as the role and criterion it declares.
+
+    Also checks every stored value against minimax, and lists entries no game reaches.
+    """
+    rules = table.rules
+    report, moved = _verify(table.player(), table.role, table.criterion, rules)
+    base = {
+        "ok": report.ok,
+        "role": report.role,
+        "criterion": report.criterion,
+        "games": report.games,
+        "wins": report.wins,
+        "draws": report.draws,
+        "losses": report.losses,
+        "positions": report.positions,
+        "counterexample": report.counterexample,
+        "entries": table.size,
+        "player": report.player,
+    }
+    if not report.ok:
+        return VerifyReport(**base)
+    for e in table.entries:
+        cells = Board.parse(e.board, rules).cells
+        true = minimax(cells, rules)
+        if true != e.value:
+            example = Counterexample(
+                f"entry {e.hash} stores value {e.value:+d}, its minimax value is {true:+d}",
+                (),
+                e.board,
+                rules,
+            )
+            return VerifyReport(**{**base, "ok": False, "counterexample": example})
+    raw = getattr(table, "raw", False)
+    unreached = tuple(e.hash for e in table.entries if not _reached(e.board, moved, rules, raw))
+    return VerifyReport(**{**base, "unreached": unreached})
+
+
+def _reached(board: str, moved: set[tuple[int, ...]], rules: Rules, raw: bool = False) -> bool:
+    """Whether some symmetric image of the canonical ``board`` (a raw table's: the board itself)
+    is among the boards played at."""
+    cells = Board.parse(board, rules).cells
+    if raw:
+        return cells in moved
+    return any(tuple(cells[p[i]] for i in range(rules.cells)) in moved for p in rules.symmetries)
+
+
+__all__ = ["Counterexample", "VerifyReport", "minimax", "verify_player", "verify_table"]

@@ -1,0 +1,67 @@
+"""Beyond the source: proofs in two families, the joint tree table, never-lose minima."""
+
+from __future__ import annotations
+
+import pytest
+
+from minttt.formula.encode import Variant, encode
+from minttt.game.graph import build_graph
+from minttt.report.minima import beyond_report_markdown, prove_minimum, solve_and_enumerate
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return build_graph()
+
+
+@pytest.mark.slow
+def test_joint_tree_table_is_158_proven(graph):
+    f = encode(graph, Variant("both", "center", "tree", "positions"))
+    proof = prove_minimum(f, 158)
+    assert proof["proven"]
+    assert not prove_minimum(f, 157)["proven"]  # 157 has no model
+
+
+def test_never_lose_minima_and_odds(graph):
+    cache: dict = {}
+    rec = solve_and_enumerate(
+        graph,
+        Variant("first", "edge", "lookup", "positions", "never-lose"),
+        class_limit=50,
+        cache=cache,
+    )
+    assert rec["size"] == 41 and rec["optimal"]
+    assert rec["enumeration"]["count"] == 2
+    assert rec["best_odds"]["X"]["loss"] == "0/1"
+
+
+@pytest.mark.slow
+def test_both_lookup_is_product_of_parts(graph):
+    cache: dict = {}
+    rec = solve_and_enumerate(
+        graph, Variant("both", "center", "lookup", "entries"), class_limit=1000, cache=cache
+    )
+    assert rec["size"] == 94 == 22 + 72
+    assert rec["enumeration"]["count"] == 208 * 917504
+
+
+def test_report_renders():
+    fig = {
+        "joint_tree": {
+            "optimal": True,
+            "size": 158,
+            "x_part_alone": 41,
+            "o_part_alone": 127,
+            "source_merged": 168,
+            "source_direct": 212,
+            "never_lose_size": 149,
+            "table": "t.json",
+            "lookups": 94,
+        },
+        "comparison": [],
+        "optimal": [],
+        "never_lose": [],
+        "games": {"available": False, "file": "games_study.json"},
+    }
+    text = beyond_report_markdown(fig)
+    assert "158 positions" in text and "games_study.json" in text
