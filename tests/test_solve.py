@@ -47,7 +47,7 @@ def walk(graph, moves, side, criterion="optimal", opening=None):
 
 def check_table(graph, solution):
     v = solution.variant
-    sides = {"first": (X,), "second": (O,), "both": (X, O)}[v.role]
+    sides = v.role.sides
     used: set[int] = set()
     for side in sides:
         outcomes, u = walk(

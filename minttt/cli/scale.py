@@ -32,16 +32,18 @@ def register(app: typer.Typer) -> None:
         from minttt.formula.encode import Variant
         from minttt.game.rules import Rules
         from minttt.scale.run import hinted_upper, long_solve
+        from minttt.vocabulary import Role
 
-        if role not in ("first", "second"):
-            raise InputError(f"--role must be first or second, not {role!r}")
+        side = Role.parse(role, "--role")
+        if side is Role.BOTH:
+            raise InputError("--role must be first (X) or second (O), not both")
         if not time_limit > 0 or hint < 0:
             raise InputError("--time-limit must be positive and --hint not negative")
         if not checkpoint.parent.is_dir():
             raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
         rules = Rules.from_name(game)
         variant = Variant(
-            role, "any" if role == "first" else None, "lookup", "entries", game=rules.name
+            side, "any" if side is Role.X else None, "lookup", "entries", game=rules.name
         )
 
         def say(message: str) -> None:

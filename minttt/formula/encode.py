@@ -40,19 +40,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from minttt.errors import InputError
-from minttt.game.rules import O, Rules, X
+from minttt.game.rules import Rules, X
+from minttt.vocabulary import Criterion, Encoding, Objective, Role
 
 if TYPE_CHECKING:
     from minttt.game.graph import Graph
 
-ROLES = ("first", "second", "both")
 OPENINGS = ("center", "corner", "edge", "any")
-ENCODINGS = ("tree", "lookup")
-OBJECTIVES = ("positions", "entries")
-CRITERIA = ("optimal", "never-lose")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Variant:
     """One minimisation problem: who the table plays, how it opens, encoding, objective, criterion.
 
@@ -62,24 +59,40 @@ class Variant:
     >>> Variant("first", "center", "lookup", "entries").name
     'first-center-lookup-entries'
     >>> Variant.parse("second-lookup-positions-never-lose").criterion
-    'never-lose'
+    <Criterion.NEVER_LOSE: 'never-lose'>
     """
 
-    role: str
-    opening: str | None = None
-    encoding: str = "lookup"
-    objective: str = "positions"
-    criterion: str = "optimal"
-    game: str = "3x3"
+    role: Role
+    opening: str | None
+    encoding: Encoding
+    objective: Objective
+    criterion: Criterion
+    game: str
 
-    def __post_init__(self) -> None:
-        if self.role not in ROLES:
-            raise InputError(f"unknown role {self.role!r}: expected one of {', '.join(ROLES)}")
-        if self.role == "second" and self.opening is not None:
+    def __init__(
+        self,
+        role: Role | str,
+        opening: str | None = None,
+        encoding: Encoding | str = Encoding.LOOKUP,
+        objective: Objective | str = Objective.POSITIONS,
+        criterion: Criterion | str = Criterion.OPTIMAL,
+        game: str = "3x3",
+    ) -> None:
+        """Each word is checked and stored as its :mod:`minttt.vocabulary` member."""
+        object.__setattr__(self, "role", Role.parse(role))
+        object.__setattr__(self, "opening", opening)
+        object.__setattr__(self, "encoding", Encoding.parse(encoding))
+        object.__setattr__(self, "objective", Objective.parse(objective))
+        object.__setattr__(self, "criterion", Criterion.parse(criterion))
+        object.__setattr__(self, "game", game)
+        self._check()
+
+    def _check(self) -> None:
+        if self.role is Role.O and self.opening is not None:
             raise InputError(
                 "the second player has no opening: X moves first (drop --opening or use role first)"
             )
-        if self.role != "second":
+        if self.role is not Role.O:
             opening = "center" if self.opening is None else str(self.opening).strip().lower()
             if opening == "centre":
                 opening = "center"
@@ -89,22 +102,10 @@ class Variant:
                     "or a cell number"
                 )
             object.__setattr__(self, "opening", opening)
-        if self.encoding not in ENCODINGS:
-            raise InputError(
-                f"unknown encoding {self.encoding!r}: expected one of {', '.join(ENCODINGS)}"
-            )
-        if self.objective not in OBJECTIVES:
-            raise InputError(
-                f"unknown objective {self.objective!r}: expected one of {', '.join(OBJECTIVES)}"
-            )
-        if self.objective == "entries" and self.encoding != "lookup":
+        if self.objective is Objective.ENTRIES and self.encoding is not Encoding.LOOKUP:
             raise InputError(
                 "objective entries needs the lookup encoding (the tree encoding has no edge "
                 "variables; it counts positions)"
-            )
-        if self.criterion not in CRITERIA:
-            raise InputError(
-                f"unknown criterion {self.criterion!r}: expected one of {', '.join(CRITERIA)}"
             )
         self.rules  # validates the game name  # noqa: B018
 
@@ -115,7 +116,7 @@ class Variant:
     @property
     def name(self) -> str:
         """``role[-opening]-encoding-objective[-never-lose][@game]``."""
-        parts = [self.role]
+        parts = [self.role.word]
         if self.opening is not None:
             parts.append(self.opening)
         parts += [self.encoding, self.objective]
@@ -132,7 +133,7 @@ class Variant:
         if "@" in raw:
             raw, game = raw.split("@", 1)
         criterion = "optimal"
-        for crit in CRITERIA:
+        for crit in Criterion.values():
             if raw.endswith("-" + crit):
                 criterion, raw = crit, raw[: -len(crit) - 1]
                 break
@@ -327,7 +328,7 @@ def encode(graph: Graph, variant: Variant) -> Formula:
             )
     build = _tree_part if variant.encoding == "tree" else _lookup_part
     b = _Builder()
-    sides = {"first": (X,), "second": (O,), "both": (X, O)}[variant.role]
+    sides = variant.role.sides
     both = len(sides) == 2
     parts = tuple(
         build(

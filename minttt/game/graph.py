@@ -20,16 +20,14 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from minttt.errors import InputError
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, O, Rules, X
+from minttt.vocabulary import Criterion
 
 if TYPE_CHECKING:
     import networkx as nx
-
-Criterion = Literal["optimal", "never-lose"]
-CRITERIA: tuple[str, ...] = ("optimal", "never-lose")
 
 
 @dataclass(frozen=True)
@@ -105,7 +103,9 @@ class Graph:
             sign = 1 if self.to_move(h) == X else -1
             floor = min(sign * v, 0)
             return tuple(m for m, c in self.children[h] if sign * values[c] >= floor)
-        raise InputError(f"unknown criterion {criterion!r}: expected one of {', '.join(CRITERIA)}")
+        raise InputError(
+            f"unknown criterion {criterion!r}: expected one of {', '.join(Criterion.values())}"
+        )
 
     def by_depth(self) -> list[list[int]]:
         """Node hashes grouped by depth, each group sorted."""

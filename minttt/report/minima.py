@@ -26,7 +26,6 @@ from minttt.solve.enumeration import (
     win_draw_loss,
 )
 
-ROLE_TO_TABLE = {"first": "X", "second": "O", "both": "both"}
 # class limits for reproduce (about 20 s in all); scripts/study_games.py counts further
 REPRODUCE_CLASS_LIMIT = 500
 STUDY_FILE = "games_study.json"
@@ -133,7 +132,7 @@ def _table(
     return table_from_moves(
         graph,
         dict(sorted(moves.items())),
-        role=ROLE_TO_TABLE[variant.role],
+        role=variant.role,
         opening=variant.opening_cell(graph.rules),
         criterion=variant.criterion,
         provenance=provenance,

@@ -122,7 +122,7 @@ def encode_arrays(graph: ArrayGraph, variant: Variant) -> ArrayFormula:
         raise InputError("the array pipeline encodes lookup variants for role first or second")
     if graph.rules.name != variant.rules.name:
         raise InputError(f"variant is for {variant.game!r}, the graph for {graph.rules.name!r}")
-    side = X if variant.role == "first" else 2
+    side = variant.role.sides[0]
     allowed = table_moves(graph, variant)
     uptr, uchild = graph.unique_children
     reached = np.zeros(graph.size, dtype=bool)

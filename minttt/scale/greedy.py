@@ -131,7 +131,7 @@ def greedy_for(
 ) -> tuple[dict[int, int], dict[str, float]]:
     """The tree DP, the greedy table and its local search for ``variant``; returns the best table
     and ``{"tree_dp": root cost, "greedy": entries, "improved": entries}``."""
-    side = X if variant.role == "first" else 2
+    side = variant.role.sides[0]
     allowed = table_moves(graph, variant)
     cost = tree_cost(graph, allowed, side)
     first = greedy_table(graph, allowed, side, cost)

@@ -57,11 +57,10 @@ def load_checkpoint(path: Path, variant: Variant) -> dict[str, Any]:
 def saved_table(path: Path, variant: Variant) -> Any:
     """The best table saved beside a checkpoint, refused (InputError) unless it is ``variant``'s
     (game, role, criterion): a foreign table must never stand as an upper bound."""
-    from minttt.solve.api import ROLE_TO_TABLE
     from minttt.table.model import load_table
 
     table = load_table(path)
-    want = (variant.rules.name, ROLE_TO_TABLE[variant.role], variant.criterion)
+    want = (variant.rules.name, variant.role, variant.criterion)
     if (table.rules.name, table.role, table.criterion) != want:
         raise InputError(
             f"{path}: a table of {table.rules.name} {table.role} ({table.criterion}), "
@@ -124,7 +123,7 @@ def long_solve(
         state["upper"] = saved_table(table_path, variant).size
     elif state["upper"] is not None:  # the table behind the bound is gone: the bound goes too
         state["upper"], state["table"] = None, None
-    side = X if variant.role == "first" else 2
+    side = variant.role.sides[0]
     allowed = table_moves(graph, variant)
     cost = tree_cost(graph, allowed, side)
     state["tree_dp"] = float(cost[0]) if side == X else None

@@ -31,7 +31,6 @@ SOLVERS: dict[str, str] = {  # driver -> family
     "z3-binary": "z3",
 }
 CROSS_CHECKER = {"pysat": "z3-opt", "z3": "rc2"}
-ROLE_TO_TABLE = {"first": "X", "second": "O", "both": "both"}
 
 # 003's figures: (variant, variables {positions, edges}, optimum in positions)
 SOURCE_003: tuple[tuple[Variant, dict[str, int], int], ...] = (
@@ -225,7 +224,7 @@ def make_table(graph: Any, solution: Solution) -> Any:
     return table_from_moves(
         graph,
         dict(solution.moves),
-        role=ROLE_TO_TABLE[v.role],
+        role=v.role,
         opening=v.opening_cell(graph.rules),
         criterion=v.criterion,
         provenance=prov,

@@ -33,6 +33,7 @@ from typing import Any
 from minttt.errors import DefectError, InputError
 from minttt.fileio import write_many_atomic, write_text_atomic
 from minttt.formula.encode import Formula, Variant, encode
+from minttt.vocabulary import Role
 
 CARD_ENCODING = "kmtotalizer"  # smallest proofs and fastest checks of PySAT's encodings (bench)
 SAT_SOLVER = "cadical195"
@@ -56,7 +57,7 @@ def certificate_variants(mnk: bool = False) -> list[Variant]:
     from minttt.report.games import study_variants
 
     if mnk:
-        return [v for game in MNK_GAMES for v in study_variants(game) if v.role == "first"]
+        return [v for game in MNK_GAMES for v in study_variants(game) if v.role is Role.X]
     from minttt.solve.api import standard_variants
 
     return standard_variants(("optimal", "never-lose")) + study_variants("3x3-misere")
@@ -97,7 +98,7 @@ def cnf_text(formula: Formula, minimum: int) -> str:
     lines = [
         "minttt certificate formula: UNSATISFIABLE means no table of the variant has fewer than "
         f"{minimum} {what}",
-        f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role}, "
+        f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role.word}, "
         f"opening {v.opening or 'none (O answers X)'})",
         f"encoding: {v.encoding}; objective: the number of {what}",
         f"claim: a table with at most {bound} {what} exists (minimum {minimum} minus 1)",

@@ -45,7 +45,6 @@ from pysat.solvers import Solver
 
 from minttt.errors import InputError
 from minttt.formula.encode import Formula, Part, Variant, _allowed_children, _unique
-from minttt.game.rules import O, X
 
 if TYPE_CHECKING:
     from minttt.game.graph import Graph
@@ -392,7 +391,7 @@ def win_draw_loss(
 
 def sides_of(variant: Variant) -> tuple[int, ...]:
     """The sides a variant's table plays: (X,), (O,) or (X, O)."""
-    return {"first": (X,), "second": (O,), "both": (X, O)}[variant.role]
+    return variant.role.sides
 
 
 def pick_max_wins(graph: Graph, variant: Variant, moves_list: Sequence[Mapping[int, int]]) -> int:

@@ -47,7 +47,7 @@ class Solution:
         """The CLI's JSON object (keys of the issue-3 contract first, then extras)."""
         v = self.variant
         out: dict[str, Any] = {
-            "role": v.role,
+            "role": v.role.word,
             "opening": v.opening,
             "encoding": v.encoding,
             "objective": v.objective,

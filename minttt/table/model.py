@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from minttt.errors import InputError
 from minttt.game.rules import EMPTY, Board, O, Rules, X, unmap_cell
+from minttt.vocabulary import Criterion, Role
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,8 +45,8 @@ HASH_CONVENTION = (
     "sum(cell[i] * 3**i); cells 0..8 row-major from the top left; 0 empty, 1 x, 2 o; "
     "canonical = minimum over the 8 symmetries of the square"
 )
-ROLES = ("X", "O", "both")
-CRITERIA = ("optimal", "never-lose")
+ROLES = Role.values()
+CRITERIA = Criterion.values()
 GAMES = ("3x3", "3x3-misere", "mnk:M,N,K[-misere]")
 
 
@@ -94,9 +95,9 @@ class Table:
     None; with an opening and no entry for the empty board, the table plays the opening there.
     """
 
-    role: str
+    role: Role
     opening: int | None
-    criterion: str
+    criterion: Criterion
     entries: tuple[Entry, ...]
     provenance: dict = field(default_factory=dict, compare=False, hash=False)
     game: str = "3x3"
@@ -118,7 +119,7 @@ class Table:
 
     def plays(self, side: int) -> bool:
         """Whether the table plays ``side`` (1 = X, 2 = O)."""
-        return self.role == "both" or (self.role == "X") == (side == X)
+        return self.role.plays(side)
 
     @property
     def raw(self) -> bool:
@@ -461,7 +462,9 @@ def _build(
                 f"opening: {opening} but the entry for the empty board plays {root.move}"
             )
     entries.sort(key=lambda e: (_depth(e.board), e.hash))
-    return Table(role, opening, criterion, tuple(entries), dict(provenance), game, symmetry)
+    return Table(
+        Role(role), opening, Criterion(criterion), tuple(entries), dict(provenance), game, symmetry
+    )
 
 
 def _check_entry(

@@ -27,9 +27,10 @@ from typing import Any
 from minttt.errors import InputError
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, Rules, X
 from minttt.play.players.base import PlayerError
+from minttt.vocabulary import Criterion, Role
 
-ROLES = ("X", "O", "both")
-CRITERIA = ("optimal", "never-lose")
+ROLES = Role.values()
+CRITERIA = Criterion.values()
 
 
 class _Solver:

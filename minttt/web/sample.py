@@ -5,7 +5,7 @@ its tests work without running a solver.
 >>> from minttt.game.rules import Board
 >>> t = sample_table()
 >>> t.role, t.opening, t.criterion, t.move(Board.empty())
-('both', 4, 'optimal', 4)
+(<Role.BOTH: 'both'>, 4, <Criterion.OPTIMAL: 'optimal'>, 4)
 """
 
 from __future__ import annotations
