@@ -10,13 +10,13 @@ table -> verify / odds / play / render / export.
 >>> solution.size, solution.optimal                      # 003's 22 lookups, proven minimal
 (22, True)
 >>> table = minttt.make_table(graph, solution)
->>> minttt.verify_table(table).ok                        # exhaustive: never loses, every move optimal
+>>> minttt.verify_table(table).ok                        # exhaustive: never loses
 True
->>> table.move(minttt.Board.parse("x...o...."))
-8
+>>> table.move(minttt.Board.parse("o...x...."))         # O took a corner: X answers at cell 1
+1
 
 Every name is imported on first use, so ``import minttt`` itself is quick; the modules behind the
-names are listed in ``docs/DESIGN.md`` (``minttt.game``, ``minttt.formula``, ``minttt.solve``,
+names are listed in ``docs/DESIGN.md`` (``minttt.game``, ``minttt.formula``, ``minttt.solvers``,
 ``minttt.table``, ``minttt.play``, ``minttt.render``, ``minttt.report``, ...).
 """
 
@@ -47,11 +47,11 @@ _EXPORTS: dict[str, str] = {
     "Variant": "minttt.formula.encode",
     "Formula": "minttt.formula.encode",
     "encode": "minttt.formula.encode",
-    "solve": "minttt.solve.api",
-    "cross_check": "minttt.solve.api",
-    "make_table": "minttt.solve.api",
-    "standard_variants": "minttt.solve.api",
-    "Solution": "minttt.solve.solution",
+    "solve": "minttt.solvers.api",
+    "cross_check": "minttt.solvers.api",
+    "make_table": "minttt.solvers.api",
+    "standard_variants": "minttt.solvers.api",
+    "Solution": "minttt.solvers.solution",
     # tables and what checks them
     "Table": "minttt.table.model",
     "load_table": "minttt.table.model",
@@ -70,9 +70,54 @@ _EXPORTS: dict[str, str] = {
 }
 
 # the layers, reachable as attributes too (``minttt.render.board(...)``)
-_SUBPACKAGES = ("evolve", "formula", "game", "nine", "play", "render", "report", "scale", "table")
+_SUBPACKAGES = (
+    "evolve",
+    "formula",
+    "game",
+    "nine",
+    "play",
+    "render",
+    "report",
+    "scale",
+    "solvers",
+    "table",
+)
 
-__all__ = [*sorted(_EXPORTS), "__version__"]
+__all__ = [
+    "Board",
+    "Criterion",
+    "DefectError",
+    "Encoding",
+    "Formula",
+    "Graph",
+    "InputError",
+    "Objective",
+    "Role",
+    "Rules",
+    "Solution",
+    "Symmetry",
+    "TIC_TAC_TOE",
+    "Table",
+    "Variant",
+    "build_graph",
+    "count_all",
+    "cross_check",
+    "encode",
+    "exact_odds",
+    "export_table",
+    "graph_for",
+    "load_table",
+    "make_player",
+    "make_table",
+    "play_game",
+    "save_table",
+    "solve",
+    "standard_variants",
+    "tournament",
+    "verify_player",
+    "verify_table",
+    "__version__",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -99,8 +144,8 @@ if TYPE_CHECKING:  # what a type checker and an editor see
     from minttt.game.rules import TIC_TAC_TOE, Board, Rules
     from minttt.play.players.registry import make_player
     from minttt.play.tournament import play_game, tournament
-    from minttt.solve.api import cross_check, make_table, solve, standard_variants
-    from minttt.solve.solution import Solution
+    from minttt.solvers.api import cross_check, make_table, solve, standard_variants
+    from minttt.solvers.solution import Solution
     from minttt.table.export import export_table
     from minttt.table.model import Table, load_table, save_table
     from minttt.table.odds import exact_odds

@@ -1,4 +1,4 @@
-"""The README's API tour runs: every ``pycon`` block, in order, in one namespace, outputs checked."""
+"""The README's API tour runs: every ``pycon`` block, in order, in one namespace."""
 
 from __future__ import annotations
 
@@ -38,3 +38,9 @@ def test_front_door_lists_the_data_line():
     ):  # fmt: skip
         assert name in minttt.__all__ and getattr(minttt, name) is not None
     assert callable(minttt.solve) and callable(minttt.encode)
+
+
+def test_front_door_all_matches_its_table():
+    import minttt
+
+    assert sorted(minttt.__all__) == sorted([*minttt._EXPORTS, "__version__"])
