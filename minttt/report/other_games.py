@@ -2,7 +2,9 @@
 
 :func:`study_game` runs one game through values, encodings, solvers (with a time limit; bounds are
 reported when a solve does not finish) and the exhaustive verifier; :func:`growth_plot` draws how
-positions, formula size and solve time grow with the game.
+positions, formula size and solve time grow with the game. ``reproduce`` never reruns the study:
+:func:`games_figures` reads the committed ``games_study.json`` (and the array pipeline's bounds)
+and :func:`games_markdown` writes their part of REPORT.md.
 
 >>> study_variants("3x3")[0].name
 'first-any-tree-positions'
@@ -11,8 +13,10 @@ positions, formula size and solve time grow with the game.
 from __future__ import annotations
 
 import io
+import json
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from minttt.formula.encode import Variant, encode
@@ -23,6 +27,10 @@ STUDY_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3", "mnk:4,4,3", "
 # the games reproduce runs itself (seconds); the 4x4 boards come from results/games_study.json
 QUICK_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3")
 VERIFY_MAX_LOOKUPS = 5000  # the exhaustive walk of a larger (time-limited) table takes too long
+STUDY_FILE = "games_study.json"  # written by scripts/study_games.py
+PLOT_FILE = "growth.png"
+BOUNDS_FILE = "games/bounds.json"  # written by scripts/scale_games.py (issue 17)
+BOUNDS_PLOT = "games/bounds.png"
 
 
 def study_variants(game: str) -> list[Variant]:
@@ -226,9 +234,45 @@ def study_markdown(study: dict[str, Any], plot: str | None = None) -> list[str]:
     return lines
 
 
+def games_figures(out_dir: Path) -> dict[str, Any]:
+    """The committed other-games study and bounds under ``out_dir``; draws the growth plot."""
+    path = out_dir / STUDY_FILE
+    if not path.exists():
+        return {"available": False, "file": STUDY_FILE}
+    study = json.loads(path.read_text("utf-8"))
+    growth_plot(study, out_dir / PLOT_FILE)
+    scale = out_dir / BOUNDS_FILE
+    bounds = json.loads(scale.read_text("utf-8")) if scale.exists() else None
+    return {
+        "available": True,
+        "file": STUDY_FILE,
+        "plot": PLOT_FILE,
+        "study": study,
+        "scale": bounds,
+    }
+
+
+def games_markdown(games: dict[str, Any]) -> list[str]:
+    """The other games' part of REPORT.md (what :func:`games_figures` read)."""
+    if not games.get("available"):
+        return [
+            "### Other games",
+            "",
+            f"`{games['file']}` is missing: run `python scripts/study_games.py` to write it.",
+        ]
+    lines = study_markdown(games["study"], plot=games["plot"])
+    if games.get("scale"):
+        from minttt.scale.report import scale_markdown
+
+        lines += ["", *scale_markdown(games["scale"], plot=BOUNDS_PLOT)]
+    return lines
+
+
 __all__ = [
     "QUICK_GAMES",
     "STUDY_GAMES",
+    "games_figures",
+    "games_markdown",
     "growth_plot",
     "study_game",
     "study_markdown",
