@@ -22,6 +22,7 @@ from typing import Any
 from minttt.formula.encode import Variant, encode
 from minttt.game.graph import graph_for
 from minttt.game.rules import Rules
+from minttt.vocabulary import Criterion, Encoding, Objective, Role
 
 STUDY_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3", "mnk:4,4,3", "mnk:4,4,4")
 # the games reproduce runs itself (seconds); the 4x4 boards come from results/games_study.json
@@ -35,15 +36,16 @@ BOUNDS_PLOT = "games/bounds.png"
 
 def study_variants(game: str) -> list[Variant]:
     """First player (any opening) and second player, tree and lookup (positions and entries)."""
-    out = []
-    for role, opening in (("first", "any"), ("second", None)):
-        for encoding, objective in (
-            ("tree", "positions"),
-            ("lookup", "positions"),
-            ("lookup", "entries"),
-        ):
-            out.append(Variant(role, opening, encoding, objective, "optimal", game))
-    return out
+    kinds = (
+        (Encoding.TREE, Objective.POSITIONS),
+        (Encoding.LOOKUP, Objective.POSITIONS),
+        (Encoding.LOOKUP, Objective.ENTRIES),
+    )
+    return [
+        Variant(role, opening, encoding, objective, Criterion.OPTIMAL, game)
+        for role, opening in ((Role.X, "any"), (Role.O, None))
+        for encoding, objective in kinds
+    ]
 
 
 def study_game(
@@ -90,7 +92,7 @@ def study_game(
         row: dict[str, Any] = {
             "variant": variant.name,
             "size_counts": "entries (lookups)"
-            if variant.objective == "entries"
+            if variant.objective is Objective.ENTRIES
             else "positions (terminal included)",
             "variables": formula.counts(),
             "num_vars": formula.num_vars,
@@ -180,7 +182,8 @@ def growth_plot(study: dict[str, Any], path: Any) -> None:
 
 
 def _row(game: dict[str, Any], role: str, enc: str) -> dict[str, Any] | None:
-    for r in game["variants"]:
+    rows: list[dict[str, Any]] = game["variants"]
+    for r in rows:
         if r["variant"].startswith(role + "-") and f"-{enc}" in r["variant"]:
             return r
     return None

@@ -237,6 +237,7 @@ def step_evolution(ctx: Context) -> None:
     from minttt.solve.api import cross_check, solve
     from minttt.table.model import save_table
     from minttt.table.verify import verify_table
+    from minttt.vocabulary import Criterion, Encoding, Objective, Role
 
     saved: dict[str, Any] = {}
 
@@ -253,7 +254,7 @@ def step_evolution(ctx: Context) -> None:
 
     summary = _plain(evolution_summary(on_run=keep_first_perfect))
     # The evolved strategy plays both sides and never loses: compare with that proven minimum.
-    variant = Variant("both", "any", "lookup", "entries", "never-lose")
+    variant = Variant(Role.BOTH, "any", Encoding.LOOKUP, Objective.ENTRIES, Criterion.NEVER_LOSE)
     minimum = cross_check(encode(ctx.graph, variant), solve(encode(ctx.graph, variant)))
     summary["proven_minimum"] = minimum.size if minimum.optimal else None
     summary["proven_minimum_variant"] = variant.name
@@ -361,8 +362,8 @@ def _stage(*finals: Path) -> list[tuple[Path, Path]]:
             tmp = tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".staging", dir=final.parent)
             staged.append((Path(tmp), final))
     except OSError:
-        for tmp, _ in staged:
-            shutil.rmtree(tmp, ignore_errors=True)
+        for folder, _ in staged:
+            shutil.rmtree(folder, ignore_errors=True)
         raise
     return staged
 
