@@ -193,6 +193,25 @@ def _mark(ok: bool | None) -> str:
     return "skipped (too large)" if ok is None else "✓" if ok else "✗"
 
 
+def _study_row(g: dict[str, Any], r: dict[str, Any]) -> str:
+    """One variant of one game: its size (or bounds) and how far it is proven."""
+    one_family = not r["optimal"] and r["lower_bound"] == r["size"]
+    proven_size = r["optimal"] or one_family
+    size = str(r["size"]) if proven_size else f"{r['lower_bound']}..{r['size']}"
+    cc = r.get("cross_check") or {}
+    if r["optimal"]:
+        proven = "✓ (" + cc.get("solver", "") + ")"
+    elif one_family:
+        proven = f"{r['solver']} only ({cc.get('solver', 'Z3')} unfinished)"
+    else:
+        proven = "bounds"
+    return (
+        f"| {g['game']} | {g['symmetries']} | {g['positions']:,} | {g['value']:+d} | "
+        f"{r['variant'].split('@')[0]} | {r['num_vars']:,} | {r['clauses']:,} | {size} | "
+        f"{proven} | {r['solve_seconds']} | {_mark(r['verified']['ok'])} |"
+    )
+
+
 def study_markdown(study: dict[str, Any], plot: str | None = None) -> list[str]:
     """The other-games part of the report (timings come from the committed study file)."""
     lines = [
@@ -210,25 +229,7 @@ def study_markdown(study: dict[str, Any], plot: str | None = None) -> list[str]:
         "proven | solve s | verified |",
         "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | :---: | ---: | :---: |",
     ]
-    for g in study["games"]:
-        for r in g["variants"]:
-            one_family = not r["optimal"] and r["lower_bound"] == r["size"]
-            if r["optimal"] or one_family:
-                size = str(r["size"])
-            else:
-                size = f"{r['lower_bound']}..{r['size']}"
-            cc = r.get("cross_check") or {}
-            if r["optimal"]:
-                proven = "✓ (" + cc.get("solver", "") + ")"
-            elif one_family:
-                proven = f"{r['solver']} only ({cc.get('solver', 'Z3')} unfinished)"
-            else:
-                proven = "bounds"
-            lines.append(
-                f"| {g['game']} | {g['symmetries']} | {g['positions']:,} | {g['value']:+d} | "
-                f"{r['variant'].split('@')[0]} | {r['num_vars']:,} | {r['clauses']:,} | {size} | "
-                f"{proven} | {r['solve_seconds']} | {_mark(r['verified']['ok'])} |"
-            )
+    lines += [_study_row(g, r) for g in study["games"] for r in g["variants"]]
     for g in study["games"]:
         if g.get("note"):
             lines += ["", f"{g['game']}: {g['note']}"]
