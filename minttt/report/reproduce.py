@@ -255,7 +255,8 @@ def step_evolution(ctx: Context) -> None:
     summary = _plain(evolution_summary(on_run=keep_first_perfect))
     # The evolved strategy plays both sides and never loses: compare with that proven minimum.
     variant = Variant(Role.BOTH, "any", Encoding.LOOKUP, Objective.ENTRIES, Criterion.NEVER_LOSE)
-    minimum = cross_check(encode(ctx.graph, variant), solve(encode(ctx.graph, variant)))
+    formula = encode(ctx.graph, variant)
+    minimum = cross_check(formula, solve(formula))
     summary["proven_minimum"] = minimum.size if minimum.optimal else None
     summary["proven_minimum_variant"] = variant.name
     summary["saved"] = saved

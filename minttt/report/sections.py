@@ -12,9 +12,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from minttt.report.sources import COUNT_ROWS, GAMES_000, SITUATIONS_000
+
+if TYPE_CHECKING:
+    from minttt.evolve.hochmuth import HochmuthConfig
 
 __all__ = [
     "certificates_markdown",
@@ -220,7 +223,7 @@ def verification_markdown(passed: Mapping[str, bool]) -> list[str]:
 # ---------------------------------------------------------------------------------- evolution
 
 
-def evolution_markdown(summary: Mapping[str, Any], recipe: Any) -> list[str]:
+def evolution_markdown(summary: Mapping[str, Any], recipe: HochmuthConfig) -> list[str]:
     """000's genetic recipe over seeds (``recipe``: the configuration the runs used)."""
     runs = summary["runs"]
     lines = [
