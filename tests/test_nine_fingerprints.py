@@ -51,7 +51,7 @@ def _fingerprint(engine: Engine, pos: Position, nodes: int) -> list[Any]:
 
 
 def _searches(cases: list[tuple[int, int, int]]) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for seed, plies, nodes in cases:
         opening = random_opening(random.Random(seed), plies)
         pos = Position.from_moves(opening)
@@ -72,7 +72,7 @@ def _kept_table() -> list[list[Any]]:
     """One engine searching a game's positions in turn: its table carries over."""
     engine = NineEngine()
     pos = Position.from_moves(random_opening(random.Random(5), 4))
-    out = []
+    out: list[list[Any]] = []
     while not pos.is_terminal and len(out) < 12:
         fp = _fingerprint(engine, pos, 2500)
         out.append(fp)
