@@ -117,6 +117,11 @@ def good_doc(tmp_path: Path) -> dict:
             r"population is not a valid array \('int8' was expected\)",
         ),
         (lambda d: {**d, "best": "x"}, "best is not a valid array"),
+        (lambda d: {**d, "generation": 1.0}, "generation: 1.0 is not of type 'integer'"),
+        (
+            lambda d: {**d, "population": {**d["population"], "shape": [6.0, 627]}},
+            r"population is not a valid array \(6.0 is not of type 'integer'\)",
+        ),
         (
             lambda d: {**d, "population": {**d["population"], "shape": [5, 627]}},
             "population is not a valid array \\(data does not match shape",

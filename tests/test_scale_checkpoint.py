@@ -66,6 +66,7 @@ def test_a_fresh_state_and_a_good_file_load(tmp_path: Path) -> None:
         (json.dumps({**good(), "upper": -1}).encode(), r"\(upper: -1 is less than"),
         (json.dumps({**good(), "history": [[1.0, 2]]}).encode(), r"\(history\.0: \[1\.0, 2\]"),
         (json.dumps({**good(), "runs": None}).encode(), r"\(runs: None is not of type"),
+        (json.dumps({**good(), "lower": 46.0}).encode(), r"\(lower: 46.0 is not of type 'integer'"),
         (json.dumps({**good(), "extra": 1}).encode(), r"\(\(document\): Additional properties"),
     ],
 )

@@ -49,9 +49,11 @@ def _encode_array(array: np.ndarray | None) -> dict[str, Any] | None:
 
 
 def _decode_array(obj: dict[str, Any], where: str) -> np.ndarray:
-    """The array of a schema-valid ``{"dtype", "shape", "zlib_base64"}``; InputError if its data
-    does not fill its shape exactly."""
+    """The array of a schema-valid ``{"dtype", "shape", "zlib_base64"}``; InputError if its shape
+    is not whole numbers or its data does not fill the shape exactly."""
     shape = tuple(obj["shape"])
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in shape):
+        raise InputError(f"{where} is not a valid array (shape {list(shape)!r})")
     expected = math.prod(shape)
     if expected > MAX_ARRAY_BYTES:
         reason = f"shape {list(shape)} holds more than {MAX_ARRAY_BYTES:,} bytes"
@@ -156,11 +158,17 @@ def _check_config(doc: dict[str, Any], name: str, expected: dict[str, Any] | Non
 
 @cache
 def _validator() -> Any:
-    """A validator of ``minttt/schemas/evolve-checkpoint.schema.json``."""
+    """A validator of ``minttt/schemas/evolve-checkpoint.schema.json``; its integers are JSON
+    integers (JSON Schema also counts 2.0, which numpy and the generation count cannot take)."""
     import jsonschema
 
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool)
+    )
+    strict = jsonschema.validators.extend(base, type_checker=checker)
     text = resources.files("minttt").joinpath(SCHEMA).read_text("utf-8")
-    return jsonschema.Draft202012Validator(json.loads(text))
+    return strict(json.loads(text))
 
 
 def _check_schema(doc: dict[str, Any], name: str) -> None:

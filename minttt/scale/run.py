@@ -69,11 +69,16 @@ def load_checkpoint(path: Path, variant: Variant) -> dict[str, Any]:
 
 @cache
 def _validator() -> Any:
-    """A validator of the checkpoint schema."""
+    """A validator of the checkpoint schema; its integers are JSON integers (not 46.0)."""
     import jsonschema
 
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool)
+    )
+    strict = jsonschema.validators.extend(base, type_checker=checker)
     text = resources.files("minttt").joinpath(SCHEMA).read_text("utf-8")
-    return jsonschema.Draft202012Validator(json.loads(text))
+    return strict(json.loads(text))
 
 
 def _schema_problem(state: dict[str, Any]) -> str | None:
