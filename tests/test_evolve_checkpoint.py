@@ -109,7 +109,7 @@ def good_doc(tmp_path: Path) -> dict:
         (lambda d: {**d, "generation": "3"}, "generation: '3' is not of type 'integer'"),
         (lambda d: {**d, "seconds": -1}, "seconds: -1 is less than the minimum of 0"),
         (lambda d: {**d, "best_fitness": "0.5"}, "best_fitness: '0.5' is not of type"),
-        (lambda d: {**d, "history": {"best": ["a"]}}, r"history\.best\.0: 'a'"),
+        (lambda d: {**d, "history": {**d["history"], "best": ["a"]}}, r"history\.best\.0: 'a'"),
         (lambda d: {**d, "attempts": [1]}, r"attempts\.0: 1 is not of type 'object'"),
         (lambda d: {**d, "extra": 1}, r"\(document\): Additional properties"),
         (
@@ -118,6 +118,12 @@ def good_doc(tmp_path: Path) -> dict:
         ),
         (lambda d: {**d, "best": "x"}, "best is not a valid array"),
         (lambda d: {**d, "generation": 1.0}, "generation: 1.0 is not of type 'integer'"),
+        # the recipe names its history's measures (a missing one crashed the resumed run)
+        (
+            lambda d: {**d, "history": {k: v for k, v in d["history"].items() if k != "worst"}},
+            "history: 'worst' is a required property",
+        ),
+        (lambda d: {**d, "history": {**d["history"], "x": [0.0]}}, "history: 'x' is not one of"),
         (
             lambda d: {**d, "population": {**d["population"], "shape": [6.0, 627]}},
             r"population is not a valid array \(6.0 is not of type 'integer'\)",
