@@ -15,12 +15,14 @@ win 58.49%, draw 12.70%, loss 28.81%
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from minttt.errors import InputError
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, Rules, X
+from minttt.vocabulary import Role
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,13 @@ class Odds:
     def flipped(self) -> Odds:
         """The same odds from the other side."""
         return Odds(self.loss, self.draw, self.win)
+
+    def line(self, who: str, role: str, game: str) -> str:
+        """One line of ``minttt odds``: ``who`` playing ``role`` against random in ``game``."""
+        return (
+            f"{who} as {role} vs random ({game}): win {pct(self.win)} ({self.win}), "
+            f"draw {pct(self.draw)} ({self.draw}), loss {pct(self.loss)} ({self.loss})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Fractions as ``"p/q"`` strings beside floats."""
@@ -137,4 +146,11 @@ def exact_odds(player: Any, as_role: str, *, rules: Rules = TIC_TAC_TOE) -> Odds
     raise InputError(f"role {as_role!r}: expected X or O")
 
 
-__all__ = ["Odds", "exact_odds", "exact_outcome", "pct"]
+def odds_by_role(
+    player: Any, roles: Sequence[str], *, rules: Rules = TIC_TAC_TOE
+) -> dict[Role, Odds]:
+    """:func:`exact_odds` of ``player`` as each of ``roles`` (``X``, ``O``), in that order."""
+    return {Role(r): exact_odds(player, r, rules=rules) for r in roles}
+
+
+__all__ = ["Odds", "exact_odds", "exact_outcome", "odds_by_role", "pct"]
