@@ -172,9 +172,14 @@ def plot_states_per_move(
     ax.plot(x, data["minimax"], "o-", label="minimax / negamax (no pruning)")
     ax.plot(x, data["alphabeta"], "s-", label="alpha-beta, cell order (001's)")
     ax.plot(x, data["alphabeta_ordered"], "^-", label="alpha-beta, move ordering")
+    quoted: list[Any] = [
+        SOURCE_001["minimax_states_first_move"],
+        SOURCE_001["alphabeta_states_first_move"],
+        3956,
+    ]
     ax.plot(
         [1, 1, 2],
-        [SOURCE_001["minimax_states_first_move"], SOURCE_001["alphabeta_states_first_move"], 3956],
+        quoted,
         "kx",
         markersize=9,
         label="001's figures (single positions: first move; O's reply to a corner)",
