@@ -177,10 +177,33 @@ def solve_command(
     ),
 ) -> None:
     """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
-    from minttt.formula.encode import encode
-    from minttt.game.graph import graph_for
-    from minttt.solve import SOLVERS, cross_check, solve
-    from minttt.solve.api import MAX_TIMEOUT, _driver, symmetric_flag
+    from minttt.solve.api import symmetric_flag
+
+    _check_limits(timeout, limit, tie_break)
+    symmetric = symmetric_flag(symmetry)
+    options = _solver_options(solver, card, sat)
+    variants = _variants(role, opening, encoding, objective, criterion, game, all_)
+    graph = _graph(variants[0].rules, symmetric)
+    if out is not None:
+        _check_out(out, all_)
+    rows = []
+    pending: list[tuple[Any, Any, Any]] = []
+    for variant in variants:
+        row, solution, moves = _solve_one(
+            graph, variant, solver, options, timeout, check, enumerate_, limit, tie_break
+        )
+        pending.append((graph, solution, moves))
+        rows.append(row)
+    if out is not None:
+        _write_tables(pending, out, all_)  # all tables or none: nothing before every variant
+    if json_out:
+        print_json(rows if all_ else rows[0])
+    else:
+        _human(rows)
+
+
+def _check_limits(timeout: float | None, limit: int, tie_break: str) -> None:
+    from minttt.solve.api import MAX_TIMEOUT
 
     if timeout is not None and (math.isnan(timeout) or not 0 <= timeout <= MAX_TIMEOUT):
         raise InputError(f"--timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
@@ -190,8 +213,13 @@ def solve_command(
         raise InputError(
             f"unknown --tie-break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}"
         )
-    symmetric = symmetric_flag(symmetry)
-    _driver(solver)  # unknown solver names fail before any work
+
+
+def _solver_options(solver: str, card: str, sat: str) -> dict[str, str]:
+    """The keyword options of ``solver`` (unknown names fail before any work)."""
+    from minttt.solve.api import _driver
+
+    _driver(solver)
     if solver in ("rc2", "pysat-linear", "pysat-binary"):
         from minttt.solve.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
 
@@ -201,42 +229,49 @@ def solve_command(
             )
         if sat not in SAT_SOLVERS:
             raise InputError(f"unknown --sat {sat!r}: expected one of {', '.join(SAT_SOLVERS)}")
-    variants = _variants(role, opening, encoding, objective, criterion, game, all_)
     options = {} if solver.startswith("z3") else {"sat": sat}
     if solver.startswith("pysat"):
         options["card"] = card
-    if symmetric:
-        graph = graph_for(variants[0].rules)  # the numpy builder for large boards
-    else:
-        from minttt.game.graph import build_graph
+    return options
 
-        if variants[0].rules.cells > 12:
-            raise InputError("--symmetry none: boards up to 12 cells")
-        graph = build_graph(variants[0].rules, symmetric=False)
-    rows = []
-    pending: list[tuple[Any, Any, Any]] = []
-    if out is not None:
-        _check_out(out, all_)
-    for variant in variants:
-        formula = encode(graph, variant)
-        solution = solve(formula, solver=solver, timeout=timeout, **options)
-        if check:
-            solution = cross_check(formula, solution, timeout=timeout)
-        row = solution.to_dict()
-        if not symmetric:
-            row["symmetry"] = "none"
-        moves = None
-        if enumerate_ or tie_break != "none":
-            row["enumeration"], moves = _enumerate(graph, formula, solution, limit, tie_break)
-        pending.append((graph, solution, moves))
-        rows.append(row)
-        assert solver in SOLVERS
-    if out is not None:
-        _write_tables(pending, out, all_)  # all tables or none: nothing before every variant
-    if json_out:
-        print_json(rows if all_ else rows[0])
-    else:
-        _human(rows)
+
+def _graph(rules: Any, symmetric: bool) -> Any:
+    """The game graph the variants are encoded on (canonical or raw positions)."""
+    from minttt.game.graph import build_graph, graph_for
+
+    if symmetric:
+        return graph_for(rules)  # the numpy builder for large boards
+    if rules.cells > 12:
+        raise InputError("--symmetry none: boards up to 12 cells")
+    return build_graph(rules, symmetric=False)
+
+
+def _solve_one(
+    graph: Any,
+    variant: Any,
+    solver: str,
+    options: dict[str, str],
+    timeout: float | None,
+    check: bool,
+    enumerate_: bool,
+    limit: int,
+    tie_break: str,
+) -> tuple[dict[str, Any], Any, Any]:
+    """One variant solved (and cross-checked, enumerated): its row, solution and picked moves."""
+    from minttt.formula.encode import encode
+    from minttt.solve import cross_check, solve
+
+    formula = encode(graph, variant)
+    solution = solve(formula, solver=solver, timeout=timeout, **options)
+    if check:
+        solution = cross_check(formula, solution, timeout=timeout)
+    row = solution.to_dict()
+    if not graph.symmetric:
+        row["symmetry"] = "none"
+    moves = None
+    if enumerate_ or tie_break != "none":
+        row["enumeration"], moves = _enumerate(graph, formula, solution, limit, tie_break)
+    return row, solution, moves
 
 
 def register(app: typer.Typer) -> None:
