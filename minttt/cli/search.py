@@ -9,14 +9,6 @@ from minttt.game.rules import Board
 from minttt.play.search import ALGORITHMS, search
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 0.001:
-        return f"{seconds * 1e6:.0f} us"
-    if seconds < 1:
-        return f"{seconds * 1e3:.1f} ms"
-    return f"{seconds:.2f} s"
-
-
 def search_command(
     board: str = typer.Option(
         ".........", "--board", "-b", help="Position, 9 characters of x, o and . row by row."
@@ -48,17 +40,8 @@ def search_command(
             }
         )
         return
-    after = position.play(result.move)
-    value = {1: "X wins", 0: "draw", -1: "O wins"}[result.value]
-    console.print(position.pretty(), highlight=False)
-    console.print(_duration(result.seconds), highlight=False)
-    console.print(f"{result.states} states explored (root not counted).", highlight=False)
-    console.print(
-        f"I move to space {result.move + 1} (cell {result.move}); value {result.value:+d} "
-        f"({value} with best play).",
-        highlight=False,
-    )
-    console.print(after.pretty(), highlight=False)
+    for line in result.lines(position):
+        console.print(line, highlight=False)
 
 
 def register(app: typer.Typer) -> None:

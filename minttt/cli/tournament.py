@@ -29,7 +29,6 @@ def tournament_command(
     """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds."""
     from minttt.play.players import make_player
     from minttt.play.tournament import MatchResult, tournament
-    from minttt.table.odds import pct
 
     if not 1 <= games <= MAX_GAMES:
         raise InputError(f"--games {games}: must be 1-{MAX_GAMES:,}")
@@ -48,18 +47,9 @@ def tournament_command(
         print_json({"matches": [r.to_dict() for r in results]})
         return
     for r in results:
-        rates = r.rates()
         console.print(f"FINAL: {plain(r.summary())}", highlight=False, soft_wrap=True)
-        for key, label in (("x_wins", r.x_name), ("o_wins", r.o_name), ("draws", "draws")):
-            info = rates[key]
-            lo, hi = info["interval99"]
-            exact = "" if info["exact"] is None else f"; exact {pct(info['exact_value'])}"
-            console.print(
-                f"  {plain(label)}: {info['count']:,} ({pct(info['rate'])}; 99% interval "
-                f"{pct(lo)}-{pct(hi)}{exact})",
-                highlight=False,
-                soft_wrap=True,
-            )
+        for line in r.rate_lines():
+            console.print(plain(line), highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
