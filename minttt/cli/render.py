@@ -10,7 +10,7 @@ from minttt.cli.common import console, guarded, plain
 from minttt.errors import InputError
 
 
-def render(
+def render_command(
     table_path: Path | None = typer.Argument(
         None, metavar="TABLE.json", help="A minttt-table/1 file (not with --graph)."
     ),
@@ -52,4 +52,4 @@ def render(
 
 def register(app: typer.Typer) -> None:
     """Add ``render`` to ``app``."""
-    app.command("render")(guarded(render))
+    app.command("render")(guarded(render_command))

@@ -11,7 +11,7 @@ from minttt.table.model import load_table
 from minttt.web.site import build_site
 
 
-def web(
+def web_command(
     table: Path = typer.Option(..., "--table", help="A minttt-table/1 JSON file."),
     out: Path = typer.Option(..., "--out", help="Folder to write the site into (created)."),
     json_out: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
@@ -33,4 +33,4 @@ def web(
 
 def register(app: typer.Typer) -> None:
     """Add ``web`` to ``app``."""
-    app.command("web")(guarded(web))
+    app.command("web")(guarded(web_command))
