@@ -6,6 +6,7 @@ import typer
 
 from minttt.cli.common import guarded
 from minttt.errors import InputError
+from minttt.vocabulary import Role
 
 
 def play_command(
@@ -24,15 +25,24 @@ def play_command(
         raise InputError(f"--seed {seed}: must be 0-{2**63 - 1}")
     if table is not None and player is not None:
         raise InputError("give --table or --player, not both")
-    if side is not None and side.strip().upper() not in ("X", "O"):
-        raise InputError(f"--as {side!r}: expected X or O")
-    human = side.strip().upper() if side else None
+    human = None if side is None else _side(side)
     opponent, human, rules = console_opponent(table, player, human)
     try:
         play_console(opponent, human, seed=seed, rules=rules)
     except EOFError:
         typer.echo("")
         typer.echo("Bye.")
+
+
+def _side(side: str) -> Role:
+    """The ``--as`` side: X or O (``first``/``second`` too)."""
+    try:
+        role = Role.parse(side)
+    except InputError:
+        role = Role.BOTH
+    if role is Role.BOTH:
+        raise InputError(f"--as {side!r}: expected X or O")
+    return role
 
 
 def register(app: typer.Typer) -> None:

@@ -159,9 +159,9 @@ def exact_odds(player: Any, as_role: str, *, rules: Rules = TIC_TAC_TOE) -> Odds
     """
     from minttt.play.players.base import RandomPlayer
 
-    if as_role == "X":
+    if as_role == Role.X:
         return exact_outcome(player, RandomPlayer(), rules=rules)
-    if as_role == "O":
+    if as_role == Role.O:
         return exact_outcome(RandomPlayer(), player, rules=rules).flipped()
     raise InputError(f"role {as_role!r}: expected X or O")
 
