@@ -89,10 +89,11 @@ def test_cli_play_end_of_input_exits_cleanly(tmp_path):
 def test_a_one_role_table_decides_the_console_side(tmp_path):
     from minttt.errors import InputError
     from minttt.play.opponents import console_opponent
+    from minttt.vocabulary import Role
 
     path = tmp_path / "x.json"
     save_table(TX, path)
     opponent, human, rules = console_opponent(str(path), None, None)
     assert human == "O" and rules.name == "3x3" and opponent.choices(Board.empty()) == (4,)
     with pytest.raises(InputError, match="plays X only"):
-        console_opponent(str(path), None, "X")
+        console_opponent(str(path), None, Role.X)

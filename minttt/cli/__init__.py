@@ -1,6 +1,7 @@
 """The ``minttt`` command: a thin layer over the Python API.
 
-Each sub-module of ``minttt.cli`` defines ``register(app)`` and adds its commands. ``main`` loads
+Each sub-module of ``minttt.cli`` defines its commands as module-level functions (read the
+options, call the library, print) and ``register(app)``, which adds them to the app. ``main`` loads
 only the module of the command being run, so a quick command (``minttt count``) never pays for the
 imports of a heavy one (solvers, plotting, browsers). ``minttt.cli.app`` is the full application.
 """

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import typer
 
 from minttt.errors import DefectError, InputError
-from minttt.play.opponents import MAX_PLAYED_CELLS, check_playable, game_of
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -26,12 +25,9 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = [
-    "MAX_PLAYED_CELLS",
-    "check_playable",
     "console",
     "err_console",
     "fail",
-    "game_of",
     "guarded",
     "plain",
     "print_json",

@@ -6,16 +6,9 @@ from typing import Any
 
 import typer
 
-from minttt.cli.common import (
-    check_playable,
-    console,
-    fail,
-    game_of,
-    guarded,
-    plain,
-    print_json,
-)
+from minttt.cli.common import console, fail, guarded, plain, print_json
 from minttt.errors import InputError
+from minttt.play.opponents import check_playable, game_of
 from minttt.vocabulary import Criterion, Role
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from minttt.cli.common import check_playable, console, game_of, guarded, plain, print_json
+from minttt.cli.common import console, guarded, plain, print_json
 from minttt.errors import InputError
+from minttt.play.opponents import check_playable, game_of
 
 #: games per pairing at most (the simulation holds a few bytes per game) and the largest seed
 MAX_GAMES = 10_000_000

@@ -41,8 +41,8 @@ def check_playable(rules: Any, command: str) -> None:
 
 
 def console_opponent(
-    table_path: str | None, player: str | None, human: str | None
-) -> tuple[Any, str | None, Rules]:
+    table_path: str | None, player: str | None, human: Role | None
+) -> tuple[Any, Role | None, Rules]:
     """``(opponent, the human's side, rules)`` of a console game against a table file or a
     player by name (default alphabeta). A one-role table decides the human's side."""
     if table_path is not None and player is not None:
