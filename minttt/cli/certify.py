@@ -29,7 +29,7 @@ def certify_command(
     proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
     from minttt.fileio import write_many_atomic
     from minttt.formula.encode import Variant
-    from minttt.solve.certify import certificate_variants
+    from minttt.solvers.certify import certificate_variants
 
     if all_ == bool(variants):
         raise InputError("give VARIANT names or --all (exactly one)")
@@ -53,7 +53,7 @@ def certify_command(
 def _jobs(out: Path, chosen: list[Any]) -> list[tuple[Path, list[Any]]]:
     """(folder, variants) to certify: m,n,k certificates live in their own folder (written by
     the long run, not reproduce)."""
-    from minttt.solve.certify import MNK_FOLDER
+    from minttt.solvers.certify import MNK_FOLDER
 
     mnk = [v for v in chosen if v.game.startswith("mnk")]
     jobs = [(out, [v for v in chosen if v not in mnk]), (out / MNK_FOLDER, mnk)]
@@ -64,7 +64,7 @@ def _certify(
     jobs: list[tuple[Path, list[Any]]], *, check: bool, quiet: bool
 ) -> tuple[list[Any], dict[Path, bytes]]:
     """Every certificate of ``jobs`` and the files to write, with a step progress bar."""
-    from minttt.solve.certify import certify_all, pending_files
+    from minttt.solvers.certify import certify_all, pending_files
 
     done: list[Any] = []
     files: dict[Path, bytes] = {}

@@ -35,7 +35,7 @@ def encode_command(
 ) -> None:
     """Write a variant's formula (hard clauses + objective) as WCNF or SMT-LIB 2."""
     from minttt.fileio import write_text_atomic
-    from minttt.solve.api import symmetric_flag
+    from minttt.solvers.api import symmetric_flag
 
     symmetric = symmetric_flag(symmetry)
     if all_dir is not None:
@@ -74,7 +74,7 @@ def _encode_one(
     from minttt.formula.encode import Variant, encode
     from minttt.formula.files import FORMATS, render
     from minttt.game.graph import build_graph
-    from minttt.solve import solve
+    from minttt.solvers import solve
 
     if fmt not in FORMATS:
         raise InputError(f"unknown --format {fmt!r}: expected one of {', '.join(FORMATS)}")

@@ -25,7 +25,7 @@ def _variants(
     all_: bool,
 ) -> list[Any]:
     from minttt.formula.encode import Variant
-    from minttt.solve import standard_variants
+    from minttt.solvers import standard_variants
 
     if all_:
         if role is not None or opening is not None:
@@ -59,10 +59,10 @@ def _enumerate(
     graph: Any, formula: Any, solution: Any, limit: int, tie_break: str
 ) -> tuple[dict, Any]:
     try:
-        from minttt.solve.enumeration import enumerate_minimal_tables, pick_max_wins
+        from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
     except ImportError:
         raise InputError(
-            "--enumerate/--tie-break need minttt.solve.enumeration, which is not installed yet"
+            "--enumerate/--tie-break need minttt.solvers.enumeration, which is not installed yet"
         ) from None
     if not solution.optimal:
         raise InputError(
@@ -177,7 +177,7 @@ def solve_command(
     ),
 ) -> None:
     """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
-    from minttt.solve.api import symmetric_flag
+    from minttt.solvers.api import symmetric_flag
 
     _check_limits(timeout, limit, tie_break)
     symmetric = symmetric_flag(symmetry)
@@ -203,7 +203,7 @@ def solve_command(
 
 
 def _check_limits(timeout: float | None, limit: int, tie_break: str) -> None:
-    from minttt.solve.api import MAX_TIMEOUT
+    from minttt.solvers.api import MAX_TIMEOUT
 
     if timeout is not None and (math.isnan(timeout) or not 0 <= timeout <= MAX_TIMEOUT):
         raise InputError(f"--timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
@@ -217,11 +217,11 @@ def _check_limits(timeout: float | None, limit: int, tie_break: str) -> None:
 
 def _solver_options(solver: str, card: str, sat: str) -> dict[str, str]:
     """The keyword options of ``solver`` (unknown names fail before any work)."""
-    from minttt.solve.api import _driver
+    from minttt.solvers.api import _driver
 
     _driver(solver)
     if solver in ("rc2", "pysat-linear", "pysat-binary"):
-        from minttt.solve.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
+        from minttt.solvers.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
 
         if card not in CARD_ENCODINGS:
             raise InputError(
@@ -259,7 +259,7 @@ def _solve_one(
 ) -> tuple[dict[str, Any], Any, Any]:
     """One variant solved (and cross-checked, enumerated): its row, solution and picked moves."""
     from minttt.formula.encode import encode
-    from minttt.solve import cross_check, solve
+    from minttt.solvers import cross_check, solve
 
     formula = encode(graph, variant)
     solution = solve(formula, solver=solver, timeout=timeout, **options)
@@ -292,7 +292,7 @@ def _write_tables(pending: list[tuple[Any, Any, Any]], out: Path, many: bool) ->
     from dataclasses import replace
 
     from minttt.fileio import write_texts_atomic
-    from minttt.solve import make_table
+    from minttt.solvers import make_table
 
     texts: dict[Path, str] = {}
     for graph, solution, moves in pending:

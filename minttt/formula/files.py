@@ -106,7 +106,7 @@ def write_encodings(
     """
     from minttt.formula.encode import encode
     from minttt.game.graph import build_graph
-    from minttt.solve.api import cross_check, solve, standard_variants
+    from minttt.solvers.api import cross_check, solve, standard_variants
 
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
