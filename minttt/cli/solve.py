@@ -58,12 +58,8 @@ def _variants(
 def _enumerate(
     graph: Any, formula: Any, solution: Any, limit: int, tie_break: str
 ) -> tuple[dict, Any]:
-    try:
-        from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
-    except ImportError:
-        raise InputError(
-            "--enumerate/--tie-break need minttt.solvers.enumeration, which is not installed yet"
-        ) from None
+    from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
+
     if not solution.optimal:
         raise InputError(
             "cannot enumerate minimal tables: the minimum was not proven (raise --timeout)"
@@ -299,8 +295,6 @@ def _write_tables(pending: list[tuple[Any, Any, Any]], out: Path, many: bool) ->
         if moves is not None:
             solution = replace(solution, moves=moves)
         table = make_table(graph, solution)
-        if table is None:
-            raise InputError("--out needs minttt.table.model, which is not installed yet")
         suffix = "" if graph.symmetric else "-raw"
         texts[out / f"{solution.variant.name}{suffix}.json" if many else out] = table.to_json()
     write_texts_atomic(texts, final=True)

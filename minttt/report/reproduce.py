@@ -175,14 +175,11 @@ def step_odds(ctx: Context) -> None:
         player = table.player()
         roles = ["X", "O"] if table.role == "both" else [table.role]
         records[name] = {role: _odds_dict(exact_odds(player, role)) for role in roles}
-    try:
-        from minttt.play.players import make_player
+    from minttt.play.players import make_player
 
-        for spec in ("hashed-tree", "symmetric-tree"):
-            player = make_player(spec)
-            records[spec] = {role: _odds_dict(exact_odds(player, role)) for role in ("X", "O")}
-    except ImportError:  # pragma: no cover - players land with their issue
-        pass
+    for spec in ("hashed-tree", "symmetric-tree"):
+        player = make_player(spec)
+        records[spec] = {role: _odds_dict(exact_odds(player, role)) for role in ("X", "O")}
     write_json_atomic(ctx.out / "odds.json", records)
     ctx.figures["odds"] = records
 

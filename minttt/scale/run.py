@@ -90,6 +90,63 @@ def saved_table(path: Path, variant: Variant) -> Any:
     return table
 
 
+class _Run:
+    """One resumable run on a checkpoint: its state, the clock across runs, and the one way a
+    bound or a table gets in (a table only once it passed the exhaustive verifier)."""
+
+    def __init__(self, variant: Variant, checkpoint: Path, say: Callable[[str], None]) -> None:
+        self.variant, self.checkpoint, self.say = variant, checkpoint, say
+        self.state = load_checkpoint(checkpoint, variant)
+        self.state["runs"] += 1
+        self.origin = time.perf_counter() - float(self.state["seconds"])
+        self.table_path = checkpoint.with_name(checkpoint.stem + ".table.json")
+
+    def record(self, event: str) -> None:
+        """Append the bounds to the history, write the checkpoint, print the line."""
+        st = self.state
+        st["seconds"] = round(time.perf_counter() - self.origin, 2)
+        st["history"].append([st["seconds"], st["lower"], st["upper"], event])
+        write_json_atomic(self.checkpoint, st)
+        self.say(f"  {st['seconds']:9.1f} s  {st['lower']} .. {st['upper']}  ({event})")
+
+    def offer(self, table: Any, source: str) -> None:
+        """Keep ``table`` as the upper bound if it is smaller and passes the verifier."""
+        from minttt.table.model import save_table
+        from minttt.table.verify import verify_table
+
+        if self.state["upper"] is not None and table.size >= self.state["upper"]:
+            return
+        report = verify_table(table)
+        if not report.ok:
+            raise RuntimeError(f"{source} table failed verification: {report.counterexample}")
+        save_table(table, self.table_path)
+        self.state["upper"], self.state["table"] = table.size, self.table_path.name
+        self.record(f"{source} table, verified")
+
+    def raise_lower(self, lower: int, event: str | None = None) -> None:
+        """A proven lower bound; recorded when ``event`` names it."""
+        if lower > self.state["lower"]:
+            self.state["lower"] = lower
+            if event is not None:
+                self.record(event)
+
+    def saved(self) -> Any:
+        """The saved (verified) table of a resumed run, or None; a bound whose table is gone is
+        dropped with it."""
+        if self.state["table"] and self.table_path.exists():
+            return saved_table(self.table_path, self.variant)
+        self.state["upper"], self.state["table"] = None, None
+        return None
+
+    def finish(self, event: str, proven_event: str | None = None) -> dict[str, Any]:
+        """Settle ``optimal``, record the last line (``proven_event`` when proven) and return
+        the state."""
+        st = self.state
+        st["optimal"] = st["upper"] is not None and st["lower"] >= st["upper"]
+        self.record(proven_event if st["optimal"] and proven_event else event)
+        return st
+
+
 def long_solve(
     variant: Variant,
     checkpoint: Path,
@@ -104,46 +161,18 @@ def long_solve(
     Every upper bound is a table that passed :func:`minttt.table.verify.verify_table` (saved as
     ``<checkpoint stem>.table.json``). Returns the checkpoint state.
     """
-    from minttt.table.model import save_table
-    from minttt.table.verify import verify_table
-
-    state = load_checkpoint(checkpoint, variant)
-    state["runs"] += 1
+    run = _Run(variant, checkpoint, say)
+    state = run.state
     if state["optimal"]:
         say(f"{variant.name}: already proven, {state['upper']} entries")
         return state
-    origin = time.perf_counter() - float(state["seconds"])
-    table_path = checkpoint.with_name(checkpoint.stem + ".table.json")
-
-    def now() -> float:
-        return round(time.perf_counter() - origin, 2)
-
-    def record(event: str) -> None:
-        state["seconds"] = now()
-        state["history"].append([state["seconds"], state["lower"], state["upper"], event])
-        write_json_atomic(checkpoint, state)
-        say(f"  {state['seconds']:9.1f} s  {state['lower']} .. {state['upper']}  ({event})")
-
-    def offer(chosen: dict[int, int], source: str) -> None:
-        if state["upper"] is not None and len(chosen) >= state["upper"]:
-            return
-        prov = {"variant": variant.name, "source": source, "seed": seed}
-        table = array_table(graph, formula, chosen, prov)
-        report = verify_table(table)
-        if not report.ok:
-            raise RuntimeError(f"{source} table failed verification: {report.counterexample}")
-        save_table(table, table_path)
-        state["upper"], state["table"] = table.size, table_path.name
-        record(f"{source} table, verified")
-
     start = time.perf_counter()
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
     say(f"{variant.name}: graph and formula in {time.perf_counter() - start:.1f} s")
-    if state["table"] and table_path.exists():
-        state["upper"] = saved_table(table_path, variant).size
-    elif state["upper"] is not None:  # the table behind the bound is gone: the bound goes too
-        state["upper"], state["table"] = None, None
+    saved = run.saved()
+    if saved is not None:
+        state["upper"] = saved.size
     side = variant.role.sides[0]
     allowed = table_moves(graph, variant)
     cost = tree_cost(graph, allowed, side)
@@ -152,25 +181,20 @@ def long_solve(
         first = greedy_table(graph, allowed, side, cost)
         state["greedy_entries"] = len(first)  # the plain greedy pass (not verified alone)
         best = improve(graph, allowed, side, cost, first, seed=seed, rounds=rounds)
-        offer(best, "greedy + local search")  # verification is the slow part: once
+        prov = {"variant": variant.name, "source": "greedy + local search", "seed": seed}
+        run.offer(array_table(graph, formula, best, prov), "greedy + local search")
     remaining = time_limit - (time.perf_counter() - start)
     if remaining <= 0:
         return state
-
-    def on_bound(lower: int) -> None:
-        if lower > state["lower"]:
-            state["lower"] = lower
-            record("rc2 lower bound")
-
-    outcome = rc2_arrays(formula, timeout=remaining, on_bound=on_bound)
-    if outcome.lower > state["lower"]:
-        state["lower"] = outcome.lower
+    outcome = rc2_arrays(
+        formula, timeout=remaining, on_bound=lambda lower: run.raise_lower(lower, "rc2 lower bound")
+    )
+    run.raise_lower(outcome.lower)
     if outcome.model is not None:
-        offer(moves_from_model(graph, formula, outcome.model), "rc2")
-        state["lower"] = max(state["lower"], outcome.lower)
-    state["optimal"] = state["upper"] is not None and state["lower"] >= state["upper"]
-    record("proven" if state["optimal"] else "time limit")
-    return state
+        chosen = moves_from_model(graph, formula, outcome.model)
+        prov = {"variant": variant.name, "source": "rc2", "seed": seed}
+        run.offer(array_table(graph, formula, chosen, prov), "rc2")
+    return run.finish("time limit", proven_event="proven")
 
 
 def chosen_from_table(graph: Any, table: Any) -> dict[int, int]:
@@ -201,48 +225,27 @@ def hinted_upper(
     is untouched unless the descent proves its table optimal (UNSAT one entry below)."""
     from minttt.scale.greedy import greedy_for
     from minttt.scale.hint import hinted_descent
-    from minttt.table.model import save_table
-    from minttt.table.verify import verify_table
 
-    state = load_checkpoint(checkpoint, variant)
-    state["runs"] += 1
-    origin = time.perf_counter() - float(state["seconds"])
-    table_path = checkpoint.with_name(checkpoint.stem + ".table.json")
-
-    def record(event: str) -> None:
-        state["seconds"] = round(time.perf_counter() - origin, 2)
-        state["history"].append([state["seconds"], state["lower"], state["upper"], event])
-        write_json_atomic(checkpoint, state)
-        say(f"  {state['seconds']:9.1f} s  {state['lower']} .. {state['upper']}  ({event})")
-
-    def offer(table: Any, source: str) -> None:
-        if state["upper"] is not None and table.size >= state["upper"]:
-            return
-        report = verify_table(table)
-        if not report.ok:
-            raise RuntimeError(f"{source} table failed verification: {report.counterexample}")
-        save_table(table, table_path)
-        state["upper"], state["table"] = table.size, table_path.name
-        record(f"{source} table, verified")
-
+    run = _Run(variant, checkpoint, say)
+    state = run.state
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
-    if state["table"] and table_path.exists():  # resume from the saved (verified) table
-        best = chosen_from_table(graph, saved_table(table_path, variant))
+    saved = run.saved()
+    if saved is not None:  # resume from the saved (verified) table
+        best = chosen_from_table(graph, saved)
         state["upper"] = len(best)
         say(f"{variant.name}: saved table, {len(best)} entries")
     else:
         best, info = greedy_for(graph, variant, seed=seed)
         say(f"{variant.name}: greedy {info['greedy']}, local search {info['improved']}")
         prov = {"variant": variant.name, "source": "greedy + local search", "seed": seed}
-        offer(array_table(graph, formula, best, prov), "greedy + local search")
+        run.offer(array_table(graph, formula, best, prov), "greedy + local search")
     if hint_seconds > 0:
         out = hinted_descent(graph, formula, best, hint_seconds, say=say)
         if out.best is not None:
-            offer(out.best, "hinted descent")
+            run.offer(out.best, "hinted descent")
         if out.proven and state["upper"] is not None:
-            size = out.best.size if out.best is not None else len(best)
-            state["lower"] = max(state["lower"], size)
+            run.raise_lower(out.best.size if out.best is not None else len(best))
         state["hinted"] = {
             "seconds": hint_seconds,
             "start": out.start_size,
@@ -250,9 +253,7 @@ def hinted_upper(
             "proven": out.proven,
             "load_seconds": round(out.load_seconds, 1),
         }
-    state["optimal"] = state["upper"] is not None and state["lower"] >= state["upper"]
-    record("hinted descent" if hint_seconds > 0 else "greedy")
-    return state
+    return run.finish("hinted descent" if hint_seconds > 0 else "greedy")
 
 
 def bounds_plot(states: dict[str, dict[str, Any]], path: Path) -> None:
