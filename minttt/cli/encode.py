@@ -41,8 +41,9 @@ def register(app: typer.Typer) -> None:
         """Write a variant's formula (hard clauses + objective) as WCNF or SMT-LIB 2."""
         from minttt.fileio import write_text_atomic
         from minttt.formula.encode import Variant, encode
-        from minttt.formula.files import FORMATS, render, write_encodings
+        from minttt.formula.files import FORMATS, render
         from minttt.game.graph import build_graph
+        from minttt.report.encodings import write_encodings
         from minttt.solve import solve
         from minttt.solve.api import symmetric_flag
 

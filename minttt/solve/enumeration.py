@@ -257,8 +257,11 @@ def enumerate_minimal_tables(
     count = 0
     truncated = False
     for _, picked, multiplicity in _classes(formula, size, solver):
-        class_sizes.append(multiplicity)
         room = limit - count
+        if room == 0:  # the limit was reached exactly and another class exists
+            truncated = True
+            break
+        class_sizes.append(multiplicity)
         members = _expand(picked, room)
         reps.append(members[0])
         tables.extend(members)
