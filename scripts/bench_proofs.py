@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from minttt import drat
-from minttt.solve.certify import SAT_SOLVER
+from minttt.solvers.certify import SAT_SOLVER
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"

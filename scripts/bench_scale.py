@@ -82,8 +82,8 @@ def case(name: str) -> dict[str, Any]:
     else:
         from minttt.formula.encode import encode
         from minttt.game.arrays import build_graph_fast
-        from minttt.solve import solve
-        from minttt.solve.api import make_table
+        from minttt.solvers import solve
+        from minttt.solvers.api import make_table
 
         graph = _stage(stages, "graph", lambda: build_graph_fast(rules))
         formula = _stage(stages, "formula", lambda: encode(graph, variant))

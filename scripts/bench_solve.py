@@ -45,8 +45,8 @@ def _cli_wall(repeat: int = 5) -> dict:
 def run() -> dict:
     from minttt.formula.encode import encode
     from minttt.game.graph import build_graph
-    from minttt.solve import DEFAULT_SOLVER, SOLVERS, SOURCE_003, solve, standard_variants
-    from minttt.solve.pysat_drivers import CARD_ENCODINGS
+    from minttt.solvers import DEFAULT_SOLVER, SOLVERS, SOURCE_003, solve, standard_variants
+    from minttt.solvers.pysat_drivers import CARD_ENCODINGS
 
     graph = build_graph()
     graph.values  # noqa: B018

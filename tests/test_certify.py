@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from minttt import drat
 from minttt.cli import app
 from minttt.formula.encode import Variant, encode
-from minttt.solve.certify import (
+from minttt.solvers.certify import (
     certificate_variants,
     certify,
     cnf_text,

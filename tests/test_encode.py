@@ -10,8 +10,8 @@ from minttt.errors import InputError
 from minttt.formula.encode import Variant, encode
 from minttt.game.graph import build_graph, table_moves, walk_own_play
 from minttt.game.rules import Rules
-from minttt.solve import SOURCE_003, standard_variants
-from minttt.solve.extract import all_true
+from minttt.solvers import SOURCE_003, standard_variants
+from minttt.solvers.extract import all_true
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from minttt.formula.encode import Variant, encode
 from minttt.formula.files import to_smt2, to_wcnf
 from minttt.game.graph import build_graph
 from minttt.report.encodings import write_encodings
-from minttt.solve import solve, standard_variants
+from minttt.solvers import solve, standard_variants
 
 ENCODINGS = Path(__file__).resolve().parent.parent / "encodings"
 OPTIMUM = re.compile(r"^[c;] optimum: (\d+) ", re.M)

@@ -7,7 +7,7 @@ import pytest
 from minttt.errors import InputError
 from minttt.formula.encode import Variant, encode
 from minttt.game.graph import build_graph
-from minttt.solve.enumeration import (
+from minttt.solvers.enumeration import (
     count_minimal_tables,
     enumerate_minimal_tables,
     move_orbits,

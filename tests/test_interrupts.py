@@ -17,7 +17,7 @@ from minttt.evolve.checkpoint import load_checkpoint
 from minttt.evolve.hochmuth import HochmuthConfig
 from minttt.evolve.runner import Interrupted, run
 from minttt.fileio import write_texts_atomic
-from minttt.solve.z3_drivers import _raise_if_stopped
+from minttt.solvers.z3_drivers import _raise_if_stopped
 
 ROOT = Path(__file__).resolve().parents[1]
 

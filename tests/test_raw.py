@@ -16,8 +16,8 @@ from minttt.formula.encode import Variant, encode
 from minttt.game.graph import build_graph
 from minttt.game.rules import Board
 from minttt.play.simavr import simavr_missing, simavr_player
-from minttt.solve import cross_check, make_table, solve
-from minttt.solve.raw import solve_raw
+from minttt.solvers import cross_check, make_table, solve
+from minttt.solvers.raw import solve_raw
 from minttt.table.model import load_table, table_from_json
 from minttt.table.verify import verify_player, verify_table
 

@@ -18,7 +18,7 @@ from minttt.scale.graph import build_array_graph
 from minttt.scale.greedy import greedy_for
 from minttt.scale.run import load_checkpoint, long_solve
 from minttt.scale.solve import array_table, moves_from_model, rc2_arrays
-from minttt.solve import solve
+from minttt.solvers import solve
 from minttt.table.verify import verify_table
 
 

@@ -7,9 +7,9 @@ import pytest
 from minttt.formula.encode import Variant, encode
 from minttt.game.graph import build_graph
 from minttt.game.rules import Board, O, Rules, X, unmap_cell
-from minttt.solve import SOURCE_003, cross_check, solve, solve_variant, standard_variants
-from minttt.solve.analysis import entries_at_positions
-from minttt.solve.pysat_drivers import CARD_ENCODINGS
+from minttt.solvers import SOURCE_003, cross_check, solve, solve_variant, standard_variants
+from minttt.solvers.analysis import entries_at_positions
+from minttt.solvers.pysat_drivers import CARD_ENCODINGS
 
 
 @pytest.fixture(scope="module")

@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
         from minttt.fileio import write_many_atomic
         from minttt.formula.encode import Variant
-        from minttt.solve.certify import (
+        from minttt.solvers.certify import (
             MNK_FOLDER,
             certificate_variants,
             certify_all,

@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Count the game tree, positions and symmetry classes (every count of 003 and 000)."""
-        from minttt.solve.api import symmetric_flag
+        from minttt.solvers.api import symmetric_flag
 
         rules = Rules.from_name(game, force=force)
         if not symmetric_flag(symmetry):

@@ -44,8 +44,8 @@ def register(app: typer.Typer) -> None:
         from minttt.formula.files import FORMATS, render
         from minttt.game.graph import build_graph
         from minttt.report.encodings import write_encodings
-        from minttt.solve import solve
-        from minttt.solve.api import symmetric_flag
+        from minttt.solvers import solve
+        from minttt.solvers.api import symmetric_flag
 
         symmetric = symmetric_flag(symmetry)
         if all_dir is not None:

@@ -25,7 +25,7 @@ def _variants(
     all_: bool,
 ) -> list[Any]:
     from minttt.formula.encode import Variant
-    from minttt.solve import standard_variants
+    from minttt.solvers import standard_variants
 
     if all_:
         if role is not None or opening is not None:
@@ -59,10 +59,10 @@ def _enumerate(
     graph: Any, formula: Any, solution: Any, limit: int, tie_break: str
 ) -> tuple[dict, Any]:
     try:
-        from minttt.solve.enumeration import enumerate_minimal_tables, pick_max_wins
+        from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
     except ImportError:
         raise InputError(
-            "--enumerate/--tie-break need minttt.solve.enumeration, which is not installed yet"
+            "--enumerate/--tie-break need minttt.solvers.enumeration, which is not installed yet"
         ) from None
     if not solution.optimal:
         raise InputError(
@@ -188,8 +188,8 @@ def register(app: typer.Typer) -> None:
         """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
         from minttt.formula.encode import encode
         from minttt.game.graph import graph_for
-        from minttt.solve import SOLVERS, cross_check, solve
-        from minttt.solve.api import MAX_TIMEOUT, _driver, symmetric_flag
+        from minttt.solvers import SOLVERS, cross_check, solve
+        from minttt.solvers.api import MAX_TIMEOUT, _driver, symmetric_flag
 
         if timeout is not None and (math.isnan(timeout) or not 0 <= timeout <= MAX_TIMEOUT):
             raise InputError(f"--timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
@@ -202,7 +202,7 @@ def register(app: typer.Typer) -> None:
         symmetric = symmetric_flag(symmetry)
         _driver(solver)  # unknown solver names fail before any work
         if solver in ("rc2", "pysat-linear", "pysat-binary"):
-            from minttt.solve.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
+            from minttt.solvers.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
 
             if card not in CARD_ENCODINGS:
                 raise InputError(
@@ -261,7 +261,7 @@ def _write_tables(pending: list[tuple[Any, Any, Any]], out: Path, many: bool) ->
     from dataclasses import replace
 
     from minttt.fileio import write_texts_atomic
-    from minttt.solve import make_table
+    from minttt.solvers import make_table
 
     texts: dict[Path, str] = {}
     for graph, solution, moves in pending:

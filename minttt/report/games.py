@@ -49,8 +49,8 @@ def study_game(
     """One game through the pipeline: graph, values, each variant encoded, solved under
     ``timeout`` (bounds when it does not finish), cross-checked by the other solver family, and
     its table verified. Timings are wall seconds on this machine."""
-    from minttt.solve import cross_check, solve
-    from minttt.solve.api import make_table
+    from minttt.solvers import cross_check, solve
+    from minttt.solvers.api import make_table
     from minttt.table.verify import verify_table
 
     say = progress or (lambda _msg: None)

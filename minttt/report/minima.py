@@ -18,7 +18,7 @@ from typing import Any
 
 from minttt.formula.encode import Formula, Variant, encode
 from minttt.game.graph import Graph, build_graph
-from minttt.solve.enumeration import (
+from minttt.solvers.enumeration import (
     EnumerationResult,
     count_minimal_tables,
     pick_max_wins,
@@ -43,7 +43,7 @@ def prove_minimum(formula: Formula, size: int, *, timeout: float | None = 60.0) 
     (Z3's ``AtMost`` with a plain solver, 003's method, stalls for minutes on the UNSAT side of
     the entries objective, so it is not the check used here.) No timings in the result.
     """
-    from minttt.solve import solve
+    from minttt.solvers import solve
 
     out: dict[str, Any] = {"size": size}
     out["pysat"] = _pysat_check(formula, size)
@@ -118,8 +118,8 @@ def _wins(graph: Graph, variant: Variant, moves: dict[int, int]) -> Fraction:
 
 
 def standard_variants_for(criterion: str) -> list[Variant]:
-    """The 18 standard variants of one criterion (as :func:`minttt.solve.standard_variants`)."""
-    from minttt.solve import standard_variants
+    """The 18 standard variants of one criterion (as :func:`minttt.solvers.standard_variants`)."""
+    from minttt.solvers import standard_variants
 
     return standard_variants((criterion,))
 
@@ -170,7 +170,7 @@ def solve_and_enumerate(
     parities, separate variables, objective the sum), so its counts are the products of the parts'
     and its max-wins table joins theirs.
     """
-    from minttt.solve import solve
+    from minttt.solvers import solve
 
     cache = {} if cache is None else cache
     if variant.name in cache:

@@ -133,8 +133,12 @@ def encode_arrays(graph: ArrayGraph, variant: Variant) -> ArrayFormula:
         reached[uchild[uptr[0] : uptr[1]]] = True
         d = 1
     units = np.flatnonzero(reached)
-    edge_ids, bin_edge, bin_node = [], [], []
-    long_par, long_cnt = [], []
+    edge_ids: list[np.ndarray] = []
+    bin_edge: list[np.ndarray] = []
+    bin_node: list[np.ndarray] = []
+    long_par: list[np.ndarray] = []
+    long_cnt: list[np.ndarray] = []
+    n_edges = 0
     depths = len(graph.level) - 1
     while d < depths:
         lo, hi = graph.level[d], graph.level[d + 1]
@@ -149,7 +153,8 @@ def encode_arrays(graph: ArrayGraph, variant: Variant) -> ArrayFormula:
             kids = graph.child[e]
             deg = uptr[kids + 1] - uptr[kids]
             grand = uchild[_ranges(uptr[kids], deg)]
-            bin_edge.append(np.repeat(np.arange(len(e)) + sum(map(len, edge_ids)), deg))
+            bin_edge.append(np.repeat(np.arange(len(e)) + n_edges, deg))
+            n_edges += len(e)
             bin_node.append(grand)
             edge_ids.append(e)
             reached[grand] = True

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import deque, namedtuple
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import filterfalse
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from pysat.examples.rc2 import RC2
@@ -40,6 +40,13 @@ class _Identity:
         return v
 
 
+class _VariableMap(NamedTuple):
+    """RC2's ``vmap``: external -> internal and back (here both the identity)."""
+
+    e2i: _Identity
+    i2e: _Identity
+
+
 _C_ADD = {  # PySAT solver class -> (its handle attribute, the C function adding one clause)
     "Glucose4": ("glucose", "glucose41_add_cl"),
     "Minisat22": ("minisat", "minisat22_add_cl"),
@@ -54,11 +61,11 @@ def fast_adder(oracle: Any) -> Callable[[list[int]], Any]:
     inner = getattr(oracle, "solver", None)
     attr, fn = _C_ADD.get(type(inner).__name__, (None, None))
     handle = getattr(inner, attr, None) if attr else None
-    if handle is None:
+    if handle is None or fn is None:
         return oracle.add_clause
     from functools import partial
 
-    import pysolvers  # type: ignore[import-not-found]  # PySAT's C extension
+    import pysolvers  # PySAT's C extension
 
     return partial(getattr(pysolvers, fn), handle)
 
@@ -97,14 +104,13 @@ class ArrayRC2(RC2):
         super().__init__(WCNF(), solver=solver, **kw)  # nv = 0: no per-variable maps
         n = formula.num_vars
         self.pool = IDPool(start_from=n + 1)
-        vm = namedtuple("VariableMap", ["e2i", "i2e"])
-        self.vmap = vm(e2i=_Identity(n), i2e=_Identity(n))
+        self.vmap = _VariableMap(e2i=_Identity(n), i2e=_Identity(n))
         self._filtered: set[int] = set()
         self._live: dict[int, None] | None = None  # the selectors still assumed, in order
         if lazy:
             return
         self._live = {}
-        self.sels = []
+        self.sels: list[int] = []
         self._assume(solver_objective(formula))
         add = fast_adder(self.oracle)
         for chunk in formula.chunks():
@@ -114,7 +120,8 @@ class ArrayRC2(RC2):
         """Register ``-v`` as a unit soft clause (weight 1) for each objective variable."""
         sels = (-variables).tolist()
         self.sels.extend(sels)
-        self._live.update(dict.fromkeys(sels))
+        if self._live is not None:
+            self._live.update(dict.fromkeys(sels))
         self.wght.update(dict.fromkeys(sels, 1))
         base = len(self.smap)
         self.smap.update(zip(sels, range(base, base + len(sels)), strict=True))
@@ -132,7 +139,7 @@ class ArrayRC2(RC2):
         else:  # O(core) removals; the list is rebuilt only when RC2 asks for assumptions
             for lit in new:
                 self._live.pop(lit, None)
-        self.sums = list(filterfalse(new.__contains__, self.sums))
+        self.sums: list[int] = list(filterfalse(new.__contains__, self.sums))
         for lit in new:
             self.bnds.pop(lit, None)
             self.wght.pop(lit, None)
@@ -145,7 +152,7 @@ class ArrayRC2(RC2):
             return self.sels + self.sums
         return [*self.sums, *self._live]
 
-    def compute(self, expect_interrupt: bool = False) -> list[int] | None:  # type: ignore[override]
+    def compute(self, expect_interrupt: bool = False) -> list[int] | None:
         """RC2's loop; the model straight from the oracle (no renumbering pass)."""
         self.expect_interrupt = expect_interrupt
         if not self.compute_():
@@ -153,7 +160,7 @@ class ArrayRC2(RC2):
         self.model = self.oracle.get_model()
         return self.model
 
-    def _call_oracle(self, assumptions=[], expect_interrupt=False):  # type: ignore[no-untyped-def]  # noqa: B006
+    def _call_oracle(self, assumptions=[], expect_interrupt=False):  # noqa: B006
         self.calls += 1
         return super()._call_oracle(assumptions=assumptions, expect_interrupt=expect_interrupt)
 
@@ -286,7 +293,8 @@ def array_table(
     provenance: dict[str, Any],
 ) -> Any:
     """A :class:`~minttt.table.model.Table` from ``node -> edge`` choices; a fixed opening is also
-    the table's ``opening`` field (and its root entry, as :func:`minttt.solve.make_table` does)."""
+    the table's ``opening`` field (and its root entry, as :func:`minttt.solvers.make_table`
+    does)."""
     from minttt.table.model import _build
 
     v = formula.variant

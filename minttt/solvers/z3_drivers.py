@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from minttt.formula.encode import Formula
-from minttt.solve.base import Deadline, RawResult, trivial_lower
+from minttt.solvers.base import Deadline, RawResult, trivial_lower
 
 #: a call that gave up this long before its own time limit did not time out: it was stopped
 _EARLY = 0.05
@@ -34,12 +35,12 @@ def _raise_if_stopped(reason: str, started: float, limit: float | None) -> None:
         interrupt.raise_interrupt()
 
 
-def _z3_clauses(formula: Formula):  # type: ignore[no-untyped-def]
+def _z3_clauses(formula: Formula) -> tuple[list[Any], list[Any], list[Any]]:
     import z3
 
     xs = [z3.Bool(name) for name in formula.names]
 
-    def lit(v: int):  # type: ignore[no-untyped-def]
+    def lit(v: int) -> Any:
         return xs[v - 1] if v > 0 else z3.Not(xs[-v - 1])
 
     clauses = [z3.Or(*[lit(v) for v in c]) if len(c) > 1 else lit(c[0]) for c in formula.clauses]
@@ -47,7 +48,7 @@ def _z3_clauses(formula: Formula):  # type: ignore[no-untyped-def]
     return xs, clauses, objective
 
 
-def _model_true(model, xs) -> frozenset[int]:  # type: ignore[no-untyped-def]
+def _model_true(model: Any, xs: list[Any]) -> frozenset[int]:
     import z3
 
     return frozenset(
@@ -106,9 +107,11 @@ def z3_binary(formula: Formula, timeout: float | None = None, **_: object) -> Ra
 
     xs, clauses, objective = _z3_clauses(formula)
     deadline = Deadline(timeout)
-    state = {"calls": 0, "model": None}
+    calls = 0
+    best: frozenset[int] | None = None
 
     def predicate(bound: int) -> bool | None:
+        nonlocal calls, best
         remaining = deadline.remaining()
         if remaining is not None and remaining <= 0:
             return None
@@ -117,24 +120,21 @@ def z3_binary(formula: Formula, timeout: float | None = None, **_: object) -> Ra
             s.set("timeout", max(1, int(remaining * 1000)))
         s.add(*clauses)
         s.add(z3.AtMost(*objective, bound))
-        state["calls"] += 1
+        calls += 1
         started = time.monotonic()
         r = s.check()
         if r == z3.sat:
             model = _model_true(s.model(), xs)
-            prev = state["model"]
-            if prev is None or formula.cost(model) < formula.cost(prev):
-                state["model"] = model
+            if best is None or formula.cost(model) < formula.cost(best):
+                best = model
             return True
         if r == z3.unsat:
             return False
         _raise_if_stopped(s.reason_unknown(), started, remaining)
         return None
 
-    _, lower, finished = find_edge(len(objective), predicate)
-    return RawResult(
-        state["model"], max(lower, trivial_lower(formula)), state["calls"], timed_out=not finished
-    )
+    _feasible, lower, finished = find_edge(len(objective), predicate)
+    return RawResult(best, max(lower, trivial_lower(formula)), calls, timed_out=not finished)
 
 
 def z3_opt(formula: Formula, timeout: float | None = None, **_: object) -> RawResult:

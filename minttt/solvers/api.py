@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 from minttt import interrupt
 from minttt.errors import InputError
 from minttt.formula.encode import Formula, Variant, encode
-from minttt.solve.base import RawResult
-from minttt.solve.extract import all_true, extract
-from minttt.solve.solution import Solution
+from minttt.solvers.base import RawResult
+from minttt.solvers.extract import all_true, extract
+from minttt.solvers.solution import Solution
 from minttt.vocabulary import Criterion, Encoding, Objective, Role, Symmetry
 
 if TYPE_CHECKING:
@@ -54,10 +54,10 @@ def _driver(name: str) -> Callable[..., RawResult]:
     if name not in SOLVERS:
         raise InputError(f"unknown solver {name!r}: expected one of {', '.join(SOLVERS)}")
     if name.startswith("z3"):
-        from minttt.solve import z3_drivers
+        from minttt.solvers import z3_drivers
 
         return z3_drivers.z3_binary if name == "z3-binary" else z3_drivers.z3_opt
-    from minttt.solve import pysat_drivers
+    from minttt.solvers import pysat_drivers
 
     drivers: dict[str, Callable[..., RawResult]] = {
         "rc2": pysat_drivers.rc2,

@@ -24,8 +24,8 @@ from typing import Any
 
 from minttt.errors import InputError
 from minttt.formula.encode import Variant, encode
-from minttt.solve.api import cross_check, solve
-from minttt.solve.solution import Solution
+from minttt.solvers.api import cross_check, solve
+from minttt.solvers.solution import Solution
 
 
 def solve_raw(
@@ -60,12 +60,13 @@ def solve_raw(
     optimal = all(s.optimal for s in cases) and lower == best.size
     record = None
     if check:
+        checks = [s.cross_check for s in cases if s.cross_check is not None]
         record = {
-            "solver": "by cases: " + ", ".join(sorted({s.cross_check["solver"] for s in cases})),
+            "solver": "by cases: " + ", ".join(sorted({c["solver"] for c in checks})),
             "size": best.size,
             "lower_bound": lower,
             "optimal": optimal,
-            "agree": all(s.cross_check["agree"] for s in cases),
+            "agree": len(checks) == len(cases) and all(c["agree"] for c in checks),
             "cases": {s.variant.opening: s.size for s in cases},
         }
     return replace(

@@ -1,6 +1,7 @@
-"""Solver drivers for the encodings of :mod:`minttt.formula.encode`; see :mod:`minttt.solve.api`."""
+"""Solving: the drivers for the encodings of :mod:`minttt.formula.encode`, proofs of minimality,
+enumeration, certificates; the entry points are in :mod:`minttt.solvers.api`."""
 
-from minttt.solve.api import (
+from minttt.solvers.api import (
     DEFAULT_SOLVER,
     SOLVERS,
     SOURCE_003,
@@ -10,7 +11,7 @@ from minttt.solve.api import (
     solve_variant,
     standard_variants,
 )
-from minttt.solve.solution import Solution
+from minttt.solvers.solution import Solution
 
 __all__ = [
     "DEFAULT_SOLVER",

@@ -16,8 +16,9 @@ under a time limit it reports the cost of the cores it has processed as its lowe
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Literal
 
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.examples.rc2 import RC2
@@ -26,7 +27,7 @@ from pysat.solvers import Solver
 
 from minttt.errors import InputError
 from minttt.formula.encode import Formula
-from minttt.solve.base import Deadline, RawResult, trivial_lower
+from minttt.solvers.base import Deadline, RawResult, trivial_lower
 
 CARD_ENCODINGS = (
     "seqcounter",
@@ -42,7 +43,7 @@ DEFAULT_SAT = "glucose4"
 
 
 @contextmanager
-def _timer(seconds: float | None, interrupt) -> Iterator[None]:  # type: ignore[no-untyped-def]
+def _timer(seconds: float | None, interrupt: Callable[[], None]) -> Iterator[None]:
     timer = None if seconds is None else threading.Timer(max(seconds, 0.0), interrupt)
     if timer is not None:
         timer.daemon = True
@@ -106,7 +107,9 @@ class _Bounded:
             self.selectors[bound] = sel
         return [self.selectors[bound]]
 
-    def check(self, bound: int | None, deadline: Deadline) -> frozenset[int] | bool | None:
+    def check(
+        self, bound: int | None, deadline: Deadline
+    ) -> frozenset[int] | Literal[False] | None:
         """A model (true variables) with cost <= bound, False if none exists, None on timeout."""
         remaining = deadline.remaining()
         if remaining is not None and remaining <= 0:
@@ -190,7 +193,7 @@ def to_wcnf(formula: Formula) -> WCNF:
 class _CountingRC2(RC2):
     calls = 0
 
-    def _call_oracle(self, assumptions=[], expect_interrupt=False):  # type: ignore[no-untyped-def]  # noqa: B006
+    def _call_oracle(self, assumptions=[], expect_interrupt=False):  # noqa: B006
         self.calls += 1
         return super()._call_oracle(assumptions=assumptions, expect_interrupt=expect_interrupt)
 

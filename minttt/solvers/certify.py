@@ -58,7 +58,7 @@ def certificate_variants(mnk: bool = False) -> list[Variant]:
 
     if mnk:
         return [v for game in MNK_GAMES for v in study_variants(game) if v.role is Role.X]
-    from minttt.solve.api import standard_variants
+    from minttt.solvers.api import standard_variants
 
     return standard_variants(("optimal", "never-lose")) + study_variants("3x3-misere")
 
@@ -181,7 +181,7 @@ def build_certificate(
     import time
 
     from minttt import drat
-    from minttt.solve.api import make_table, solve
+    from minttt.solvers.api import make_table, solve
     from minttt.table.verify import verify_table
 
     out = Path(out_dir)
@@ -189,7 +189,7 @@ def build_certificate(
         graph = _graph(variant)
     formula = encode(graph, variant)
     solution = solve(formula, solver="rc2")
-    if not solution.optimal:
+    if not solution.optimal or solution.size is None:
         raise DefectError(f"{variant.name}: RC2 did not prove the minimum")
     k = solution.size
     cnf = cnf_text(formula, k).encode("ascii")
