@@ -130,7 +130,7 @@ class Variant:
         game = "3x3"
         if "@" in raw:
             raw, game = raw.split("@", 1)
-        criterion = "optimal"
+        criterion: str = Criterion.OPTIMAL
         for crit in Criterion.values():
             if raw.endswith("-" + crit):
                 criterion, raw = crit, raw[: -len(crit) - 1]

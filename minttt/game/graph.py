@@ -88,7 +88,7 @@ class Graph:
             f"move {move} is not legal at position {h} ({Board(self.boards[h], self.rules)})"
         )
 
-    def allowed(self, h: int, criterion: str = "optimal") -> tuple[int, ...]:
+    def allowed(self, h: int, criterion: str = Criterion.OPTIMAL) -> tuple[int, ...]:
         """The moves a table may answer at ``h``.
 
         ``optimal``: every move that keeps the position's minimax value (003's best moves).
@@ -97,9 +97,9 @@ class Graph:
         """
         values = self.values
         v = values[h]
-        if criterion == "optimal":
+        if criterion == Criterion.OPTIMAL:
             return tuple(m for m, c in self.children[h] if values[c] == v)
-        if criterion == "never-lose":
+        if criterion == Criterion.NEVER_LOSE:
             sign = 1 if self.to_move(h) == X else -1
             floor = min(sign * v, 0)
             return tuple(m for m, c in self.children[h] if sign * values[c] >= floor)
@@ -284,7 +284,7 @@ def walk_own_play(
 
 
 def table_moves(
-    graph: Graph, criterion: str = "optimal", opening: int | None = None
+    graph: Graph, criterion: str = Criterion.OPTIMAL, opening: int | None = None
 ) -> Callable[[int], tuple[int, ...]]:
     """The moves a table may play at a position: the allowed moves under ``criterion``, and at
     the root only ``opening`` when one is fixed (a ``moves`` for :func:`walk_own_play`)."""

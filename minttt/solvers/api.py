@@ -216,7 +216,9 @@ def provenance(solution: Solution) -> dict[str, Any]:
         "lower_bound": solution.lower_bound,
         "upper_bound": solution.size,
         "optimal": solution.optimal,
-        "size_counts": "positions (terminal included)" if v.objective == "positions" else "entries",
+        "size_counts": (
+            "positions (terminal included)" if v.objective is Objective.POSITIONS else "entries"
+        ),
         "size": solution.size,
     }
 

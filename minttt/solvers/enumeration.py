@@ -45,6 +45,7 @@ from pysat.solvers import Solver
 from minttt.errors import InputError
 from minttt.formula.encode import Formula, Part, Variant
 from minttt.game.graph import table_moves, walk_own_play
+from minttt.vocabulary import Encoding
 
 if TYPE_CHECKING:
     from minttt.game.graph import Graph
@@ -133,7 +134,7 @@ class _DecisionLayer:
         self.graph = graph
         self.formula = formula
         self.crit = formula.variant.criterion
-        self.tree = formula.variant.encoding == "tree"
+        self.tree = formula.variant.encoding is Encoding.TREE
         self.top = formula.num_vars
         self.clauses: list[list[int]] = []
         # per part: position -> list of choices
