@@ -12,9 +12,12 @@ import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from minttt.errors import InputError
+
+#: a path as the callers hold it (a str or a Path; a mapping is invariant in its key type)
+P = TypeVar("P", bound=str | os.PathLike[str])
 
 
 def _unusable(target: Path, exc: Exception) -> InputError:
@@ -44,9 +47,7 @@ def _stage(target: Path, data: bytes) -> str:
     return tmp
 
 
-def write_many_atomic(
-    files: Mapping[str | os.PathLike[str], bytes], *, final: bool = False
-) -> list[Path]:
+def write_many_atomic(files: Mapping[P, bytes], *, final: bool = False) -> list[Path]:
     """Write every file or none: stage them all, then rename them shielded from interrupts.
 
     ``final``: these are the command's last results; a later signal no longer interrupts it.
@@ -83,9 +84,7 @@ def write_text_atomic(path: str | os.PathLike[str], text: str, *, final: bool = 
     return write_bytes_atomic(path, _utf8(path, text), final=final)
 
 
-def write_texts_atomic(
-    texts: Mapping[str | os.PathLike[str], str], *, final: bool = False
-) -> list[Path]:
+def write_texts_atomic(texts: Mapping[P, str], *, final: bool = False) -> list[Path]:
     """Write several UTF-8 texts, all or none (``final``: see :func:`write_many_atomic`)."""
     return write_many_atomic({p: _utf8(p, t) for p, t in texts.items()}, final=final)
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from minttt.fileio import write_json_atomic
-from minttt.report.games import STUDY_GAMES, growth_plot, study_game
+from minttt.report.other_games import STUDY_GAMES, growth_plot, study_game
 
 
 def main(argv: list[str] | None = None) -> int:

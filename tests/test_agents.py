@@ -112,3 +112,15 @@ def test_a_module_that_fails_to_import(tmp_path):
     bad.write_text('raise ImportError("needs a GPU")\n')
     with pytest.raises(InputError, match="failed to import: ImportError: needs a GPU"):
         make_player(f"{bad}:move")
+
+
+def test_a_module_in_the_working_directory_loads_without_touching_sys_path(tmp_path, monkeypatch):
+    import sys
+
+    (tmp_path / "here_agent.py").write_text("def move(board):\n    return board.index('.')\n")
+    monkeypatch.chdir(tmp_path)
+    before = list(sys.path)
+    player = make_player("here_agent:move")
+    assert player.choices(Board.parse("x........")) == (1,)
+    assert sys.path == before
+    monkeypatch.delitem(sys.modules, "here_agent")

@@ -6,13 +6,14 @@ import json
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from minttt.errors import InputError
 from minttt.evolve import checkpoint as ck
 from minttt.evolve.cornell import CornellConfig
 from minttt.evolve.hochmuth import HochmuthConfig
-from minttt.evolve.runner import Interrupted, run
+from minttt.evolve.runner import Interrupted, evolve_until_perfect, run
 
 
 def comparable(path: Path) -> dict:
@@ -47,7 +48,8 @@ def test_resume_after_ctrl_c_is_bit_identical(tmp_path: Path, config) -> None:
     resumed = run(config, checkpoint=parts, every=100)
     assert comparable(whole) == comparable(parts)
     assert resumed.history == done.history
-    assert (resumed.best == done.best).all()
+    assert resumed.best is not None and done.best is not None
+    assert np.array_equal(resumed.best, done.best)
 
 
 def test_extending_the_generation_limit_matches_a_longer_run(tmp_path: Path) -> None:
@@ -104,6 +106,34 @@ def good_doc(tmp_path: Path) -> dict:
             "not a valid array",
         ),
         (lambda d: {k: v for k, v in d.items() if k != "rng_state"}, "missing or bad field"),
+        # what the schema adds: each field's type and shape, named by its path
+        (lambda d: {**d, "rng_state": {**d["rng_state"], "state": "x"}}, "rng_state.state: 'x'"),
+        (lambda d: {**d, "generation": "3"}, "generation: '3' is not of type 'integer'"),
+        (lambda d: {**d, "seconds": -1}, "seconds: -1 is less than the minimum of 0"),
+        (lambda d: {**d, "best_fitness": "0.5"}, "best_fitness: '0.5' is not of type"),
+        (lambda d: {**d, "history": {**d["history"], "best": ["a"]}}, r"history\.best\.0: 'a'"),
+        (lambda d: {**d, "attempts": [1]}, r"attempts\.0: 1 is not of type 'object'"),
+        (lambda d: {**d, "extra": 1}, r"\(document\): Additional properties"),
+        (
+            lambda d: {**d, "population": {**d["population"], "dtype": "int16"}},
+            r"population is not a valid array \('int8' was expected\)",
+        ),
+        (lambda d: {**d, "best": "x"}, "best is not a valid array"),
+        (lambda d: {**d, "generation": 1.0}, "generation: 1.0 is not of type 'integer'"),
+        # the recipe names its history's measures (a missing one crashed the resumed run)
+        (
+            lambda d: {**d, "history": {k: v for k, v in d["history"].items() if k != "worst"}},
+            "history: 'worst' is a required property",
+        ),
+        (lambda d: {**d, "history": {**d["history"], "x": [0.0]}}, "history: 'x' is not one of"),
+        (
+            lambda d: {**d, "population": {**d["population"], "shape": [6.0, 627]}},
+            r"population is not a valid array \(6.0 is not of type 'integer'\)",
+        ),
+        (
+            lambda d: {**d, "population": {**d["population"], "shape": [5, 627]}},
+            "population is not a valid array \\(data does not match shape",
+        ),
     ],
 )
 def test_bad_checkpoints_are_refused(tmp_path: Path, mutate, message: str) -> None:
@@ -112,6 +142,21 @@ def test_bad_checkpoints_are_refused(tmp_path: Path, mutate, message: str) -> No
     with pytest.raises(InputError, match=message) as err:
         run(HochmuthConfig(population=6, generations=2, seed=0), checkpoint=path)
     assert "\n" not in str(err.value)
+    assert str(err.value).count(f"checkpoint {path}") == 1
+
+
+def test_schema_is_valid_and_holds_what_both_recipes_write(tmp_path: Path) -> None:
+    import jsonschema
+
+    schema = json.loads(Path(ck.__file__).parent.parent.joinpath(ck.SCHEMA).read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    hochmuth = HochmuthConfig(population=4, generations=1)
+    run(hochmuth, checkpoint=tmp_path / "h.json", every=1)
+    run(CornellConfig(population=3, generations=1), checkpoint=tmp_path / "c.json", every=1)
+    evolve_until_perfect(hochmuth, restarts=1, checkpoint=tmp_path / "campaign.json")
+    assert json.loads((tmp_path / "campaign.json").read_text())["attempts"]
+    for path in tmp_path.iterdir():
+        jsonschema.validate(json.loads(path.read_text()), schema)
 
 
 def test_other_recipe_is_refused(tmp_path: Path) -> None:

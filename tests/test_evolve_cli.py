@@ -166,6 +166,19 @@ def test_bad_checkpoints_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "version 99" in result.stderr
 
 
+def test_schema_invalid_checkpoint_exits_2_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    args = ("--population", "3", "--generations", "0", "--restarts", "0", "--checkpoint", str(path))
+    invoke(*args)
+    doc = json.loads(path.read_text())
+    doc["rng_state"]["state"] = "tampered"
+    path.write_text(json.dumps(doc))
+    result = invoke(*args)
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1 and "Traceback" not in result.stderr
+    assert "has a missing or bad field: rng_state.state: 'tampered'" in lines[0]
+
+
 @settings(max_examples=25, deadline=None)
 @given(p=st.floats(max_value=-1e-9, allow_nan=False) | st.floats(min_value=1.0000001))
 def test_fuzz_probabilities_outside_0_1(p: float) -> None:

@@ -112,3 +112,18 @@ def test_cli_export(tmp_path):
     assert res.exit_code == 0 and "def move(board)" in res.output
     assert runner.invoke(app, ["export", str(src), "--format", "rust"]).exit_code == 2
     assert runner.invoke(app, ["export", str(tmp_path / "missing.json")]).exit_code == 2
+
+
+def test_the_firmware_and_the_header_hold_the_same_arrays():
+    from minttt.table.export import c_rows, lookup_data, to_c
+    from minttt.table.firmware import firmware_source
+
+    table = first_move_table(build_graph(), "X", opening=4)
+    data = lookup_data(table)
+    assert data.hashes == sorted(e.hash for e in table.entries)
+    assert data.length == table.size and data.opening == 4 and len(data.perms) == 8
+    for source in (to_c(table), firmware_source(table)):
+        assert c_rows(data.hashes) in source and c_rows(data.moves) in source
+    empty = type(table)(table.role, 4, table.criterion, (), {}, table.game)
+    # C has no empty arrays: an empty table holds one placeholder entry that no board hashes to
+    assert (lookup_data(empty).hashes, lookup_data(empty).moves) == ([0xFFFF], [0])

@@ -9,7 +9,7 @@ from minttt.errors import InputError
 from minttt.game.arrays import build_graph_fast
 from minttt.game.graph import build_graph
 from minttt.game.rules import Rules
-from minttt.report.games import growth_plot, study_game
+from minttt.report.other_games import growth_plot, study_game
 
 
 @pytest.mark.parametrize("name", ["3x3", "3x3-misere", "mnk:3,4,3", "mnk:3,3,2", "mnk:2,3,2"])

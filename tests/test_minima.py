@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from minttt.formula.encode import Variant, encode
 from minttt.game.graph import build_graph
-from minttt.report.minima import beyond_report_markdown, prove_minimum, solve_and_enumerate
+from minttt.report.enumeration import solve_and_enumerate
+from minttt.report.minima import beyond_report_markdown
+from minttt.solvers import solve
+from minttt.solvers.minimum import prove_minimum, pysat_bounds
 
 
 @pytest.fixture(scope="module")
@@ -17,9 +22,28 @@ def graph():
 @pytest.mark.slow
 def test_joint_tree_table_is_158_proven(graph):
     f = encode(graph, Variant("both", "center", "tree", "positions"))
-    proof = prove_minimum(f, 158)
-    assert proof["proven"]
-    assert not prove_minimum(f, 157)["proven"]  # 157 has no model
+    solution = solve(f)
+    assert solution.size == 158
+    proof = prove_minimum(f, solution)
+    assert proof["proven"] and proof["z3"]["size"] == 158
+    too_small = replace(solution, size=157, optimal=False)
+    assert not prove_minimum(f, too_small)["proven"]  # 157 has no model
+
+
+def test_prove_minimum_in_two_families(graph):
+    f = encode(graph, Variant("first", "edge", "lookup", "positions", "never-lose"))
+    solution = solve(f)
+    proof = prove_minimum(f, solution)
+    assert proof["proven"] and proof["size"] == solution.size == 41
+    assert proof["z3"] == {
+        "solver": "z3-opt (Optimize)",
+        "size": 41,
+        "lower_bound": 41,
+        "sat_at_k": True,
+        "unsat_at_k_minus_1": True,
+    }
+    below = pysat_bounds(f, 40)
+    assert below["sat_at_k"] is False and below["unsat_at_k_minus_1"] is True
 
 
 def test_never_lose_minima_and_odds(graph):

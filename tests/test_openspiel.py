@@ -3,14 +3,17 @@ checked by ``minttt verify`` (skipped unless ``pip install -e ".[openspiel]"``).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from typer.testing import CliRunner
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from minttt.cli import app  # noqa: E402
+from adapter_helpers import (  # noqa: E402
+    BOTH94,
+    SEATS,
+    assert_matches_verify,
+    verify_agent_file,
+)
+
 from minttt.game.rules import Board  # noqa: E402
 from minttt.integrations.openspiel import (  # noqa: E402
     OpenSpielPlayer,
@@ -19,15 +22,10 @@ from minttt.integrations.openspiel import (  # noqa: E402
     table_bot,
 )
 from minttt.play.players.base import RandomPlayer  # noqa: E402
-from minttt.table.model import load_table  # noqa: E402
 from minttt.table.odds import exact_odds  # noqa: E402
 from minttt.table.verify import verify_player  # noqa: E402
 
-TABLES = Path(__file__).parent.parent / "results" / "tables"
-X22 = load_table(TABLES / "first-center-lookup-entries.json")
-BOTH94 = load_table(TABLES / "both-center-lookup-entries.json")
 GAME = pyspiel.load_game("tic_tac_toe")
-runner = CliRunner()
 
 ALPHA_BETA_BOT = '''
 import pyspiel
@@ -77,11 +75,11 @@ def _every_line(bot, table_ids: tuple[int, ...], state) -> tuple[int, int]:
     return games, wins
 
 
-@pytest.mark.parametrize(("table", "ids"), [(X22, (0,)), (BOTH94, (0,)), (BOTH94, (1,))])
-def test_a_table_bot_never_loses_any_openspiel_line(table, ids):
+@pytest.mark.parametrize(("table", "role"), SEATS)
+def test_a_table_bot_never_loses_any_openspiel_line(table, role):
+    ids = (0,) if role == "X" else (1,)
     games, wins = _every_line(table_bot(table), ids, GAME.new_initial_state())
-    expected = verify_player(table.player(), "X" if ids == (0,) else "O")
-    assert (games, wins) == (expected.games, expected.wins)
+    assert_matches_verify(table, role, games, wins)
 
 
 def test_a_table_bot_in_openspiels_own_game_loop():
@@ -95,9 +93,7 @@ def test_a_table_bot_in_openspiels_own_game_loop():
 
 
 def test_an_openspiel_bot_verified_through_the_cli(tmp_path):
-    module = tmp_path / "os_alphabeta.py"
-    module.write_text(ALPHA_BETA_BOT)
-    result = runner.invoke(app, ["verify", "--player", f"{module}:bot", "--json"])
+    result = verify_agent_file(tmp_path, "os_alphabeta", ALPHA_BETA_BOT, "bot", "--json")
     assert result.exit_code == 0, result.output
     assert '"ok": true' in result.output and '"losses": 0' in result.output
 

@@ -3,15 +3,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from typer.testing import CliRunner
 
 pytest.importorskip("pettingzoo")
 tictactoe_v3 = pytest.importorskip("pettingzoo.classic.tictactoe_v3")
 
-from minttt.cli import app  # noqa: E402
+from adapter_helpers import (  # noqa: E402
+    BOTH94,
+    SEATS,
+    TABLES,
+    assert_matches_verify,
+    verify_agent_file,
+)
+
 from minttt.integrations.pettingzoo import (  # noqa: E402
     PettingZooPlayer,
     TableAgent,
@@ -19,13 +23,7 @@ from minttt.integrations.pettingzoo import (  # noqa: E402
     board_of_observation,
     pettingzoo_policy,
 )
-from minttt.table.model import load_table  # noqa: E402
 from minttt.table.verify import verify_player  # noqa: E402
-
-TABLES = Path(__file__).parent.parent / "results" / "tables"
-X22 = load_table(TABLES / "first-center-lookup-entries.json")
-BOTH94 = load_table(TABLES / "both-center-lookup-entries.json")
-runner = CliRunner()
 
 
 def test_actions_are_column_major_and_observations_are_read_right():
@@ -61,13 +59,10 @@ def _every_line(agent, seat: str, prefix: list[int]) -> tuple[int, int]:
     return games, wins
 
 
-@pytest.mark.parametrize(
-    ("table", "seat"), [(X22, "player_1"), (BOTH94, "player_1"), (BOTH94, "player_2")]
-)
-def test_a_table_agent_never_loses_any_line_of_the_aec_loop(table, seat):
-    games, wins = _every_line(TableAgent(table), seat, [])
-    expected = verify_player(table.player(), "X" if seat == "player_1" else "O")
-    assert (games, wins) == (expected.games, expected.wins)
+@pytest.mark.parametrize(("table", "role"), SEATS)
+def test_a_table_agent_never_loses_any_line_of_the_aec_loop(table, role):
+    games, wins = _every_line(TableAgent(table), "player_1" if role == "X" else "player_2", [])
+    assert_matches_verify(table, role, games, wins)
 
 
 def test_a_table_agent_in_the_usual_aec_loop_against_a_random_agent():
@@ -94,8 +89,7 @@ def test_a_table_agent_in_the_usual_aec_loop_against_a_random_agent():
 
 
 def test_pettingzoo_policies_verified_through_the_cli(tmp_path):
-    module = tmp_path / "pz_agents.py"
-    module.write_text(
+    source = (
         "from minttt.integrations.pettingzoo import TableAgent, pettingzoo_policy\n"
         "from minttt.table.model import load_table\n"
         f"perfect = TableAgent(load_table({str(TABLES / 'both-center-lookup-entries.json')!r}))\n"
@@ -103,9 +97,9 @@ def test_pettingzoo_policies_verified_through_the_cli(tmp_path):
         "def first_legal(observation, agent):\n"
         "    return list(observation['action_mask']).index(1)\n"
     )
-    ok = runner.invoke(app, ["verify", "--player", f"{module}:perfect"])
+    ok = verify_agent_file(tmp_path, "pz_agents", source, "perfect")
     assert ok.exit_code == 0 and "ok:" in ok.output, ok.output
-    bad = runner.invoke(app, ["verify", "--player", f"{module}:first_legal", "--role", "X"])
+    bad = verify_agent_file(tmp_path, "pz_agents", source, "first_legal", "--role", "X")
     # action 0 then 1 (column-major): x plays 0 and then the middle left, cell 3
     assert bad.exit_code == 1 and "FAILED" in bad.output, bad.output
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from minttt.cli import app
@@ -83,3 +84,16 @@ def test_cli_play_end_of_input_exits_cleanly(tmp_path):
     assert bad.exit_code == 2
     assert runner.invoke(app, ["play", "--as", "Q"]).exit_code == 2
     assert runner.invoke(app, ["play", "--table", str(path), "--player", "random"]).exit_code == 2
+
+
+def test_a_one_role_table_decides_the_console_side(tmp_path):
+    from minttt.errors import InputError
+    from minttt.play.opponents import console_opponent
+    from minttt.vocabulary import Role
+
+    path = tmp_path / "x.json"
+    save_table(TX, path)
+    opponent, human, rules = console_opponent(str(path), None, None)
+    assert human == "O" and rules.name == "3x3" and opponent.choices(Board.empty()) == (4,)
+    with pytest.raises(InputError, match="plays X only"):
+        console_opponent(str(path), None, Role.X)

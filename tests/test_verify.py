@@ -167,3 +167,16 @@ def test_a_side_lost_from_the_start_may_lose_but_must_keep_the_value() -> None:
     assert report.ok and report.losses == report.games > 0
     # On 3x3 O is not lost from the start, so a random O's losses are failures.
     assert not verify_player(RandomPlayer(), "O", "never-lose").ok
+
+
+def test_the_report_lines_say_ok_with_the_counts_or_failed_with_the_counterexample():
+    ok = verify_table(TX)
+    verdict, counts, entries = ok.lines("table t.json")
+    assert verdict == "ok: table t.json plays X (optimal)"
+    assert counts.startswith(f"{ok.games:,} games (every opponent line): {ok.wins:,} won")
+    assert entries.startswith(f"{TX.size} entries (lookups), ")
+    bad = verify_player(RandomPlayer(), "O", "never-lose")
+    verdict, example = bad.lines("player random")
+    assert verdict == "FAILED: player random as O (never-lose)"
+    assert example == bad.counterexample.describe()
+    assert bad.role == "O" and bad.criterion == "never-lose"  # vocabulary members are their text

@@ -1,6 +1,7 @@
 """The ``minttt`` command: a thin layer over the Python API.
 
-Each sub-module of ``minttt.cli`` defines ``register(app)`` and adds its commands. ``main`` loads
+Each sub-module of ``minttt.cli`` defines its commands as module-level functions (read the
+options, call the library, print) and ``register(app)``, which adds them to the app. ``main`` loads
 only the module of the command being run, so a quick command (``minttt count``) never pays for the
 imports of a heavy one (solvers, plotting, browsers). ``minttt.cli.app`` is the full application.
 """
@@ -16,9 +17,12 @@ import typer
 from typer.core import TyperGroup
 
 try:  # typer >= 0.2x ships its own copy of click
-    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+    from typer._click import exceptions as click_exceptions
 except ImportError:  # pragma: no cover - older typer uses click itself
-    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef]
+    from click import exceptions as click_exceptions  # type: ignore[no-redef]
+
+ClickException = click_exceptions.ClickException
+NoArgsIsHelpError = click_exceptions.NoArgsIsHelpError
 
 # command name -> module of minttt.cli that registers it
 COMMANDS: dict[str, str] = {
@@ -47,10 +51,11 @@ class OneLineErrors(TyperGroup):
     """The root command: a usage error (bad option value, unknown option) is one line, exit 2."""
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        options = {**kwargs, "standalone_mode": False}
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, **options)
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = super().main(*args, **options)
         except NoArgsIsHelpError as exc:
             exc.show()
             sys.exit(exc.exit_code)
@@ -58,7 +63,8 @@ class OneLineErrors(TyperGroup):
             from minttt.cli.common import plain
 
             message = plain(" ".join(exc.format_message().split()))
-            command = exc.ctx.command_path if getattr(exc, "ctx", None) else "minttt"
+            ctx = getattr(exc, "ctx", None)
+            command = ctx.command_path if ctx else "minttt"
             typer.echo(f"error: {message} (see {command} --help)", err=True)
             sys.exit(exc.exit_code)
         sys.exit(code if isinstance(code, int) else 0)

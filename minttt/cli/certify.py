@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -11,114 +12,131 @@ from minttt.cli.common import console, fail, guarded, print_json, require_folder
 from minttt.errors import InputError
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("certify")
-    @guarded
-    def certify_command(
-        variants: list[str] = typer.Argument(
-            None, metavar="[VARIANT]...", help="Variant names, e.g. first-center-lookup-entries."
-        ),
-        all_: bool = typer.Option(False, "--all", help="Every proven minimum the project reports."),
-        out: Path = typer.Option(
-            Path("results/proofs"), "--out", help="Folder for the certificates and index.json."
-        ),
-        json_out: bool = typer.Option(False, "--json", help="Print the index records as JSON."),
-        no_check: bool = typer.Option(
-            False, "--no-check", help="Skip minttt's DRAT check (the tests run it)."
-        ),
-    ) -> None:
-        """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
-        proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
-        from minttt.fileio import write_many_atomic
-        from minttt.formula.encode import Variant
-        from minttt.solvers.certify import (
-            MNK_FOLDER,
-            certificate_variants,
-            certify_all,
-            pending_files,
+def certify_command(
+    variants: list[str] = typer.Argument(
+        None, metavar="[VARIANT]...", help="Variant names, e.g. first-center-lookup-entries."
+    ),
+    all_: bool = typer.Option(False, "--all", help="Every proven minimum the project reports."),
+    out: Path = typer.Option(
+        Path("results/proofs"), "--out", help="Folder for the certificates and index.json."
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print the index records as JSON."),
+    no_check: bool = typer.Option(
+        False, "--no-check", help="Skip minttt's DRAT check (the tests run it)."
+    ),
+) -> None:
+    """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
+    proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
+    from minttt.fileio import write_many_atomic
+    from minttt.formula.encode import Variant
+    from minttt.solvers.certify import certificate_variants
+
+    if all_ == bool(variants):
+        raise InputError("give VARIANT names or --all (exactly one)")
+    if all_:
+        chosen = certificate_variants() + certificate_variants(mnk=True)
+    else:
+        chosen = [Variant.parse(v) for v in variants]
+    jobs = _jobs(out, chosen)
+    require_folder(out)
+    done, files = _certify(jobs, check=not no_check, quiet=json_out)
+    write_many_atomic(files, final=True)  # every certificate and index, or none
+    if json_out:
+        print_json([_record(c) for c in done])
+        return
+    for c in done:
+        console.print(_line(c), highlight=False)
+    where = " and ".join(f"{folder}/index.json" for folder, _ in jobs)
+    console.print(f"wrote {len(done)} certificate(s) and {where}", highlight=False)
+
+
+def _jobs(out: Path, chosen: list[Any]) -> list[tuple[Path, list[Any]]]:
+    """(folder, variants) to certify: m,n,k certificates live in their own folder (written by
+    the long run, not reproduce)."""
+    from minttt.solvers.certify import MNK_FOLDER
+
+    mnk = [v for v in chosen if v.game.startswith("mnk")]
+    jobs = [(out, [v for v in chosen if v not in mnk]), (out / MNK_FOLDER, mnk)]
+    return [(folder, group) for folder, group in jobs if group]
+
+
+def _certify(
+    jobs: list[tuple[Path, list[Any]]], *, check: bool, quiet: bool
+) -> tuple[list[Any], dict[Path, bytes]]:
+    """Every certificate of ``jobs`` and the files to write, with a step progress bar."""
+    from minttt.solvers.certify import certify_all, pending_files
+
+    done: list[Any] = []
+    files: dict[Path, bytes] = {}
+    with step_progress(transient=True, disable=quiet) as progress:
+        task = progress.add_task("certify", total=sum(len(v) for _, v in jobs))
+        for folder, group in jobs:
+            offset = len(done)
+
+            def on_variant(name: str, i: int, total: int, offset: int = offset) -> None:
+                progress.update(task, description=f"certify: {name}", completed=offset + i)
+
+            certified = certify_all(folder, group, on_variant=on_variant, check=check, write=False)
+            files |= pending_files(folder, certified)
+            done += certified
+    return done, files
+
+
+def _record(c: Any) -> dict[str, Any]:
+    """A certificate's index record with its check and timings (``--json``)."""
+    return {
+        **c.record,
+        "check": c.check.to_dict() if c.check else None,
+        "check_seconds": round(c.check_seconds or 0.0, 3),
+        "solve_seconds": round(c.solve_seconds, 3),
+    }
+
+
+def _line(c: Any) -> str:
+    """A certificate in one line: the minimum, the proof and its check."""
+    r = c.record
+    if c.check:
+        checked = (
+            f"{c.check.core_lemmas:,}/{r['lemmas']:,} lemmas checked in "
+            f"{c.check_seconds:.2f} s), table verified"
         )
+    else:
+        checked = f"{r['lemmas']:,} lemmas, not checked), table verified"
+    return (
+        f"{r['variant']}: minimum {r['minimum']}, UNSAT at {r['bound']} "
+        f"(proof {r['proof_bytes']:,} B xz{'' if r['shipped'] else ', not shipped'}, " + checked
+    )
 
-        if all_ == bool(variants):
-            raise InputError("give VARIANT names or --all (exactly one)")
-        if all_:
-            chosen = certificate_variants() + certificate_variants(mnk=True)
-        else:
-            chosen = [Variant.parse(v) for v in variants]
-        # m,n,k certificates live in their own folder (written by the long run, not reproduce)
-        mnk = [v for v in chosen if v.game.startswith("mnk")]
-        jobs = [(out, [v for v in chosen if v not in mnk]), (out / MNK_FOLDER, mnk)]
-        jobs = [(folder, group) for folder, group in jobs if group]
-        require_folder(out)
-        with step_progress(transient=True, disable=json_out) as progress:
-            task = progress.add_task("certify", total=sum(len(v) for _, v in jobs))
-            done = []
-            files: dict[Path, bytes] = {}
-            for folder, group in jobs:
-                offset = len(done)
 
-                def on_variant(name: str, i: int, total: int, offset: int = offset) -> None:
-                    progress.update(task, description=f"certify: {name}", completed=offset + i)
+def check_proof_command(
+    cnf: Path = typer.Argument(..., help="DIMACS CNF (plain, .xz or .gz)."),
+    proof: Path = typer.Argument(..., help="DRAT proof, text or binary (plain, .xz or .gz)."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Check that PROOF refutes CNF (DRAT: RUP or RAT lemmas, ending in the empty clause).
 
-                certified = certify_all(
-                    folder, group, on_variant=on_variant, check=not no_check, write=False
-                )
-                files |= pending_files(folder, certified)
-                done += certified
-        write_many_atomic(files, final=True)  # every certificate and index, or none
+    Exit 0 when the proof is valid, 1 when it is not (naming the first lemma that fails),
+    2 for a file that cannot be read.
+    """
+    from minttt import drat
+
+    start = time.perf_counter()
+    result = drat.check_files(cnf, proof)
+    seconds = time.perf_counter() - start
+    if json_out:
+        print_json({**result.to_dict(), "seconds": round(seconds, 3)})
+    elif result.valid:
+        console.print(
+            f"{result.message}; {result.core_clauses:,} formula clauses used ({seconds:.2f} s)",
+            highlight=False,
+        )
+    if not result.valid:
         if json_out:
-            print_json(
-                [
-                    {
-                        **c.record,
-                        "check": c.check.to_dict() if c.check else None,
-                        "check_seconds": round(c.check_seconds or 0.0, 3),
-                        "solve_seconds": round(c.solve_seconds, 3),
-                    }
-                    for c in done
-                ]
-            )
-            return
-        for c in done:
-            r = c.record
-            console.print(
-                f"{r['variant']}: minimum {r['minimum']}, UNSAT at {r['bound']} "
-                f"(proof {r['proof_bytes']:,} B xz{'' if r['shipped'] else ', not shipped'}, "
-                + (
-                    f"{c.check.core_lemmas:,}/{r['lemmas']:,} lemmas checked in "
-                    f"{c.check_seconds:.2f} s), table verified"
-                    if c.check
-                    else f"{r['lemmas']:,} lemmas, not checked), table verified"
-                ),
-                highlight=False,
-            )
-        where = " and ".join(f"{folder}/index.json" for folder, _ in jobs)
-        console.print(f"wrote {len(done)} certificate(s) and {where}", highlight=False)
+            raise typer.Exit(1)
+        fail(f"invalid proof: {result.message}", code=1)
 
-    @app.command("check-proof")
-    @guarded
-    def check_proof_command(
-        cnf: Path = typer.Argument(..., help="DIMACS CNF (plain, .xz or .gz)."),
-        proof: Path = typer.Argument(..., help="DRAT proof, text or binary (plain, .xz or .gz)."),
-        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    ) -> None:
-        """Check that PROOF refutes CNF (DRAT: RUP or RAT lemmas, ending in the empty clause).
 
-        Exit 0 when the proof is valid, 1 when it is not (naming the first lemma that fails),
-        2 for a file that cannot be read.
-        """
-        from minttt import drat
-
-        start = time.perf_counter()
-        result = drat.check_files(cnf, proof)
-        seconds = time.perf_counter() - start
-        if json_out:
-            print_json({**result.to_dict(), "seconds": round(seconds, 3)})
-        elif result.valid:
-            console.print(
-                f"{result.message}; {result.core_clauses:,} formula clauses used ({seconds:.2f} s)",
-                highlight=False,
-            )
-        if not result.valid:
-            if json_out:
-                raise typer.Exit(1)
-            fail(f"invalid proof: {result.message}", code=1)
+def register(app: typer.Typer) -> None:
+    """Add ``certify`` and ``check-proof`` to ``app``."""
+    app.command("certify")(guarded(certify_command))
+    app.command("check-proof")(guarded(check_proof_command))

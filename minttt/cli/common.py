@@ -24,6 +24,17 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+__all__ = [
+    "console",
+    "err_console",
+    "fail",
+    "guarded",
+    "plain",
+    "print_json",
+    "require_folder",
+    "step_progress",
+]
+
 
 class LazyConsole:
     """A rich ``Console`` made on first use: importing rich.console costs about 40 ms, which a
@@ -109,34 +120,6 @@ def guarded(func: F) -> F:
             raise typer.Exit(128 + (signal.SIGTERM if term else signal.SIGINT)) from None
 
     return wrapper  # type: ignore[return-value]
-
-
-#: the largest board (cells) that commands enumerating every position (odds, tournament) accept
-MAX_PLAYED_CELLS = 12
-
-
-def check_playable(rules: Any, command: str) -> None:
-    """InputError when ``command`` cannot enumerate every position of ``rules``'s board."""
-    if rules.cells > MAX_PLAYED_CELLS:
-        raise InputError(
-            f"{command} enumerates every position: {rules.name} has {rules.cells} cells, "
-            f"more than the {MAX_PLAYED_CELLS} it handles"
-        )
-
-
-def game_of(*players: Any) -> Any:
-    """The game the players play: a table player's own game, or 3x3 (InputError on a mix)."""
-    from minttt.game.rules import TIC_TAC_TOE
-
-    games = {}
-    for p in players:
-        table = getattr(p, "table", None)
-        rules = getattr(table, "rules", None) or getattr(p, "rules", None)
-        if rules is not None:
-            games[rules.name] = rules
-    if len(games) > 1:
-        raise InputError(f"the players play different games: {', '.join(sorted(games))}")
-    return next(iter(games.values()), TIC_TAC_TOE)
 
 
 def print_json(data: Any) -> None:

@@ -34,89 +34,104 @@ def _row(table: RichTable, what: str, ours: Any, source: Any = None) -> None:
     table.add_row(what, f"{ours:,}" if isinstance(ours, int) else str(ours), mark)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("count")
-    @guarded
-    def count(
-        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-        game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K."),
-        force: bool = typer.Option(False, "--force", help="Allow boards larger than 4x4."),
-        full: bool = typer.Option(
-            None,
-            "--full/--symmetric-only",
-            help="Also count the full tree and hashed positions (default: boards up to 12 cells).",
-            show_default=False,
-        ),
-        symmetry: str = typer.Option(
-            "full",
-            "--symmetry",
-            help="full: every count; none: only the raw positions (the graph of raw tables).",
-        ),
-    ) -> None:
-        """Count the game tree, positions and symmetry classes (every count of 003 and 000)."""
-        from minttt.solvers.api import symmetric_flag
+def count_command(
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K."),
+    force: bool = typer.Option(False, "--force", help="Allow boards larger than 4x4."),
+    full: bool = typer.Option(
+        None,
+        "--full/--symmetric-only",
+        help="Also count the full tree and hashed positions (default: boards up to 12 cells).",
+        show_default=False,
+    ),
+    symmetry: str = typer.Option(
+        "full",
+        "--symmetry",
+        help="full: every count; none: only the raw positions (the graph of raw tables).",
+    ),
+) -> None:
+    """Count the game tree, positions and symmetry classes (every count of 003 and 000)."""
+    from minttt.solvers.api import symmetric_flag
 
-        rules = Rules.from_name(game, force=force)
-        if not symmetric_flag(symmetry):
-            _raw(rules, json_out)
-            return
-        counts = count_all(rules, full=full)
-        if json_out:
-            print_json(counts)
-            return
-        is_ttt = rules.name == "3x3"
-        src = SOURCE if is_ttt else {}
-        t = RichTable(title=f"minttt count: {rules.name}", show_lines=False)
-        t.add_column("what (positions unless said)")
-        t.add_column("ours", justify="right")
-        t.add_column("source")
-        ft = counts["full_tree"] or {}
-        for key, label in [
-            ("nodes", "full tree: nodes (every move sequence)"),
-            ("leaves", "full tree: leaves (finished games)"),
-            ("x_wins", "  X wins"),
-            ("o_wins", "  O wins"),
-            ("draws", "  draws"),
-        ]:
-            if ft:
-                _row(t, label, ft[key], src.get("full_tree", {}).get(key))
-        if ft:
-            _row(t, "full tree: nodes per depth", ", ".join(f"{n:,}" for n in ft["by_depth"]))
-        for part, label in [("hashed", "positions hashed"), ("symmetric", "symmetry removed")]:
-            for key in ("examined", "positions", "max_hash"):
-                if counts[part] is not None:
-                    _row(
-                        t,
-                        f"{label}: {key.replace('_', ' ')}",
-                        counts[part][key],
-                        src.get(part, {}).get(key),
-                    )
-        if not ft:
-            _row(t, "full tree, hashed positions, game counts", "skipped (pass --full)")
-        tc = counts["terminal_classes"]
-        _row(t, "terminal positions up to symmetry", sum(tc.values()), 138 if is_ttt else None)
-        _row(t, "  X wins / O wins / draws", f"{tc['x_wins']} / {tc['o_wins']} / {tc['draws']}")
-        dp = counts["decision_positions"]
-        _row(t, "decision positions up to symmetry", sum(dp.values()), 627 if is_ttt else None)
-        _row(t, "  X to move / O to move", f"{dp['x_to_move']} / {dp['o_to_move']}")
-        if counts["games_up_to_symmetry"] is not None:
-            _row(
-                t,
-                "games up to symmetry (symmetric moves count once)",
-                counts["games_up_to_symmetry"],
-                26830 if is_ttt else None,
-            )
-            _row(t, "games up to symmetry (orbits of move sequences)", counts["sequence_orbits"])
-        _row(t, "value of the empty board (+1 X wins, 0 draw)", counts["value"])
-        if "situations_827" in counts:
-            s = counts["situations_827"]
-            _row(t, "000's situations: " + s["counts"], s["value"], 827)
-            _row(
-                t,
-                "  of which real decision positions / boards with a line",
-                f"{s['decision_positions']} / {s['with_a_line']}",
-            )
-        console.print(t)
+    rules = Rules.from_name(game, force=force)
+    if not symmetric_flag(symmetry):
+        _raw(rules, json_out)
+        return
+    counts = count_all(rules, full=full)
+    if json_out:
+        print_json(counts)
+        return
+    console.print(_counts_table(counts, rules))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``count`` to ``app``."""
+    app.command("count")(guarded(count_command))
+
+
+def _counts_table(counts: dict[str, Any], rules: Rules) -> RichTable:
+    """The counts beside 003's figures (for 3x3), one row each."""
+    t = RichTable(title=f"minttt count: {rules.name}", show_lines=False)
+    t.add_column("what (positions unless said)")
+    t.add_column("ours", justify="right")
+    t.add_column("source")
+    src = SOURCE if rules.name == "3x3" else {}
+    ft = counts["full_tree"] or {}
+    if ft:
+        _tree_rows(t, ft, src)
+    _hashed_rows(t, counts, src)
+    if not ft:
+        _row(t, "full tree, hashed positions, game counts", "skipped (pass --full)")
+    _class_rows(t, counts, rules.name == "3x3")
+    return t
+
+
+def _tree_rows(t: RichTable, ft: dict[str, Any], src: dict[str, Any]) -> None:
+    for key, label in [
+        ("nodes", "full tree: nodes (every move sequence)"),
+        ("leaves", "full tree: leaves (finished games)"),
+        ("x_wins", "  X wins"),
+        ("o_wins", "  O wins"),
+        ("draws", "  draws"),
+    ]:
+        _row(t, label, ft[key], src.get("full_tree", {}).get(key))
+    _row(t, "full tree: nodes per depth", ", ".join(f"{n:,}" for n in ft["by_depth"]))
+
+
+def _hashed_rows(t: RichTable, counts: dict[str, Any], src: dict[str, Any]) -> None:
+    for part, label in [("hashed", "positions hashed"), ("symmetric", "symmetry removed")]:
+        if counts[part] is None:
+            continue
+        for key in ("examined", "positions", "max_hash"):
+            what = f"{label}: {key.replace('_', ' ')}"
+            _row(t, what, counts[part][key], src.get(part, {}).get(key))
+
+
+def _class_rows(t: RichTable, counts: dict[str, Any], is_ttt: bool) -> None:
+    """Positions and games up to symmetry, the value, and 000's 827 situations."""
+    tc = counts["terminal_classes"]
+    _row(t, "terminal positions up to symmetry", sum(tc.values()), 138 if is_ttt else None)
+    _row(t, "  X wins / O wins / draws", f"{tc['x_wins']} / {tc['o_wins']} / {tc['draws']}")
+    dp = counts["decision_positions"]
+    _row(t, "decision positions up to symmetry", sum(dp.values()), 627 if is_ttt else None)
+    _row(t, "  X to move / O to move", f"{dp['x_to_move']} / {dp['o_to_move']}")
+    if counts["games_up_to_symmetry"] is not None:
+        _row(
+            t,
+            "games up to symmetry (symmetric moves count once)",
+            counts["games_up_to_symmetry"],
+            26830 if is_ttt else None,
+        )
+        _row(t, "games up to symmetry (orbits of move sequences)", counts["sequence_orbits"])
+    _row(t, "value of the empty board (+1 X wins, 0 draw)", counts["value"])
+    if "situations_827" in counts:
+        s = counts["situations_827"]
+        _row(t, "000's situations: " + s["counts"], s["value"], 827)
+        _row(
+            t,
+            "  of which real decision positions / boards with a line",
+            f"{s['decision_positions']} / {s['with_a_line']}",
+        )
 
 
 def raw_counts(rules: Rules) -> dict[str, Any]:

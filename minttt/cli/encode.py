@@ -11,70 +11,84 @@ from minttt.cli.common import console, guarded, plain
 from minttt.errors import InputError
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("encode")
-    @guarded
-    def encode_command(
-        variant: str | None = typer.Argument(
-            None,
-            metavar="[VARIANT]",
-            help="role[-opening]-encoding-objective[-never-lose], e.g. first-center-lookup-entries",
-        ),
-        fmt: str = typer.Option("wcnf", "--format", help="wcnf | smt2."),
-        out: Path | None = typer.Option(None, "--out", help="Output file (default: stdout)."),
-        game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
-        optimum: bool = typer.Option(
-            True,
-            "--optimum/--no-optimum",
-            help="Solve first (RC2) to put the optimum in the header.",
-        ),
-        timeout: float = typer.Option(
-            60.0, "--timeout", help="Seconds for the optimum (header only)."
-        ),
-        all_dir: Path | None = typer.Option(
-            None, "--all", help="Write every standard 3x3 variant in both formats into this folder."
-        ),
-        symmetry: str = typer.Option(
-            "full", "--symmetry", help="full: canonical positions; none: the raw positions."
-        ),
-    ) -> None:
-        """Write a variant's formula (hard clauses + objective) as WCNF or SMT-LIB 2."""
-        from minttt.fileio import write_text_atomic
-        from minttt.formula.encode import Variant, encode
-        from minttt.formula.files import FORMATS, render
-        from minttt.game.graph import build_graph
-        from minttt.report.encodings import write_encodings
-        from minttt.solvers import solve
-        from minttt.solvers.api import symmetric_flag
+def encode_command(
+    variant: str | None = typer.Argument(
+        None,
+        metavar="[VARIANT]",
+        help="role[-opening]-encoding-objective[-never-lose], e.g. first-center-lookup-entries",
+    ),
+    fmt: str = typer.Option("wcnf", "--format", help="wcnf | smt2."),
+    out: Path | None = typer.Option(None, "--out", help="Output file (default: stdout)."),
+    game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
+    optimum: bool = typer.Option(
+        True,
+        "--optimum/--no-optimum",
+        help="Solve first (RC2) to put the optimum in the header.",
+    ),
+    timeout: float = typer.Option(60.0, "--timeout", help="Seconds for the optimum (header only)."),
+    all_dir: Path | None = typer.Option(
+        None, "--all", help="Write every standard 3x3 variant in both formats into this folder."
+    ),
+    symmetry: str = typer.Option(
+        "full", "--symmetry", help="full: canonical positions; none: the raw positions."
+    ),
+) -> None:
+    """Write a variant's formula (hard clauses + objective) as WCNF or SMT-LIB 2."""
+    from minttt.fileio import write_text_atomic
+    from minttt.solvers.api import symmetric_flag
 
-        symmetric = symmetric_flag(symmetry)
-        if all_dir is not None:
-            if variant is not None:
-                raise InputError("--all writes every variant; drop VARIANT")
-            if not symmetric:
-                raise InputError("--all writes the symmetric encodings; drop --symmetry none")
-            paths = write_encodings(all_dir, final=True)
-            console.print(f"wrote {len(paths)} files to {plain(all_dir)}", soft_wrap=True)
-            return
-        if variant is None:
-            raise InputError("give a VARIANT such as first-center-lookup-entries (or --all DIR)")
-        if fmt not in FORMATS:
-            raise InputError(f"unknown --format {fmt!r}: expected one of {', '.join(FORMATS)}")
-        if not timeout >= 0:
-            raise InputError(f"--timeout must be >= 0 seconds, got {timeout}")
-        v = Variant.parse(variant)
-        if game != "3x3":
-            if "@" in variant:
-                raise InputError("give the game either as VARIANT@GAME or --game, not both")
-            v = Variant(v.role, v.opening, v.encoding, v.objective, v.criterion, game)
-        formula = encode(build_graph(v.rules, symmetric=symmetric), v)
-        best = bounds = None
-        if optimum:
-            sol = solve(formula, solver="rc2", timeout=timeout)
-            bounds = (sol.lower_bound, sol.size or 0)
-            best = sol.size if sol.optimal else None
-        text = render(formula, fmt, best, bounds)
-        if out is None:
-            sys.stdout.write(text)
-        else:
-            write_text_atomic(out, text, final=True)
+    symmetric = symmetric_flag(symmetry)
+    if all_dir is not None:
+        _encode_all(all_dir, variant, symmetric)
+        return
+    if variant is None:
+        raise InputError("give a VARIANT such as first-center-lookup-entries (or --all DIR)")
+    text = _encode_one(variant, fmt, game, symmetric, timeout, optimum)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        write_text_atomic(out, text, final=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``encode`` to ``app``."""
+    app.command("encode")(guarded(encode_command))
+
+
+def _encode_all(all_dir: Path, variant: str | None, symmetric: bool) -> None:
+    """``--all DIR``: every standard variant in both formats."""
+    from minttt.report.encodings import write_encodings
+
+    if variant is not None:
+        raise InputError("--all writes every variant; drop VARIANT")
+    if not symmetric:
+        raise InputError("--all writes the symmetric encodings; drop --symmetry none")
+    paths = write_encodings(all_dir, final=True)
+    console.print(f"wrote {len(paths)} files to {plain(all_dir)}", soft_wrap=True)
+
+
+def _encode_one(
+    variant: str, fmt: str, game: str, symmetric: bool, timeout: float, optimum: bool
+) -> str:
+    """One variant's formula as text; with ``optimum``, the optimum (RC2) in its header."""
+    from minttt.formula.encode import Variant, encode
+    from minttt.formula.files import FORMATS, render
+    from minttt.game.graph import build_graph
+    from minttt.solvers import solve
+
+    if fmt not in FORMATS:
+        raise InputError(f"unknown --format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if not timeout >= 0:
+        raise InputError(f"--timeout must be >= 0 seconds, got {timeout}")
+    v = Variant.parse(variant)
+    if game != "3x3":
+        if "@" in variant:
+            raise InputError("give the game either as VARIANT@GAME or --game, not both")
+        v = Variant(v.role, v.opening, v.encoding, v.objective, v.criterion, game)
+    formula = encode(build_graph(v.rules, symmetric=symmetric), v)
+    best = bounds = None
+    if optimum:
+        sol = solve(formula, solver="rc2", timeout=timeout)
+        bounds = (sol.lower_bound, sol.size or 0)
+        best = sol.size if sol.optimal else None
+    return render(formula, fmt, best, bounds)

@@ -47,148 +47,160 @@ def _write_results(
         result["plot"] = plot
 
 
+def evolve_command(
+    recipe: str = typer.Option("hochmuth", "--recipe", help="hochmuth (000) or cornell (002)."),
+    population: int = typer.Option(None, "--population", help="Individuals (500 / 100)."),
+    generations: int = typer.Option(None, "--generations", help="Most generations (500 / 200)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the run's numpy PCG64 generator."),
+    fitness: str = typer.Option(
+        None, "--fitness", help="hochmuth: not-lost (000's final) or points (000's table 1)."
+    ),
+    genes: int = typer.Option(
+        None, "--genes", help="hochmuth: 627 decision positions or 000's 827 situations."
+    ),
+    p_replicate: float = typer.Option(None, "--p-replicate", help="hochmuth: 0.10."),
+    p_mutate: float = typer.Option(None, "--p-mutate", help="0.001 (hochmuth) / 0.025 (cornell)."),
+    p_crossover: float = typer.Option(None, "--p-crossover", help="hochmuth: 0.15 per gene."),
+    out: str = typer.Option(None, "--out", help="Write the evolved strategy as a table file."),
+    checkpoint: str = typer.Option(
+        None, "--checkpoint", help="Resume from FILE if it exists; write it as the run goes."
+    ),
+    every: int = typer.Option(50, "--checkpoint-every", help="Generations between checkpoints."),
+    plot: str = typer.Option(
+        None, "--plot", help="Write best and mean fitness per generation (PNG)."
+    ),
+    restarts: int = typer.Option(
+        None,
+        "--restarts",
+        help="Restart a run that ends imperfect from a fresh population (seed + 1000 k), "
+        "at most N times (default: 20 for hochmuth, 0 for cornell, which never reaches "
+        "perfection).",
+    ),
+    max_seconds: float | None = typer.Option(
+        600.0, "--max-seconds", help="Time budget over all attempts, in seconds."
+    ),
+    single_run: bool = typer.Option(
+        False, "--single-run", help="000's exact protocol: one run, no restarts, no budget."
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Evolve a never-losing strategy (000) or 002's raw-genome organisms, with checkpoints.
+
+    Exits 0 with a perfect strategy; 1 when the budget ran out first (the best strategy
+    still loses games: nothing is written to --out; resume from --checkpoint).
+    """
+    from minttt.errors import InputError
+    from minttt.fileio import refuse_overwrite
+
+    if every < 1:
+        raise InputError(f"--checkpoint-every must be at least 1, got {every}")
+    refuse_overwrite(out, checkpoint)
+    refuse_overwrite(plot, checkpoint, out, what="--plot")
+    config = make_config(
+        recipe,
+        population=population,
+        generations=generations,
+        seed=seed,
+        fitness=fitness,
+        genes=genes,
+        p_replicate=p_replicate,
+        p_mutate=p_mutate,
+        p_crossover=p_crossover,
+    )
+    if out is not None and recipe == "cornell":
+        evolved_table(start(config))  # raises the one-line explanation
+    if single_run:
+        restarts, max_seconds = 0, None
+    elif restarts is None:
+        restarts = 20 if recipe == "hochmuth" else 0
+    quiet = json_out or not err_console.is_terminal
+    campaign = _campaign(config, recipe, quiet, restarts, max_seconds, checkpoint, every)
+    state = campaign.state
+    result: dict[str, Any] = summary(state)
+    result["seconds"] = round(campaign.seconds, 3)
+    result["seed"] = int(state.config["seed"])
+    result["attempts"] = campaign.attempts
+    if checkpoint is not None:
+        result["checkpoint"] = checkpoint
+    with shielded(final=True):  # the results: written together, then the run has succeeded
+        _write_results(state, result, None if not campaign.perfect else out, plot)
+    if not campaign.perfect:
+        _report_imperfect(result, recipe, json_out, state, out)
+        raise typer.Exit(1)
+    if json_out:
+        print_json(result)
+        return
+    _report_perfect(result, recipe, out, plot)
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("evolve")
-    @guarded
-    def evolve(
-        recipe: str = typer.Option("hochmuth", "--recipe", help="hochmuth (000) or cornell (002)."),
-        population: int = typer.Option(None, "--population", help="Individuals (500 / 100)."),
-        generations: int = typer.Option(
-            None, "--generations", help="Most generations (500 / 200)."
-        ),
-        seed: int = typer.Option(0, "--seed", help="Seed of the run's numpy PCG64 generator."),
-        fitness: str = typer.Option(
-            None, "--fitness", help="hochmuth: not-lost (000's final) or points (000's table 1)."
-        ),
-        genes: int = typer.Option(
-            None, "--genes", help="hochmuth: 627 decision positions or 000's 827 situations."
-        ),
-        p_replicate: float = typer.Option(None, "--p-replicate", help="hochmuth: 0.10."),
-        p_mutate: float = typer.Option(
-            None, "--p-mutate", help="0.001 (hochmuth) / 0.025 (cornell)."
-        ),
-        p_crossover: float = typer.Option(None, "--p-crossover", help="hochmuth: 0.15 per gene."),
-        out: str = typer.Option(None, "--out", help="Write the evolved strategy as a table file."),
-        checkpoint: str = typer.Option(
-            None, "--checkpoint", help="Resume from FILE if it exists; write it as the run goes."
-        ),
-        every: int = typer.Option(
-            50, "--checkpoint-every", help="Generations between checkpoints."
-        ),
-        plot: str = typer.Option(
-            None, "--plot", help="Write best and mean fitness per generation (PNG)."
-        ),
-        restarts: int = typer.Option(
-            None,
-            "--restarts",
-            help="Restart a run that ends imperfect from a fresh population (seed + 1000 k), "
-            "at most N times (default: 20 for hochmuth, 0 for cornell, which never reaches "
-            "perfection).",
-        ),
-        max_seconds: float = typer.Option(
-            600.0, "--max-seconds", help="Time budget over all attempts, in seconds."
-        ),
-        single_run: bool = typer.Option(
-            False, "--single-run", help="000's exact protocol: one run, no restarts, no budget."
-        ),
-        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    ) -> None:
-        """Evolve a never-losing strategy (000) or 002's raw-genome organisms, with checkpoints.
+    """Add ``evolve`` to ``app``."""
+    app.command("evolve")(guarded(evolve_command))
 
-        Exits 0 with a perfect strategy; 1 when the budget ran out first (the best strategy
-        still loses games: nothing is written to --out; resume from --checkpoint).
-        """
-        from minttt.errors import InputError
-        from minttt.fileio import refuse_overwrite
 
-        if every < 1:
-            raise InputError(f"--checkpoint-every must be at least 1, got {every}")
-        refuse_overwrite(out, checkpoint)
-        refuse_overwrite(plot, checkpoint, out, what="--plot")
-        config = make_config(
-            recipe,
-            population=population,
-            generations=generations,
-            seed=seed,
-            fitness=fitness,
-            genes=genes,
-            p_replicate=p_replicate,
-            p_mutate=p_mutate,
-            p_crossover=p_crossover,
-        )
-        if out is not None and recipe == "cornell":
-            evolved_table(start(config))  # raises the one-line explanation
-        if single_run:
-            restarts, max_seconds = 0, None
-        elif restarts is None:
-            restarts = 20 if recipe == "hochmuth" else 0
-        state = start(config) if checkpoint is None else None
-        quiet = json_out or not err_console.is_terminal
-        progress = Progress(
-            TextColumn(f"[bold]{recipe}[/]"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.description}"),
-            TimeElapsedColumn(),
-            console=err_console.get(),
-            disable=quiet,
-            transient=True,
-        )
-        total = config.generations + 1
-        try:
-            with progress:
-                task = progress.add_task("starting", total=total)
+def _campaign(
+    config: Any,
+    recipe: str,
+    quiet: bool,
+    restarts: int,
+    max_seconds: float | None,
+    checkpoint: str | None,
+    every: int,
+) -> Any:
+    """Run the attempts with a progress bar on stderr; Ctrl-C exits 130 naming the checkpoint."""
+    progress = Progress(
+        TextColumn(f"[bold]{recipe}[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=err_console.get(),
+        disable=quiet,
+        transient=True,
+    )
+    total = config.generations + 1
+    try:
+        with progress:
+            task = progress.add_task("starting", total=total)
 
-                def tick(s: EvolutionState) -> None:
-                    progress.update(task, completed=s.generation, description=_describe(s))
+            def tick(s: EvolutionState) -> None:
+                progress.update(task, completed=s.generation, description=_describe(s))
 
-                def restarted(attempt: int, s: EvolutionState) -> None:
-                    progress.reset(task, total=total, description=f"restart {attempt}")
+            def restarted(attempt: int, s: EvolutionState) -> None:
+                progress.reset(task, total=total, description=f"restart {attempt}")
 
-                campaign = evolve_until_perfect(
-                    config,
-                    restarts=restarts,
-                    max_seconds=max_seconds,
-                    checkpoint=checkpoint,
-                    every=every,
-                    on_generation=tick,
-                    on_restart=restarted,
-                )
-        except Interrupted as stop:
-            where = f"; checkpoint written to {stop.checkpoint}" if stop.checkpoint else ""
-            err_console.print(
-                f"interrupted after generation {stop.state.generation - 1}{where}", highlight=False
+            return evolve_until_perfect(
+                config,
+                restarts=restarts,
+                max_seconds=max_seconds,
+                checkpoint=checkpoint,
+                every=every,
+                on_generation=tick,
+                on_restart=restarted,
             )
-            raise typer.Exit(130) from None
-        state = campaign.state
-        result: dict[str, Any] = summary(state)
-        result["seconds"] = round(campaign.seconds, 3)
-        result["seed"] = int(state.config["seed"])
-        result["attempts"] = campaign.attempts
-        if checkpoint is not None:
-            result["checkpoint"] = checkpoint
-        with shielded(final=True):  # the results: written together, then the run has succeeded
-            _write_results(state, result, None if not campaign.perfect else out, plot)
-        if not campaign.perfect:
-            _report_imperfect(result, recipe, json_out, state, out)
-            raise typer.Exit(1)
-        if json_out:
-            print_json(result)
-            return
-        tries = len(campaign.attempts)
-        console.print(
-            Text.assemble(
-                f"{recipe}: ",
-                Text("perfect", "green"),
-                f" at generation {result['generations']} of attempt {tries} (seed "
-                f"{result['seed']}, {result['seconds']:.1f} s in all); best fitness "
-                f"{result['fitness']}",
-            )
+    except Interrupted as stop:
+        where = f"; checkpoint written to {stop.checkpoint}" if stop.checkpoint else ""
+        err_console.print(
+            f"interrupted after generation {stop.state.generation - 1}{where}", highlight=False
         )
-        if out is not None:
-            console.print(f"table: {plain(out)} ({result['table']['size']} lookups)")
-        if plot is not None:
-            console.print(f"plot: {plain(plot)}")
+        raise typer.Exit(130) from None
+
+
+def _report_perfect(result: dict[str, Any], recipe: str, out: str | None, plot: str | None) -> None:
+    tries = len(result["attempts"])
+    console.print(
+        Text.assemble(
+            f"{recipe}: ",
+            Text("perfect", "green"),
+            f" at generation {result['generations']} of attempt {tries} (seed "
+            f"{result['seed']}, {result['seconds']:.1f} s in all); best fitness "
+            f"{result['fitness']}",
+        )
+    )
+    if out is not None:
+        console.print(f"table: {plain(out)} ({result['table']['size']} lookups)")
+    if plot is not None:
+        console.print(f"plot: {plain(plot)}")
 
 
 def _report_imperfect(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -24,101 +24,102 @@ def _limits(movetime: float | None, nodes: int | None, default: float) -> Limits
     return Limits(movetime=movetime, nodes=nodes)
 
 
+def match_command(
+    opponent: Annotated[
+        str, typer.Option(help=f"Engine to play against: {', '.join(OPPONENTS)}.")
+    ] = "baseline",
+    games: Annotated[int, typer.Option(help="Games; colours alternate.")] = 10,
+    movetime: Annotated[
+        float | None,
+        typer.Option(
+            help=f"Seconds per move (default {DEFAULT_MATCH_MOVETIME} unless --nodes is "
+            "given). Results vary with machine load."
+        ),
+    ] = None,
+    nodes: Annotated[
+        int | None,
+        typer.Option(help="Node budget per move instead of a clock: repeatable results."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the random openings.")] = 0,
+    opening_plies: Annotated[
+        int, typer.Option(help="Random plies opening each pair of games.")
+    ] = 2,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Our engine against OPPONENT: wins, draws, losses, score and nodes per second."""
+    limits = _limits(movetime, nodes, DEFAULT_MATCH_MOVETIME)
+    make_engine(opponent)
+    if games <= 0:
+        raise InputError(f"games must be > 0, got {games}")
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console.get(),
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"ours vs {opponent}", total=games)
+        result = run_match(
+            opponent=opponent,
+            games=games,
+            limits=limits,
+            seed=seed,
+            opening_plies=opening_plies,
+            on_game=lambda _record: progress.advance(task),
+        )
+    if json_out:
+        print_json(result.as_dict())
+        return
+    _print_match(result, opponent, limits, seed)
+
+
+def _print_match(result: Any, opponent: str, limits: Limits, seed: int) -> None:
+    """The games one row each, the score and the engines' speeds."""
+    table = Table(title=f"ours vs {opponent}, {_describe(limits)}, seed {seed}")
+    for column in ("game", "ours as", "plies", "winner", "result"):
+        table.add_column(column)
+    for i, record in enumerate(result.records, 1):
+        row = record.as_dict()
+        table.add_row(
+            str(i), row["ours_as"], str(row["plies"]), row["winner"] or "-", row["outcome"]
+        )
+    console.print(table)
+    console.print(
+        f"wins {result.wins}, draws {result.draws}, losses {result.losses}: "
+        f"score {result.score:.2f} over {result.games} games"
+    )
+    console.print(
+        f"nodes per second: ours {result.ours.nodes_per_second:,.0f}, "
+        f"{opponent} {result.theirs.nodes_per_second:,.0f}"
+    )
+
+
+def play_command(
+    side: Annotated[
+        str | None, typer.Option("--as", help="Play X or O (asked when not given).")
+    ] = None,
+    movetime: Annotated[
+        float | None,
+        typer.Option(help=f"Engine seconds per move (default {DEFAULT_PLAY_MOVETIME})."),
+    ] = None,
+    nodes: Annotated[int | None, typer.Option(help="Engine node budget per move.")] = None,
+    engine: Annotated[str, typer.Option(help=f"Engine to play: {', '.join(OPPONENTS)}.")] = "ours",
+) -> None:
+    """Play 9-board against the engine in the console (moves as 'board space', 1-9)."""
+    limits = _limits(movetime, nodes, DEFAULT_PLAY_MOVETIME)
+    human = None if side is None else parse_side(side)
+    play_console(human, limits, make_engine(engine))
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``nine`` sub-app (``match``, ``play``)."""
     nine = typer.Typer(
         help="9-board tic-tac-toe (001): our engine against 001's, and console play.",
         no_args_is_help=True,
     )
-
-    @nine.command("match")
-    @guarded
-    def match(
-        opponent: Annotated[
-            str, typer.Option(help=f"Engine to play against: {', '.join(OPPONENTS)}.")
-        ] = "baseline",
-        games: Annotated[int, typer.Option(help="Games; colours alternate.")] = 10,
-        movetime: Annotated[
-            float | None,
-            typer.Option(
-                help=f"Seconds per move (default {DEFAULT_MATCH_MOVETIME} unless --nodes is "
-                "given). Results vary with machine load."
-            ),
-        ] = None,
-        nodes: Annotated[
-            int | None,
-            typer.Option(help="Node budget per move instead of a clock: repeatable results."),
-        ] = None,
-        seed: Annotated[int, typer.Option(help="Seed of the random openings.")] = 0,
-        opening_plies: Annotated[
-            int, typer.Option(help="Random plies opening each pair of games.")
-        ] = 2,
-        json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    ) -> None:
-        """Our engine against OPPONENT: wins, draws, losses, score and nodes per second."""
-        limits = _limits(movetime, nodes, DEFAULT_MATCH_MOVETIME)
-        make_engine(opponent)
-        if games <= 0:
-            raise InputError(f"games must be > 0, got {games}")
-        with Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err_console.get(),
-            transient=True,
-        ) as progress:
-            task = progress.add_task(f"ours vs {opponent}", total=games)
-            result = run_match(
-                opponent=opponent,
-                games=games,
-                limits=limits,
-                seed=seed,
-                opening_plies=opening_plies,
-                on_game=lambda _record: progress.advance(task),
-            )
-        data = result.as_dict()
-        if json_out:
-            print_json(data)
-            return
-        table = Table(title=f"ours vs {opponent}, {_describe(limits)}, seed {seed}")
-        for column in ("game", "ours as", "plies", "winner", "result"):
-            table.add_column(column)
-        for i, record in enumerate(result.records, 1):
-            row = record.as_dict()
-            table.add_row(
-                str(i), row["ours_as"], str(row["plies"]), row["winner"] or "-", row["outcome"]
-            )
-        console.print(table)
-        console.print(
-            f"wins {result.wins}, draws {result.draws}, losses {result.losses}: "
-            f"score {result.score:.2f} over {result.games} games"
-        )
-        console.print(
-            f"nodes per second: ours {result.ours.nodes_per_second:,.0f}, "
-            f"{opponent} {result.theirs.nodes_per_second:,.0f}"
-        )
-
-    @nine.command("play")
-    @guarded
-    def play(
-        side: Annotated[
-            str | None, typer.Option("--as", help="Play X or O (asked when not given).")
-        ] = None,
-        movetime: Annotated[
-            float | None,
-            typer.Option(help=f"Engine seconds per move (default {DEFAULT_PLAY_MOVETIME})."),
-        ] = None,
-        nodes: Annotated[int | None, typer.Option(help="Engine node budget per move.")] = None,
-        engine: Annotated[
-            str, typer.Option(help=f"Engine to play: {', '.join(OPPONENTS)}.")
-        ] = "ours",
-    ) -> None:
-        """Play 9-board against the engine in the console (moves as 'board space', 1-9)."""
-        limits = _limits(movetime, nodes, DEFAULT_PLAY_MOVETIME)
-        human = None if side is None else parse_side(side)
-        play_console(human, limits, make_engine(engine))
-
+    nine.command("match")(guarded(match_command))
+    nine.command("play")(guarded(play_command))
     app.add_typer(nine, name="nine")
 
 

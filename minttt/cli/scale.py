@@ -3,61 +3,77 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from minttt.cli.common import err_console, guarded, print_json
 
 
+def scale_command(
+    game: str = typer.Argument(..., help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
+    role: str = typer.Option("first", "--role", help="first (X) or second (O)."),
+    time_limit: float = typer.Option(60.0, "--time-limit", help="Seconds for this run."),
+    checkpoint: Path = typer.Option(
+        ..., "--checkpoint", help="Checkpoint JSON: created, or resumed when it exists."
+    ),
+    hint: float = typer.Option(
+        0.0, "--hint", help="Upper bounds only: a hinted SAT descent this many seconds."
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print the final state as JSON."),
+) -> None:
+    """Bound the smallest lookup table: greedy table, RC2 lower bounds, checkpoint, resume.
+
+    Every write of the checkpoint (and of its best table, verified, next to it) is atomic: an
+    interrupted run exits 130/143 and the checkpoint holds the last completed bounds."""
+    from minttt.errors import InputError
+    from minttt.scale.run import hinted_upper, long_solve
+
+    side = _side(role)
+    if not time_limit > 0 or hint < 0:
+        raise InputError("--time-limit must be positive and --hint not negative")
+    if not checkpoint.parent.is_dir():
+        raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
+    variant = _variant(game, side)
+
+    def say(message: str) -> None:
+        err_console.print(message, markup=False, highlight=False)
+
+    if hint > 0:
+        state = hinted_upper(variant, checkpoint, hint_seconds=hint, say=say)
+    else:
+        state = long_solve(variant, checkpoint, time_limit=time_limit, say=say)
+    keys = ("variant", "lower", "upper", "optimal", "table", "seconds", "runs")
+    summary = {k: state.get(k) for k in keys}
+    if json_out:
+        print_json(summary)
+    else:
+        up, lo = state["upper"], state["lower"]
+        gap = f"{up} entries, proven" if state["optimal"] else f"{lo} .. {up} entries"
+        print(f"{variant.name}: {gap} (checkpoint {checkpoint})")
+
+
+def _side(role: str) -> Any:
+    """The ``--role``: X (first) or O (second)."""
+    from minttt.errors import InputError
+    from minttt.vocabulary import Role
+
+    side = Role.parse(role, "--role")
+    if side is Role.BOTH:
+        raise InputError("--role must be first (X) or second (O), not both")
+    return side
+
+
+def _variant(game: str, side: Any) -> Any:
+    """The lookup-entries variant of ``game`` for one side (X with any opening)."""
+    from minttt.formula.encode import Variant
+    from minttt.game.rules import Rules
+    from minttt.vocabulary import Role
+
+    rules = Rules.from_name(game)
+    return Variant(side, "any" if side is Role.X else None, "lookup", "entries", game=rules.name)
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("scale")
-    @guarded
-    def scale(
-        game: str = typer.Argument(..., help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
-        role: str = typer.Option("first", "--role", help="first (X) or second (O)."),
-        time_limit: float = typer.Option(60.0, "--time-limit", help="Seconds for this run."),
-        checkpoint: Path = typer.Option(
-            ..., "--checkpoint", help="Checkpoint JSON: created, or resumed when it exists."
-        ),
-        hint: float = typer.Option(
-            0.0, "--hint", help="Upper bounds only: a hinted SAT descent this many seconds."
-        ),
-        json_out: bool = typer.Option(False, "--json", help="Print the final state as JSON."),
-    ) -> None:
-        """Bound the smallest lookup table: greedy table, RC2 lower bounds, checkpoint, resume.
-
-        Every write of the checkpoint (and of its best table, verified, next to it) is atomic: an
-        interrupted run exits 130/143 and the checkpoint holds the last completed bounds."""
-        from minttt.errors import InputError
-        from minttt.formula.encode import Variant
-        from minttt.game.rules import Rules
-        from minttt.scale.run import hinted_upper, long_solve
-        from minttt.vocabulary import Role
-
-        side = Role.parse(role, "--role")
-        if side is Role.BOTH:
-            raise InputError("--role must be first (X) or second (O), not both")
-        if not time_limit > 0 or hint < 0:
-            raise InputError("--time-limit must be positive and --hint not negative")
-        if not checkpoint.parent.is_dir():
-            raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
-        rules = Rules.from_name(game)
-        variant = Variant(
-            side, "any" if side is Role.X else None, "lookup", "entries", game=rules.name
-        )
-
-        def say(message: str) -> None:
-            err_console.print(message, markup=False, highlight=False)
-
-        if hint > 0:
-            state = hinted_upper(variant, checkpoint, hint_seconds=hint, say=say)
-        else:
-            state = long_solve(variant, checkpoint, time_limit=time_limit, say=say)
-        keys = ("variant", "lower", "upper", "optimal", "table", "seconds", "runs")
-        summary = {k: state.get(k) for k in keys}
-        if json_out:
-            print_json(summary)
-        else:
-            up, lo = state["upper"], state["lower"]
-            gap = f"{up} entries, proven" if state["optimal"] else f"{lo} .. {up} entries"
-            print(f"{variant.name}: {gap} (checkpoint {checkpoint})")
+    """Add ``scale`` to ``app``."""
+    app.command("scale")(guarded(scale_command))

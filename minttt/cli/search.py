@@ -9,56 +9,41 @@ from minttt.game.rules import Board
 from minttt.play.search import ALGORITHMS, search
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 0.001:
-        return f"{seconds * 1e6:.0f} us"
-    if seconds < 1:
-        return f"{seconds * 1e3:.1f} ms"
-    return f"{seconds:.2f} s"
+def search_command(
+    board: str = typer.Option(
+        ".........", "--board", "-b", help="Position, 9 characters of x, o and . row by row."
+    ),
+    algorithm: str = typer.Option(
+        "alphabeta", "--algorithm", "-a", help=f"One of {', '.join(ALGORITHMS)}."
+    ),
+    ordering: bool = typer.Option(
+        False,
+        "--ordering/--no-ordering",
+        help="Try wins, blocks, centre, corners, edges first (negamax, alphabeta).",
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Choose a move by search and print it with its value, the states explored and the time.
+
+    States count every position visited below the root, as 001's counter does (add 1 for the
+    root). The value is from X's side: +1 X wins, 0 draw, -1 O wins.
+    """
+    position = Board.parse(board)
+    result = search(position, algorithm.strip().lower(), ordering)
+    if json_out:
+        print_json(
+            {
+                **result.to_dict(),
+                "board": str(position),
+                "algorithm": algorithm.strip().lower(),
+                "ordering": ordering,
+            }
+        )
+        return
+    for line in result.lines(position):
+        console.print(line, highlight=False)
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("search")
-    @guarded
-    def search_command(
-        board: str = typer.Option(
-            ".........", "--board", "-b", help="Position, 9 characters of x, o and . row by row."
-        ),
-        algorithm: str = typer.Option(
-            "alphabeta", "--algorithm", "-a", help=f"One of {', '.join(ALGORITHMS)}."
-        ),
-        ordering: bool = typer.Option(
-            False,
-            "--ordering/--no-ordering",
-            help="Try wins, blocks, centre, corners, edges first (negamax, alphabeta).",
-        ),
-        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    ) -> None:
-        """Choose a move by search and print it with its value, the states explored and the time.
-
-        States count every position visited below the root, as 001's counter does (add 1 for the
-        root). The value is from X's side: +1 X wins, 0 draw, -1 O wins.
-        """
-        position = Board.parse(board)
-        result = search(position, algorithm.strip().lower(), ordering)
-        if json_out:
-            print_json(
-                {
-                    **result.to_dict(),
-                    "board": str(position),
-                    "algorithm": algorithm.strip().lower(),
-                    "ordering": ordering,
-                }
-            )
-            return
-        after = position.play(result.move)
-        value = {1: "X wins", 0: "draw", -1: "O wins"}[result.value]
-        console.print(position.pretty(), highlight=False)
-        console.print(_duration(result.seconds), highlight=False)
-        console.print(f"{result.states} states explored (root not counted).", highlight=False)
-        console.print(
-            f"I move to space {result.move + 1} (cell {result.move}); value {result.value:+d} "
-            f"({value} with best play).",
-            highlight=False,
-        )
-        console.print(after.pretty(), highlight=False)
+    """Add ``search`` to ``app``."""
+    app.command("search")(guarded(search_command))

@@ -129,123 +129,154 @@ def _human(rows: list[dict[str, Any]]) -> None:
             )
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("solve")
-    @guarded
-    def solve_command(
-        role: str | None = typer.Option(None, "--role", help="first | second | both."),
-        opening: str | None = typer.Option(
-            None,
-            "--opening",
-            help="center | corner | edge | any | CELL (first/both; default center).",
-        ),
-        encoding: str | None = typer.Option(
-            None, "--encoding", help="tree | lookup (default lookup)."
-        ),
-        objective: str | None = typer.Option(
-            None,
-            "--objective",
-            help="positions | entries (entries: lookup only; default positions).",
-        ),
-        criterion: str = typer.Option("optimal", "--criterion", help="optimal | never-lose."),
-        solver: str = typer.Option(
-            "rc2", "--solver", help="rc2 | pysat-linear | pysat-binary | z3-opt | z3-binary."
-        ),
-        card: str = typer.Option(
-            "totalizer", "--card", help="PySAT cardinality encoding (pysat-*)."
-        ),
-        sat: str = typer.Option("glucose4", "--sat", help="PySAT SAT solver (rc2, pysat-*)."),
-        timeout: float | None = typer.Option(None, "--timeout", help="Seconds per variant (wall)."),
-        out: Path | None = typer.Option(
-            None,
-            "--out",
-            help="Write the table (JSON); with --all a directory, one file per variant.",
-        ),
-        json_out: bool = typer.Option(False, "--json", help="Print JSON."),
-        all_: bool = typer.Option(False, "--all", help="Every standard variant (18 for 3x3)."),
-        check: bool = typer.Option(
-            False,
-            "--cross-check/--no-cross-check",
-            help="Re-solve with the other solver family; optimal only if both agree.",
-        ),
-        game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
-        enumerate_: bool = typer.Option(False, "--enumerate", help="Count every minimal table."),
-        limit: int = typer.Option(
-            10000, "--limit", help="Stop enumerating after this many tables."
-        ),
-        tie_break: str = typer.Option(
-            "none",
-            "--tie-break",
-            help="max-wins: of the minimal tables, keep the one winning most.",
-        ),
-        symmetry: str = typer.Option(
-            "full",
-            "--symmetry",
-            help="full: keys are canonical boards (765 positions); none: raw boards (5,478), "
-            "no transform when playing.",
-        ),
-    ) -> None:
-        """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
-        from minttt.formula.encode import encode
-        from minttt.game.graph import graph_for
-        from minttt.solvers import SOLVERS, cross_check, solve
-        from minttt.solvers.api import MAX_TIMEOUT, _driver, symmetric_flag
+def solve_command(
+    role: str | None = typer.Option(None, "--role", help="first | second | both."),
+    opening: str | None = typer.Option(
+        None,
+        "--opening",
+        help="center | corner | edge | any | CELL (first/both; default center).",
+    ),
+    encoding: str | None = typer.Option(None, "--encoding", help="tree | lookup (default lookup)."),
+    objective: str | None = typer.Option(
+        None,
+        "--objective",
+        help="positions | entries (entries: lookup only; default positions).",
+    ),
+    criterion: str = typer.Option("optimal", "--criterion", help="optimal | never-lose."),
+    solver: str = typer.Option(
+        "rc2", "--solver", help="rc2 | pysat-linear | pysat-binary | z3-opt | z3-binary."
+    ),
+    card: str = typer.Option("totalizer", "--card", help="PySAT cardinality encoding (pysat-*)."),
+    sat: str = typer.Option("glucose4", "--sat", help="PySAT SAT solver (rc2, pysat-*)."),
+    timeout: float | None = typer.Option(None, "--timeout", help="Seconds per variant (wall)."),
+    out: Path | None = typer.Option(
+        None,
+        "--out",
+        help="Write the table (JSON); with --all a directory, one file per variant.",
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    all_: bool = typer.Option(False, "--all", help="Every standard variant (18 for 3x3)."),
+    check: bool = typer.Option(
+        False,
+        "--cross-check/--no-cross-check",
+        help="Re-solve with the other solver family; optimal only if both agree.",
+    ),
+    game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
+    enumerate_: bool = typer.Option(False, "--enumerate", help="Count every minimal table."),
+    limit: int = typer.Option(10000, "--limit", help="Stop enumerating after this many tables."),
+    tie_break: str = typer.Option(
+        "none",
+        "--tie-break",
+        help="max-wins: of the minimal tables, keep the one winning most.",
+    ),
+    symmetry: str = typer.Option(
+        "full",
+        "--symmetry",
+        help="full: keys are canonical boards (765 positions); none: raw boards (5,478), "
+        "no transform when playing.",
+    ),
+) -> None:
+    """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
+    from minttt.solvers.api import symmetric_flag
 
-        if timeout is not None and (math.isnan(timeout) or not 0 <= timeout <= MAX_TIMEOUT):
-            raise InputError(f"--timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
-        if not 1 <= limit <= MAX_LIMIT:
-            raise InputError(f"--limit must be 1-{MAX_LIMIT:,}, got {limit}")
-        if tie_break not in TIE_BREAKS:
+    _check_limits(timeout, limit, tie_break)
+    symmetric = symmetric_flag(symmetry)
+    options = _solver_options(solver, card, sat)
+    variants = _variants(role, opening, encoding, objective, criterion, game, all_)
+    graph = _graph(variants[0].rules, symmetric)
+    if out is not None:
+        _check_out(out, all_)
+    rows = []
+    pending: list[tuple[Any, Any, Any]] = []
+    for variant in variants:
+        row, solution, moves = _solve_one(
+            graph, variant, solver, options, timeout, check, enumerate_, limit, tie_break
+        )
+        pending.append((graph, solution, moves))
+        rows.append(row)
+    if out is not None:
+        _write_tables(pending, out, all_)  # all tables or none: nothing before every variant
+    if json_out:
+        print_json(rows if all_ else rows[0])
+    else:
+        _human(rows)
+
+
+def _check_limits(timeout: float | None, limit: int, tie_break: str) -> None:
+    from minttt.solvers.api import MAX_TIMEOUT
+
+    if timeout is not None and (math.isnan(timeout) or not 0 <= timeout <= MAX_TIMEOUT):
+        raise InputError(f"--timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InputError(f"--limit must be 1-{MAX_LIMIT:,}, got {limit}")
+    if tie_break not in TIE_BREAKS:
+        raise InputError(
+            f"unknown --tie-break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}"
+        )
+
+
+def _solver_options(solver: str, card: str, sat: str) -> dict[str, str]:
+    """The keyword options of ``solver`` (unknown names fail before any work)."""
+    from minttt.solvers.api import _driver
+
+    _driver(solver)
+    if solver in ("rc2", "pysat-linear", "pysat-binary"):
+        from minttt.solvers.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
+
+        if card not in CARD_ENCODINGS:
             raise InputError(
-                f"unknown --tie-break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}"
+                f"unknown --card {card!r}: expected one of {', '.join(CARD_ENCODINGS)}"
             )
-        symmetric = symmetric_flag(symmetry)
-        _driver(solver)  # unknown solver names fail before any work
-        if solver in ("rc2", "pysat-linear", "pysat-binary"):
-            from minttt.solvers.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
+        if sat not in SAT_SOLVERS:
+            raise InputError(f"unknown --sat {sat!r}: expected one of {', '.join(SAT_SOLVERS)}")
+    options = {} if solver.startswith("z3") else {"sat": sat}
+    if solver.startswith("pysat"):
+        options["card"] = card
+    return options
 
-            if card not in CARD_ENCODINGS:
-                raise InputError(
-                    f"unknown --card {card!r}: expected one of {', '.join(CARD_ENCODINGS)}"
-                )
-            if sat not in SAT_SOLVERS:
-                raise InputError(f"unknown --sat {sat!r}: expected one of {', '.join(SAT_SOLVERS)}")
-        variants = _variants(role, opening, encoding, objective, criterion, game, all_)
-        options = {} if solver.startswith("z3") else {"sat": sat}
-        if solver.startswith("pysat"):
-            options["card"] = card
-        if symmetric:
-            graph = graph_for(variants[0].rules)  # the numpy builder for large boards
-        else:
-            from minttt.game.graph import build_graph
 
-            if variants[0].rules.cells > 12:
-                raise InputError("--symmetry none: boards up to 12 cells")
-            graph = build_graph(variants[0].rules, symmetric=False)
-        rows = []
-        pending: list[tuple[Any, Any, Any]] = []
-        if out is not None:
-            _check_out(out, all_)
-        for variant in variants:
-            formula = encode(graph, variant)
-            solution = solve(formula, solver=solver, timeout=timeout, **options)
-            if check:
-                solution = cross_check(formula, solution, timeout=timeout)
-            row = solution.to_dict()
-            if not symmetric:
-                row["symmetry"] = "none"
-            moves = None
-            if enumerate_ or tie_break != "none":
-                row["enumeration"], moves = _enumerate(graph, formula, solution, limit, tie_break)
-            pending.append((graph, solution, moves))
-            rows.append(row)
-            assert solver in SOLVERS
-        if out is not None:
-            _write_tables(pending, out, all_)  # all tables or none: nothing before every variant
-        if json_out:
-            print_json(rows if all_ else rows[0])
-        else:
-            _human(rows)
+def _graph(rules: Any, symmetric: bool) -> Any:
+    """The game graph the variants are encoded on (canonical or raw positions)."""
+    from minttt.game.graph import build_graph, graph_for
+
+    if symmetric:
+        return graph_for(rules)  # the numpy builder for large boards
+    if rules.cells > 12:
+        raise InputError("--symmetry none: boards up to 12 cells")
+    return build_graph(rules, symmetric=False)
+
+
+def _solve_one(
+    graph: Any,
+    variant: Any,
+    solver: str,
+    options: dict[str, str],
+    timeout: float | None,
+    check: bool,
+    enumerate_: bool,
+    limit: int,
+    tie_break: str,
+) -> tuple[dict[str, Any], Any, Any]:
+    """One variant solved (and cross-checked, enumerated): its row, solution and picked moves."""
+    from minttt.formula.encode import encode
+    from minttt.solvers import cross_check, solve
+
+    formula = encode(graph, variant)
+    solution = solve(formula, solver=solver, timeout=timeout, **options)
+    if check:
+        solution = cross_check(formula, solution, timeout=timeout)
+    row = solution.to_dict()
+    if not graph.symmetric:
+        row["symmetry"] = "none"
+    moves = None
+    if enumerate_ or tie_break != "none":
+        row["enumeration"], moves = _enumerate(graph, formula, solution, limit, tie_break)
+    return row, solution, moves
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``solve`` to ``app``."""
+    app.command("solve")(guarded(solve_command))
 
 
 def _check_out(out: Path, many: bool) -> None:

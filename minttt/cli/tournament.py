@@ -4,62 +4,55 @@ from __future__ import annotations
 
 import typer
 
-from minttt.cli.common import check_playable, console, game_of, guarded, plain, print_json
+from minttt.cli.common import console, guarded, plain, print_json
 from minttt.errors import InputError
+from minttt.play.opponents import check_playable, game_of
 
 #: games per pairing at most (the simulation holds a few bytes per game) and the largest seed
 MAX_GAMES = 10_000_000
 MAX_SEED = 2**63 - 1
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("tournament")
-    @guarded
-    def tournament_command(
-        first: str = typer.Argument(
-            ...,
-            metavar="A",
-            help="Player 1 (X): random, alphabeta, table:PATH, module:callable, ...",
-        ),
-        second: str = typer.Argument(..., metavar="B", help="Player 2 (O)."),
-        games: int = typer.Option(100_000, "--games", "-n", help="Games per pairing."),
-        seed: int = typer.Option(0, "--seed", "-s", help="Random seed (same seed, same games)."),
-        both_ways: bool = typer.Option(
-            False, "--both-ways", help="Also play B as X against A as O (seed + 1)."
-        ),
-        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    ) -> None:
-        """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds."""
-        from minttt.play.players import make_player
-        from minttt.play.tournament import MatchResult, tournament
-        from minttt.table.odds import pct
+def tournament_command(
+    first: str = typer.Argument(
+        ...,
+        metavar="A",
+        help="Player 1 (X): random, alphabeta, table:PATH, module:callable, ...",
+    ),
+    second: str = typer.Argument(..., metavar="B", help="Player 2 (O)."),
+    games: int = typer.Option(100_000, "--games", "-n", help="Games per pairing."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Random seed (same seed, same games)."),
+    both_ways: bool = typer.Option(
+        False, "--both-ways", help="Also play B as X against A as O (seed + 1)."
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds."""
+    from minttt.play.players import make_player
+    from minttt.play.tournament import MatchResult, tournament
 
-        if not 1 <= games <= MAX_GAMES:
-            raise InputError(f"--games {games}: must be 1-{MAX_GAMES:,}")
-        if not 0 <= seed <= MAX_SEED:
-            raise InputError(f"--seed {seed}: must be 0-{MAX_SEED}")
-        a, b = make_player(first), make_player(second)
-        for p in (a, b):
-            if getattr(p, "name", "") == "human":
-                raise InputError("a tournament needs computer players; use `minttt play`")
-        rules = game_of(a, b)
-        check_playable(rules, "tournament")
-        results: list[MatchResult] = [tournament(a, b, games, seed, rules=rules)]
-        if both_ways:
-            results.append(tournament(b, a, games, seed + 1, rules=rules))
-        if json_out:
-            print_json({"matches": [r.to_dict() for r in results]})
-            return
-        for r in results:
-            rates = r.rates()
-            console.print(f"FINAL: {plain(r.summary())}", highlight=False, soft_wrap=True)
-            for key, label in (("x_wins", r.x_name), ("o_wins", r.o_name), ("draws", "draws")):
-                info = rates[key]
-                lo, hi = info["interval99"]
-                exact = "" if info["exact"] is None else f"; exact {pct(info['exact_value'])}"
-                console.print(
-                    f"  {plain(label)}: {info['count']:,} ({pct(info['rate'])}; 99% interval "
-                    f"{pct(lo)}-{pct(hi)}{exact})",
-                    highlight=False,
-                    soft_wrap=True,
-                )
+    if not 1 <= games <= MAX_GAMES:
+        raise InputError(f"--games {games}: must be 1-{MAX_GAMES:,}")
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"--seed {seed}: must be 0-{MAX_SEED}")
+    a, b = make_player(first), make_player(second)
+    for p in (a, b):
+        if getattr(p, "name", "") == "human":
+            raise InputError("a tournament needs computer players; use `minttt play`")
+    rules = game_of(a, b)
+    check_playable(rules, "tournament")
+    results: list[MatchResult] = [tournament(a, b, games, seed, rules=rules)]
+    if both_ways:
+        results.append(tournament(b, a, games, seed + 1, rules=rules))
+    if json_out:
+        print_json({"matches": [r.to_dict() for r in results]})
+        return
+    for r in results:
+        console.print(f"FINAL: {plain(r.summary())}", highlight=False, soft_wrap=True)
+        for line in r.rate_lines():
+            console.print(plain(line), highlight=False, soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``tournament`` to ``app``."""
+    app.command("tournament")(guarded(tournament_command))

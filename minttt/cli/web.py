@@ -11,24 +11,26 @@ from minttt.table.model import load_table
 from minttt.web.site import build_site
 
 
+def web_command(
+    table: Path = typer.Option(..., "--table", help="A minttt-table/1 JSON file."),
+    out: Path = typer.Option(..., "--out", help="Folder to write the site into (created)."),
+    json_out: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
+) -> None:
+    """Write a self-contained play page for TABLE into OUT (open OUT/index.html)."""
+    loaded = load_table(table)
+    paths = build_site(loaded, out, final=True)
+    if json_out:
+        print_json({"table": str(table), "size": loaded.size, "files": [str(p) for p in paths]})
+        return
+    console.print(
+        f"wrote {len(paths)} files to {out}/ for a {loaded.role} table of "
+        f"{loaded.size} entries; open {out / 'index.html'} in a browser",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("web")
-    @guarded
-    def web(
-        table: Path = typer.Option(..., "--table", help="A minttt-table/1 JSON file."),
-        out: Path = typer.Option(..., "--out", help="Folder to write the site into (created)."),
-        json_out: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
-    ) -> None:
-        """Write a self-contained play page for TABLE into OUT (open OUT/index.html)."""
-        loaded = load_table(table)
-        paths = build_site(loaded, out, final=True)
-        if json_out:
-            print_json({"table": str(table), "size": loaded.size, "files": [str(p) for p in paths]})
-            return
-        console.print(
-            f"wrote {len(paths)} files to {out}/ for a {loaded.role} table of "
-            f"{loaded.size} entries; open {out / 'index.html'} in a browser",
-            markup=False,
-            highlight=False,
-            soft_wrap=True,
-        )
+    """Add ``web`` to ``app``."""
+    app.command("web")(guarded(web_command))

@@ -4,7 +4,8 @@ The file holds the recipe's parameters (checked on resume: another recipe, seed,
 fitness, gene count or probability is refused), the generation, the numpy PCG64 state, the
 population (zlib + base64), the history and the best individual. Resuming from it gives results
 bit-identical to an uninterrupted run. ``seconds`` (wall time so far) is the only field that
-depends on the machine.
+depends on the machine. Loading validates it against
+``minttt/schemas/evolve-checkpoint.schema.json``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import base64
 import json
 import math
 import zlib
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +28,8 @@ from minttt.fileio import write_text_atomic
 
 FORMAT = "minttt-evolve-checkpoint"
 VERSION = 1
-ATTEMPT_FIELDS = {"seed", "generations", "perfect", "best_lost", "seconds"}
+SCHEMA = "schemas/evolve-checkpoint.schema.json"
+ARRAYS = ("population", "best")  # fields holding an encoded array
 
 
 #: the largest array a checkpoint may hold (bytes, decompressed) and the largest checkpoint file
@@ -44,24 +48,25 @@ def _encode_array(array: np.ndarray | None) -> dict[str, Any] | None:
     }
 
 
-def _decode_array(obj: Any, where: str) -> np.ndarray:
+def _decode_array(obj: dict[str, Any], where: str) -> np.ndarray:
+    """The array of a schema-valid ``{"dtype", "shape", "zlib_base64"}``; InputError if its shape
+    is not whole numbers or its data does not fill the shape exactly."""
+    shape = tuple(obj["shape"])
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in shape):
+        raise InputError(f"{where} is not a valid array (shape {list(shape)!r})")
+    expected = math.prod(shape)
+    if expected > MAX_ARRAY_BYTES:
+        reason = f"shape {list(shape)} holds more than {MAX_ARRAY_BYTES:,} bytes"
+        raise InputError(f"{where} is not a valid array ({reason})")
+    # decompress at most what the shape holds: a small "zip bomb" cannot take the memory
+    inflate = zlib.decompressobj()
     try:
-        if obj["dtype"] != "int8":
-            raise ValueError(f"dtype {obj['dtype']!r}")
-        shape = tuple(obj["shape"])
-        if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in shape):
-            raise ValueError(f"shape {list(shape)!r}")
-        expected = math.prod(shape)
-        if expected > MAX_ARRAY_BYTES:
-            raise ValueError(f"shape {list(shape)} holds more than {MAX_ARRAY_BYTES:,} bytes")
-        # decompress at most what the shape holds: a small "zip bomb" cannot take the memory
-        inflate = zlib.decompressobj()
         raw = inflate.decompress(base64.b64decode(obj["zlib_base64"], validate=True), expected)
-        if len(raw) != expected or inflate.unconsumed_tail:
-            raise ValueError(f"data does not match shape {list(shape)}")
-        return np.frombuffer(raw, dtype=np.int8).reshape(shape).copy()
-    except (KeyError, TypeError, ValueError, zlib.error) as exc:
+    except (ValueError, zlib.error) as exc:  # binascii.Error is a ValueError
         raise InputError(f"{where} is not a valid array ({exc})") from None
+    if len(raw) != expected or inflate.unconsumed_tail:
+        raise InputError(f"{where} is not a valid array (data does not match shape {list(shape)})")
+    return np.frombuffer(raw, dtype=np.int8).reshape(shape).copy()
 
 
 def to_dict(state: EvolutionState) -> dict[str, Any]:
@@ -93,18 +98,33 @@ def save_checkpoint(state: EvolutionState, path: str | Path) -> Path:
 def load_checkpoint(path: str | Path, expected: dict[str, Any] | None = None) -> EvolutionState:
     """Read a checkpoint; with ``expected`` (a config's ``recipe_key()``) refuse any mismatch.
 
-    Every problem is an :class:`InputError` with one line naming the file and the field.
+    Every problem is an :class:`InputError` with one line naming the file and the field. The
+    checks run in this order: readable JSON, format and version, the config (and ``expected``),
+    the schema, then what the schema cannot say.
     """
     name = str(path)
+    doc = _read(path, name)
+    _check_format(doc, name)
+    _check_config(doc, name, expected)
+    _check_schema(doc, name)
+    return _state(doc, name)
+
+
+def _read(path: str | Path, name: str) -> Any:
+    """The JSON document in ``path`` (at most MAX_CHECKPOINT_BYTES)."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_CHECKPOINT_BYTES + 1)
         if len(data) > MAX_CHECKPOINT_BYTES:
             raise InputError(f"checkpoint {name} is larger than {MAX_CHECKPOINT_BYTES:,} bytes")
-        doc = json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
         raise InputError(f"checkpoint {name} is not readable: {reason}") from None
+
+
+def _check_format(doc: Any, name: str) -> None:
+    """A checkpoint of this format and version."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise InputError(f"checkpoint {name} is not a {FORMAT} file")
     if doc.get("version") != VERSION:
@@ -112,67 +132,89 @@ def load_checkpoint(path: str | Path, expected: dict[str, Any] | None = None) ->
             f"checkpoint {name} has version {doc.get('version')!r}; "
             f"this minttt reads version {VERSION}"
         )
+
+
+def _check_config(doc: dict[str, Any], name: str, expected: dict[str, Any] | None) -> None:
+    """A config of the file's recipe; with ``expected``, exactly that recipe and parameters."""
     config = doc.get("config")
     if not isinstance(config, dict) or config.get("recipe") != doc.get("recipe"):
         raise InputError(f"checkpoint {name} has no valid config")
-    if expected is not None:
-        if config.get("recipe") != expected["recipe"]:
-            raise InputError(
-                f"checkpoint {name} was written by recipe {config.get('recipe')!r}, "
-                f"not {expected['recipe']!r}"
-            )
-        for key in expected:
-            if config.get(key) != expected[key]:
-                raise InputError(
-                    f"checkpoint {name} was written with {key.replace('_', '-')}="
-                    f"{config.get(key)!r}, not {expected[key]!r}"
-                )
-        if set(config) != set(expected):
-            raise InputError(f"checkpoint {name} has unknown config fields")
-    try:
-        generation = int(doc["generation"])
-        history = {str(k): [float(x) for x in v] for k, v in doc["history"].items()}
-        rng_state = doc["rng_state"]
-        if not isinstance(rng_state, dict) or rng_state.get("bit_generator") != "PCG64":
-            raise ValueError("rng_state")
-        population = _decode_array(doc["population"], f"checkpoint {name} population")
-        best = (
-            None if doc["best"] is None else _decode_array(doc["best"], f"checkpoint {name} best")
+    if expected is None:
+        return
+    if config.get("recipe") != expected["recipe"]:
+        raise InputError(
+            f"checkpoint {name} was written by recipe {config.get('recipe')!r}, "
+            f"not {expected['recipe']!r}"
         )
-        best_fitness = None if doc["best_fitness"] is None else float(doc["best_fitness"])
-        best_generation = None if doc["best_generation"] is None else int(doc["best_generation"])
-        perfect = None if doc["perfect_generation"] is None else int(doc["perfect_generation"])
-        seconds = float(doc["seconds"])
-        attempts = _attempts(doc.get("attempts", []))
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InputError(f"checkpoint {name} has a missing or bad field: {exc}") from None
-    if generation < 0 or any(len(v) != generation for v in history.values()):
+    for key in expected:
+        if config.get(key) != expected[key]:
+            raise InputError(
+                f"checkpoint {name} was written with {key.replace('_', '-')}="
+                f"{config.get(key)!r}, not {expected[key]!r}"
+            )
+    if set(config) != set(expected):
+        raise InputError(f"checkpoint {name} has unknown config fields")
+
+
+@cache
+def _validator() -> Any:
+    """A validator of ``minttt/schemas/evolve-checkpoint.schema.json``; its integers are JSON
+    integers (JSON Schema also counts 2.0, which numpy and the generation count cannot take)."""
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool)
+    )
+    strict = jsonschema.validators.extend(base, type_checker=checker)
+    text = resources.files("minttt").joinpath(SCHEMA).read_text("utf-8")
+    return strict(json.loads(text))
+
+
+def _check_schema(doc: dict[str, Any], name: str) -> None:
+    """The document against the schema; the first error (jsonschema's best match) in one line."""
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(doc))
+    if error is None:
+        return
+    path = list(error.absolute_path)
+    message = " ".join(str(error.message).split())
+    if len(message) > 160:
+        message = message[:157] + "..."
+    if path and path[0] in ARRAYS:
+        raise InputError(f"checkpoint {name} {path[0]} is not a valid array ({message})")
+    where = ".".join(str(p) for p in path) or "(document)"
+    raise InputError(f"checkpoint {name} has a missing or bad field: {where}: {message}")
+
+
+def _state(doc: dict[str, Any], name: str) -> EvolutionState:
+    """The state of a schema-valid document; InputError where the parts disagree."""
+    config = doc["config"]
+    generation = int(doc["generation"])
+    history = {str(k): [float(x) for x in v] for k, v in doc["history"].items()}
+    population = _decode_array(doc["population"], f"checkpoint {name} population")
+    best = None if doc["best"] is None else _decode_array(doc["best"], f"checkpoint {name} best")
+    if any(len(v) != generation for v in history.values()):
         raise InputError(f"checkpoint {name}: history does not match generation {generation}")
-    if population.ndim != 2 or population.shape[0] != config.get("population"):
+    if population.ndim != 2 or population.shape[0] != config["population"]:
         raise InputError(f"checkpoint {name}: population shape {population.shape} does not match")
     return EvolutionState(
         recipe=str(doc["recipe"]),
         config=config,
         generation=generation,
         population=population,
-        rng_state=rng_state,
+        rng_state=doc["rng_state"],
         history=history,
         best=best,
-        best_fitness=best_fitness,
-        best_generation=best_generation,
-        perfect_generation=perfect,
-        seconds=seconds,
-        extra={"attempts": attempts},
+        best_fitness=_optional(float, doc["best_fitness"]),
+        best_generation=_optional(int, doc["best_generation"]),
+        perfect_generation=_optional(int, doc["perfect_generation"]),
+        seconds=float(doc["seconds"]),
+        extra={"attempts": [dict(a) for a in doc.get("attempts", [])]},
     )
 
 
-def _attempts(value: Any) -> list[dict[str, Any]]:
-    """The summaries of a campaign's earlier attempts (see ``runner.evolve_until_perfect``)."""
-    if not isinstance(value, list):
-        raise ValueError("attempts")
-    out = []
-    for item in value:
-        if not isinstance(item, dict) or set(item) != ATTEMPT_FIELDS:
-            raise ValueError("attempts")
-        out.append(dict(item))
-    return out
+def _optional(kind: type, value: Any) -> Any:
+    """``None`` as it is, anything else converted to ``kind``."""
+    return None if value is None else kind(value)

@@ -113,9 +113,9 @@ class ExhaustiveTree:
                     s_g.append(g)
                     s_c.append(table)
                 else:
-                    kids = [nxt[c] for _, c in graph.children[h]]
+                    child_rows = [nxt[c] for _, c in graph.children[h]]
                     o_r.append(i)
-                    o_m.append(kids + [len(nxt)] * (9 - len(kids)))
+                    o_m.append(child_rows + [len(nxt)] * (9 - len(child_rows)))
             plan.append(
                 _Layer(
                     size=len(layer),

@@ -290,7 +290,7 @@ def evolution_summary(
     Deterministic (no timings). ``proven_minimum`` is left None for the caller to fill in.
     ``on_run(seed, state)`` is called after each run (to save its table or plot).
     """
-    runs = []
+    runs: list[dict[str, Any]] = []
     for seed in seeds:
         state = run(HochmuthConfig(population=population, generations=generations, seed=seed))
         if on_run is not None:

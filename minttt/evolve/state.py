@@ -8,8 +8,9 @@ resumes to exactly the results of an uninterrupted run.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -19,9 +20,10 @@ def new_rng(seed: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(seed))
 
 
-def rng_from_state(state: dict[str, Any]) -> np.random.Generator:
+def rng_from_state(state: Mapping[str, Any]) -> np.random.Generator:
+    """The Generator whose PCG64 is in ``state`` (a ``bit_generator.state``)."""
     bit = np.random.PCG64()
-    bit.state = state
+    bit.state = cast(Any, state)  # numpy types the setter as its own TypedDict
     return np.random.Generator(bit)
 
 
@@ -38,7 +40,7 @@ class EvolutionState:
     config: dict[str, Any]
     generation: int
     population: np.ndarray
-    rng_state: dict[str, Any]
+    rng_state: Mapping[str, Any]
     history: dict[str, list[float]]
     best: np.ndarray | None = None
     best_fitness: float | None = None

@@ -150,6 +150,10 @@ def _games_on_cells(rules: Rules, allowed: list[int]) -> int:
     return count((EMPTY,) * rules.cells, 0)
 
 
+#: 000: "an individual for this population maintains a mapping for each of the 827 situations".
+SITUATIONS_000 = 827
+
+
 def situations_827(rules: Rules = TIC_TAC_TOE) -> dict[str, Any]:
     """What 000's 827 "situations" count: boards up to symmetry, out of all 3^9, whose piece counts
     are plausible (x = o or x = o + 1) and that are not full.
@@ -187,16 +191,21 @@ def situations_827(rules: Rules = TIC_TAC_TOE) -> dict[str, Any]:
         "with_line": int((base & not_full & has_line).sum()),
         "reachable_decisions": int((base & not_full & ~has_line).sum()),
     }
+    value, asked, lined = (
+        orbits["plausible_not_full"],
+        orbits["reachable_decisions"],
+        orbits["with_line"],
+    )
     return {
-        "value": orbits["plausible_not_full"],
+        "value": value,
         "counts": "boards up to symmetry with x = o or x = o + 1 that are not full",
-        "reproduced": orbits["plausible_not_full"] == 827,
+        "reproduced": value == SITUATIONS_000,
         "plausible_boards": orbits["plausible"],
-        "decision_positions": orbits["reachable_decisions"],
-        "with_a_line": orbits["with_line"],
+        "decision_positions": asked,
+        "with_a_line": lined,
         "note": (
-            "827 = 627 positions where a move is really asked for + 200 boards that already hold a "
-            "line (finished or impossible); a genome needs only the 627"
+            f"{value} = {asked} positions where a move is really asked for + {lined} boards that "
+            f"already hold a line (finished or impossible); a genome needs only the {asked}"
         ),
     }
 

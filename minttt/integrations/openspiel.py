@@ -65,8 +65,9 @@ def table_bot(table: Any) -> Any:
     require_tic_tac_toe(table, "OpenSpiel")
     pyspiel = _pyspiel()
     player = table.player()
+    bot: Any = pyspiel.Bot  # the base class, from an untyped extension module
 
-    class TableBot(pyspiel.Bot):
+    class TableBot(bot):
         """A minttt table as an OpenSpiel bot: one lookup per step."""
 
         def __init__(self) -> None:

@@ -39,7 +39,13 @@ WIN_SCORE = 100_000
 MATE = WIN_SCORE - 1000  # scores beyond this are proven wins / losses
 INF = 1 << 30
 EXACT, LOWER, UPPER = 0, 1, 2
+#: a transposition table entry: (depth, bound type, value, best cell)
+Entry = tuple[int, int, int, int]
 TT_LIMIT = 500_000  # entries (about 60 MB); the table is cleared when it grows beyond
+#: the cells of a 9-bit mask, ascending
+CELLS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(c for c in range(9) if m >> c & 1) for m in range(512)
+)
 
 
 def _zobrist() -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -70,7 +76,7 @@ class NineEngine:
     def __init__(self, weights: Weights | None = None, keep_table: bool = True) -> None:
         self.weights = weights or Weights()
         self.keep_table = keep_table
-        self.table: dict[int, tuple[int, int, int, int]] = {}
+        self.table: dict[int, Entry] = {}
 
     def new_game(self) -> None:
         """Forget the transposition table."""
@@ -96,7 +102,11 @@ def _threats(mine: list[int], theirs: list[int]) -> int:
 
 
 class _Search:
-    def __init__(self, pos: Position, limits: Limits, weights: Weights, table: dict) -> None:
+    """One search: the position's marks and threat masks, updated in place move by move."""
+
+    def __init__(
+        self, pos: Position, limits: Limits, weights: Weights, table: dict[int, Entry]
+    ) -> None:
         xs, os_ = list(pos.xs), list(pos.os)
         self.masks = (xs, os_)
         self.threats = [_threats(xs, os_), _threats(os_, xs)]
@@ -125,6 +135,7 @@ class _Search:
     # --- root -----------------------------------------------------------------------------
 
     def run(self, moves: tuple[Move, ...]) -> SearchResult:
+        """Iterative deepening over ``moves`` until the budget is spent or the result proven."""
         clock = self.clock
         me = self.masks[self.side]
         for b, c in moves:  # a line to complete: the search would never look at it
@@ -167,6 +178,7 @@ class _Search:
         )
 
     def _root(self, order: list[Move], depth: int, done: list[tuple[Move, int]]) -> None:
+        """One iteration at the root: append each move of ``order`` with its value to ``done``."""
         side, other = self.side, self.side ^ 1
         me, op = self.masks[side], self.masks[other]
         threats = self.threats
@@ -201,26 +213,28 @@ class _Search:
     def _node(
         self, b: int, side: int, depth: int, ply: int, alpha: int, beta: int, key: int
     ) -> int:
-        """Negamax value for ``side`` to move on board ``b`` (the last move did not win)."""
+        """Negamax value for ``side`` to move on board ``b`` (the last move did not win).
+
+        Counts the node and settles the exact tactics here, inline (every node passes through
+        them: a call would cost more than they do); evaluates at the horizon; otherwise probes
+        the table (:meth:`_probe`), orders the moves (:meth:`_order`), searches them
+        (:meth:`_pvs`) and stores the result (:meth:`_store`).
+        """
         clock = self.clock
         clock.nodes += 1
         if clock.nodes >= clock.next_check:
             clock.check()
         threats = self.threats
-        mt = threats[side]
-        if mt >> b & 1:  # an open two on the board we are sent to: win now
+        if threats[side] >> b & 1:  # an open two on the board we are sent to: win now
             self.wins += 1
             return WIN_SCORE - ply - 1
-        other = side ^ 1
-        me = self.masks[side]
-        op = self.masks[other]
-        mb, ob = me[b], op[b]
-        occ = mb | ob
+        # the cells of board b that do not send the opponent to a board they win on at once
+        ob = self.masks[side ^ 1][b]
+        occ = self.masks[side][b] | ob
         if occ == FULL:  # sent to a full board: draw
             return 0
         empty = FULL ^ occ
-        ot = threats[other]
-        safe = empty & ~ot
+        safe = empty & ~threats[side ^ 1]
         bb = 1 << b
         if empty & bb:  # playing cell b on board b changes board b itself
             if COMPLETE[ob] & (empty ^ bb):
@@ -232,31 +246,40 @@ class _Search:
             return -(WIN_SCORE - ply - 2)
         if depth <= 0:
             return self._evaluate(side, safe)
-
-        table = self.table
         tkey = key ^ ZFORCED[b]
-        entry = table.get(tkey)
+        entry = self.table.get(tkey)
         tmove = -1
         if entry is not None:
-            edepth, flag, value, tmove = entry
-            if edepth >= depth:
-                if value >= MATE:
-                    value -= ply
-                elif value <= -MATE:
-                    value += ply
-                if (
-                    flag == EXACT
-                    or (flag == LOWER and value >= beta)
-                    or (flag == UPPER and value <= alpha)
-                ):
-                    return value
+            value = self._probe(entry, depth, ply, alpha, beta)
+            if value is not None:
+                return value
+            tmove = entry[3]
+        cells = self._order(b, side, ply, safe, tmove)
+        best, best_cell = self._pvs(b, side, depth, ply, alpha, beta, key, cells)
+        self._store(tkey, depth, ply, alpha, beta, best, best_cell)
+        return best
 
-        # move order: table move, killers, then history
-        hist = self.history[side]
-        base = b * 9
-        cells = [c for c in range(9) if safe >> c & 1]
+    @staticmethod
+    def _probe(entry: Entry, depth: int, ply: int, alpha: int, beta: int) -> int | None:
+        """The table's value when ``entry`` is deep enough and its bound settles the node."""
+        edepth, flag, value, _ = entry
+        if edepth < depth:
+            return None
+        if value >= MATE:
+            value -= ply
+        elif value <= -MATE:
+            value += ply
+        if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+            return value
+        return None
+
+    def _order(self, b: int, side: int, ply: int, safe: int, tmove: int) -> list[int]:
+        """The safe cells in search order: table move, killers, then history counts."""
+        cells = list(CELLS[safe])
         if len(cells) > 1:
-            cells.sort(key=lambda c: -hist[base + c])
+            base = b * 9
+            # highest count first, ties in cell order (the sort is stable, also reversed)
+            cells.sort(key=self.history[side][base : base + 9].__getitem__, reverse=True)
             killers = self.killers[ply]
             for k in (killers[1], killers[0]):
                 if k >= 0 and safe >> k & 1 and k != tmove:
@@ -265,11 +288,36 @@ class _Search:
             if tmove >= 0 and safe >> tmove & 1:
                 cells.remove(tmove)
                 cells.insert(0, tmove)
+        return cells
 
-        alpha0 = alpha
+    def _pvs(
+        self,
+        b: int,
+        side: int,
+        depth: int,
+        ply: int,
+        alpha: int,
+        beta: int,
+        key: int,
+        cells: list[int],
+    ) -> tuple[int, int]:
+        """Principal variation search over ``cells``: the best value and the cell reaching it.
+
+        The first cell gets the full window, the others a null window and a re-search when they
+        land inside it. Each move updates the marks and both threat masks in place and undoes
+        them after its search (the innermost loop: everything it needs is bound to a local).
+        """
+        other = side ^ 1
+        threats = self.threats
+        mt, ot = threats[side], threats[other]
+        me = self.masks[side]
+        mb, ob = me[b], self.masks[other][b]
+        bb = 1 << b
+        zside = ZPIECE[side]
+        base = b * 9
+        node = self._node
         best = -INF
         best_cell = cells[0]
-        zside = ZPIECE[side]
         first = True
         for c in cells:
             nmb = mb | (1 << c)
@@ -279,12 +327,12 @@ class _Search:
             me[b] = nmb
             nkey = key ^ zside[base + c]
             if first:
-                value = -self._node(c, other, depth - 1, ply + 1, -beta, -alpha, nkey)
+                value = -node(c, other, depth - 1, ply + 1, -beta, -alpha, nkey)
                 first = False
             else:
-                value = -self._node(c, other, depth - 1, ply + 1, -alpha - 1, -alpha, nkey)
+                value = -node(c, other, depth - 1, ply + 1, -alpha - 1, -alpha, nkey)
                 if alpha < value < beta:
-                    value = -self._node(c, other, depth - 1, ply + 1, -beta, -alpha, nkey)
+                    value = -node(c, other, depth - 1, ply + 1, -beta, -alpha, nkey)
             me[b] = mb
             threats[side] = mt
             threats[other] = ot
@@ -293,18 +341,25 @@ class _Search:
                 best_cell = c
                 if value > alpha:
                     alpha = value
-                    if alpha >= beta:
+                    if alpha >= beta:  # refuted: a killer of this ply, and its history
                         killers = self.killers[ply]
                         if killers[0] != c:
                             killers[1] = killers[0]
                             killers[0] = c
-                        hist[base + c] += depth * depth
+                        self.history[side][base + c] += depth * depth
                         break
+        return best, best_cell
 
-        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+    def _store(
+        self, tkey: int, depth: int, ply: int, alpha: int, beta: int, best: int, best_cell: int
+    ) -> None:
+        """Store a node's result; ``alpha`` and ``beta`` are its window as it was entered.
+
+        Mate distances are stored relative to the node, so an entry holds wherever it is met.
+        """
+        flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
         stored = best + ply if best >= MATE else best - ply if best <= -MATE else best
-        table[tkey] = (depth, flag, stored, best_cell)
-        return best
+        self.table[tkey] = (depth, flag, stored, best_cell)
 
     def _evaluate(self, side: int, safe: int) -> int:
         """Heuristic value for ``side`` to move (no immediate win or loss)."""

@@ -97,9 +97,48 @@ def describe_end(pos: Position, human: int) -> str:
     """The final verdict, from the player's side."""
     winner = pos.winner()
     if winner == 0:
+        assert pos.forced is not None  # a tie: the player to move is sent to a full board
         return f"It's a tie: {NAMES[pos.to_move]} is sent to board {pos.forced + 1}, which is full."
     who = "You win!" if winner == human else "I win!"
     return f"{NAMES[winner]} has three in a row. {who}"
+
+
+def _ask_side(read: Callable[[], str | None], write: Callable[[str], None]) -> int | None:
+    """Ask until the player names a side (X or O); ``None`` if they leave."""
+    while True:
+        write("Would you like to play X or O?")
+        line = read()
+        if line is None:
+            write("End of input: goodbye.")
+            return None
+        if line.strip().lower() in QUIT_WORDS:
+            return None
+        try:
+            return parse_side(line)
+        except InputError as exc:
+            write(f"Sorry, {exc}.")
+
+
+def _ask_move(
+    pos: Position, read: Callable[[], str | None], write: Callable[[str], None]
+) -> Move | None:
+    """Ask until the player gives a legal move in ``pos``; ``None`` if they leave."""
+    while True:
+        if pos.forced is None:
+            write("Which board (1-9) and space (1-9) would you like to move to?")
+        else:
+            write(f"Where would you like to move on board {pos.forced + 1}?")
+        line = read()
+        if line is None:
+            write("End of input: goodbye.")
+            return None
+        if line.strip().lower() in QUIT_WORDS:
+            write("Goodbye.")
+            return None
+        try:
+            return parse_move(line, pos)
+        except InputError as exc:
+            write(f"Sorry, {exc}.")
 
 
 def play_console(
@@ -112,37 +151,16 @@ def play_console(
     """Play one game; return the winner (0 for a tie), or ``None`` if the player left early."""
     engine = engine or NineEngine()
     write("Welcome to 9-Board!")
-    while human is None:
-        write("Would you like to play X or O?")
-        line = read()
-        if line is None:
-            write("End of input: goodbye.")
+    if human is None:
+        human = _ask_side(read, write)
+        if human is None:
             return None
-        if line.strip().lower() in QUIT_WORDS:
-            return None
-        try:
-            human = parse_side(line)
-        except InputError as exc:
-            write(f"Sorry, {exc}.")
     pos = Position.initial()
     while not pos.is_terminal:
         if pos.to_move == human:
-            if pos.forced is None:
-                write("Which board (1-9) and space (1-9) would you like to move to?")
-            else:
-                write(f"Where would you like to move on board {pos.forced + 1}?")
-            line = read()
-            if line is None:
-                write("End of input: goodbye.")
+            move = _ask_move(pos, read, write)
+            if move is None:
                 return None
-            if line.strip().lower() in QUIT_WORDS:
-                write("Goodbye.")
-                return None
-            try:
-                move = parse_move(line, pos)
-            except InputError as exc:
-                write(f"Sorry, {exc}.")
-                continue
             pos = pos.play(*move)
         else:
             result = engine.search(pos, limits)

@@ -53,6 +53,28 @@ class SearchResult:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def lines(self, position: Board) -> list[str]:
+        """001's console report of the search from ``position``: the board, the time, the states,
+        the move and its value, the board after it."""
+        value = {1: "X wins", 0: "draw", -1: "O wins"}[self.value]
+        return [
+            position.pretty(),
+            duration(self.seconds),
+            f"{self.states} states explored (root not counted).",
+            f"I move to space {self.move + 1} (cell {self.move}); value {self.value:+d} "
+            f"({value} with best play).",
+            position.play(self.move).pretty(),
+        ]
+
+
+def duration(seconds: float) -> str:
+    """A short time: ``12 us``, ``3.4 ms`` or ``1.25 s``."""
+    if seconds < 0.001:
+        return f"{seconds * 1e6:.0f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
 
 def check_board(board: Board) -> None:
     """InputError (one line) unless ``board`` is a position with a move to make."""
@@ -172,9 +194,14 @@ def plot_states_per_move(
     ax.plot(x, data["minimax"], "o-", label="minimax / negamax (no pruning)")
     ax.plot(x, data["alphabeta"], "s-", label="alpha-beta, cell order (001's)")
     ax.plot(x, data["alphabeta_ordered"], "^-", label="alpha-beta, move ordering")
+    quoted: list[Any] = [
+        SOURCE_001["minimax_states_first_move"],
+        SOURCE_001["alphabeta_states_first_move"],
+        3956,
+    ]
     ax.plot(
         [1, 1, 2],
-        [SOURCE_001["minimax_states_first_move"], SOURCE_001["alphabeta_states_first_move"], 3956],
+        quoted,
         "kx",
         markersize=9,
         label="001's figures (single positions: first move; O's reply to a corner)",

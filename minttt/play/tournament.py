@@ -216,6 +216,20 @@ class MatchResult:
             f"Score: {self.x_name} {self.x_wins}, {self.o_name} {self.o_wins}, draws {self.draws}"
         )
 
+    def rate_lines(self) -> list[str]:
+        """One line per outcome: its count, rate, 99% interval and the exact odds if known."""
+        rates = self.rates()
+        lines = []
+        for key, label in (("x_wins", self.x_name), ("o_wins", self.o_name), ("draws", "draws")):
+            info = rates[key]
+            lo, hi = info["interval99"]
+            exact = "" if info["exact"] is None else f"; exact {pct(info['exact_value'])}"
+            lines.append(
+                f"  {label}: {info['count']:,} ({pct(info['rate'])}; 99% interval "
+                f"{pct(lo)}-{pct(hi)}{exact})"
+            )
+        return lines
+
 
 def simulate(x: Policy, o: Policy, games: int, seed: int | None, rules: Rules = TIC_TAC_TOE):
     """Play ``games`` games of two policies at once; returns (x_wins, o_wins, draws)."""

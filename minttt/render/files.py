@@ -102,7 +102,9 @@ def render_results(
     from concurrent.futures import ProcessPoolExecutor
 
     out_dir = Path(out_dir)
-    jobs = [(name, Path(table_paths[name]), out_dir) for name in sorted(table_paths)]
+    jobs: list[tuple[str, Path | None, Path]] = [
+        (name, Path(table_paths[name]), out_dir) for name in sorted(table_paths)
+    ]
     if graph_picture:
         jobs.append(("", None, out_dir))
     count = workers if workers is not None else min(len(jobs), os.cpu_count() or 1)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from minttt.game.rules import Board, Rules, X, map_cell
 from minttt.render.board import board_group, svg_document, text
+from minttt.vocabulary import Role
 
 if TYPE_CHECKING:
     from minttt.table.model import Entry, Table
@@ -66,7 +67,7 @@ def _wrap(content: str, width: float, size: float) -> list[str]:
 
 
 def _title(table: Table) -> str:
-    who = {"X": "as X (first player)", "O": "as O (second player)", "both": "as X or as O"}
+    who = {Role.X: "as X (first player)", Role.O: "as O (second player)", Role.BOTH: "as X or as O"}
     return f"Perfect tic-tac-toe {who[table.role]}, in {table.size} lookups"
 
 
@@ -89,11 +90,11 @@ def _subtitle(table: Table) -> str:
 
 
 def _instructions(table: Table, has_opening_board: bool) -> list[str]:
-    sides = {"X": "X", "O": "O", "both": "X or O"}[table.role]
+    sides = {Role.X: "X", Role.O: "O", Role.BOTH: "X or O"}[table.role]
     steps = []
-    if table.role == "O":
+    if table.role == Role.O:
         steps.append("You play O: X moves first. Wait for X's move, then use the sheet.")
-    elif table.role == "both":
+    elif table.role == Role.BOTH:
         steps.append(
             "Play either side. Moves 1, 3, 5, 7, 9 are X's turns; moves 2, 4, 6, 8 are O's turns."
         )
@@ -134,132 +135,147 @@ def _example_entry(entries: tuple[Entry, ...], rules: Rules) -> Entry | None:
 
 def table(table: Table, *, columns: int = COLUMNS, board_size: float = BOARD) -> str:
     """The sheet for ``table`` as a standalone SVG document (see the module docstring)."""
-    rules = Rules.from_name(table.game)
-    col_w = board_size + GAP_X
-    width = 2 * MARGIN + columns * col_w - GAP_X
-    inner = width - 2 * MARGIN
-    parts: list[str] = []
-    y = MARGIN + 22
-    parts.append(text(MARGIN, y, _title(table), 24, weight="bold"))
-    y += 24
-    parts.append(text(MARGIN, y, _subtitle(table), 13, colour="#475569"))
-    y += 30
+    sheet = _Sheet(table, columns, board_size)
+    sheet.heading()
+    sheet.instructions()
+    sheet.example()
+    for depth, members in sheet.groups():
+        sheet.section(depth, members)
+    sheet.footer()
+    return svg_document(sheet.width, sheet.y + MARGIN - 10, "\n".join(sheet.parts), _title(table))
 
-    has_root = any(e.hash == 0 for e in table.entries)
-    opening_board = table.opening is not None and not has_root
 
-    # legend: how to use the sheet
-    parts.append(text(MARGIN, y, "How to play from this sheet", 17, weight="bold"))
-    y += 24
-    for step in _instructions(table, opening_board):
-        lines = _wrap(step, inner - 18, 14)
-        for k, line in enumerate(lines):
-            parts.append(text(MARGIN + (0 if k == 0 else 18), y, line, 14))
-            y += 19
-        y += 3
+class _Sheet:
+    """The sheet being drawn: its SVG parts, top to bottom, and ``y``, where the next one goes."""
 
-    # legend: one position in all eight orientations
-    example = _example_entry(table.entries, rules)
-    if example is not None:
-        y += 8
-        small = min(board_size * 0.75, (inner - 7 * 14) / 8)
-        step_x = (inner - small) / 7
-        parts.append(
-            text(
-                MARGIN,
-                y,
-                "Example: these eight boards are all the same position (and the same green move):",
-                14,
-                weight="bold",
-            )
-        )
-        y += 12
-        base = Board.parse(example.board, rules)
+    def __init__(self, table: Table, columns: int, board_size: float) -> None:
+        self.table = table
+        self.rules = Rules.from_name(table.game)
+        self.columns = columns
+        self.board_size = board_size
+        self.col_w = board_size + GAP_X
+        self.width = 2 * MARGIN + columns * self.col_w - GAP_X
+        self.inner = self.width - 2 * MARGIN
+        self.parts: list[str] = []
+        self.y: float = MARGIN + 22
+        has_root = any(e.hash == 0 for e in table.entries)
+        self.opening_board = table.opening is not None and not has_root
+
+    def heading(self) -> None:
+        """The title and the subtitle."""
+        self.parts.append(text(MARGIN, self.y, _title(self.table), 24, weight="bold"))
+        self.y += 24
+        self.parts.append(text(MARGIN, self.y, _subtitle(self.table), 13, colour="#475569"))
+        self.y += 30
+
+    def instructions(self) -> None:
+        """The legend: how to use the sheet."""
+        self.parts.append(text(MARGIN, self.y, "How to play from this sheet", 17, weight="bold"))
+        self.y += 24
+        for step in _instructions(self.table, self.opening_board):
+            lines = _wrap(step, self.inner - 18, 14)
+            for k, line in enumerate(lines):
+                self.parts.append(text(MARGIN + (0 if k == 0 else 18), self.y, line, 14))
+                self.y += 19
+            self.y += 3
+
+    def example(self) -> None:
+        """The legend: one position in all eight orientations (none for an empty table)."""
+        example = _example_entry(self.table.entries, self.rules)
+        if example is None:
+            return
+        self.y += 8
+        small = min(self.board_size * 0.75, (self.inner - 7 * 14) / 8)
+        step_x = (self.inner - small) / 7
+        caption = "Example: these eight boards are all the same position (and the same green move):"
+        self.parts.append(text(MARGIN, self.y, caption, 14, weight="bold"))
+        self.y += 12
+        base = Board.parse(example.board, self.rules)
         for k, (t, label) in enumerate(ORIENTATIONS):
             x = MARGIN + k * step_x
-            parts.append(
-                board_group(
-                    base.transform(t),
-                    x,
-                    y,
-                    small,
-                    map_cell(example.move, t, rules),
-                    attrs={"class": "example"},
-                )
+            move = map_cell(example.move, t, self.rules)
+            image = base.transform(t)
+            self.parts.append(
+                board_group(image, x, self.y, small, move, attrs={"class": "example"})
             )
             if t == 0:
-                label = (label[0], f"(board #{table.entries.index(example) + 1})")
+                label = (label[0], f"(board #{self.table.entries.index(example) + 1})")
             for j, line in enumerate(label):
-                parts.append(
-                    text(
-                        x + small / 2,
-                        y + small + 15 + 14 * j,
-                        line,
-                        12,
-                        anchor="middle",
-                        colour="#475569",
-                    )
+                y = self.y + small + 15 + 14 * j
+                self.parts.append(
+                    text(x + small / 2, y, line, 12, anchor="middle", colour="#475569")
                 )
-        y += small + 58
+        self.y += small + 58
 
-    # the entries, grouped by move number
-    groups: dict[int, list[tuple[int, Entry]]] = {}
-    for number, e in enumerate(table.entries, 1):
-        groups.setdefault(_depth(e.board), []).append((number, e))
-    if opening_board:
-        groups.setdefault(0, [])
-    for depth in sorted(groups):
-        members = groups[depth]
-        side = X if depth % 2 == 0 else 3 - X
-        count = len(members)
-        noun = "position" if count == 1 else "positions"
-        header = f"Move {depth + 1}: {_side_name(side)} to play ({count} {noun})"
-        if depth == 0 and opening_board:
-            header = "Move 1: X to play (the fixed opening; not a lookup)"
-        y += 8
-        parts.append(
-            f'<rect x="{MARGIN - 6}" y="{y - 17}" width="{inner + 12}" height="24" '
+    def groups(self) -> list[tuple[int, list[tuple[int, Entry]]]]:
+        """The entries (numbered from 1) by move number; move 1 for the fixed opening's board."""
+        groups: dict[int, list[tuple[int, Entry]]] = {}
+        for number, e in enumerate(self.table.entries, 1):
+            groups.setdefault(_depth(e.board), []).append((number, e))
+        if self.opening_board:
+            groups.setdefault(0, [])
+        return sorted(groups.items())
+
+    def section(self, depth: int, members: list[tuple[int, Entry]]) -> None:
+        """One move number: a header band, then its boards in rows."""
+        self.y += 8
+        self.parts.append(
+            f'<rect x="{MARGIN - 6}" y="{self.y - 17}" width="{self.inner + 12}" height="24" '
             f'rx="4" fill="#f1f5f9"/>'
         )
-        parts.append(text(MARGIN, y, header, 16, weight="bold"))
-        y += 18
-        cells: list[tuple[str, Board, int, str]] = []
-        if depth == 0 and opening_board:
-            cells.append(("opening", Board.empty(rules), table.opening or 0, "opening"))
-        for number, e in members:
-            caption = f"#{number} · {_outcome(e, rules)}"
-            cells.append((str(number), Board.parse(e.board, rules), e.move, caption))
+        self.parts.append(
+            text(MARGIN, self.y, self._header(depth, len(members)), 16, weight="bold")
+        )
+        self.y += 18
+        cells = self._cells(depth, members)
         for k, (label, b, move, caption) in enumerate(cells):
-            row, col = divmod(k, columns)
-            x = MARGIN + col * col_w
-            by = y + row * (board_size + CAPTION + GAP_Y)
-            attrs = (
-                {"class": "opening"}
-                if label == "opening"
-                else {"class": "entry", "data-entry": label, "data-hash": str(b.hash)}
-            )
-            parts.append(board_group(b, x, by, board_size, move, attrs=attrs))
-            parts.append(
-                text(
-                    x + board_size / 2,
-                    by + board_size + 14,
-                    caption,
-                    12,
-                    anchor="middle",
-                    colour="#334155",
-                )
-            )
-        rows = (len(cells) + columns - 1) // columns
-        y += rows * (board_size + CAPTION + GAP_Y) + 4
+            self._board(k, label, b, move, caption)
+        rows = (len(cells) + self.columns - 1) // self.columns
+        self.y += rows * (self.board_size + CAPTION + GAP_Y) + 4
 
-    y += 4
-    foot = (
-        "Cells are numbered 0-8 row by row from the top left. Each board is drawn in its "
-        "canonical orientation (the smallest of its eight hashes, hash = sum cell[i]·3^i with "
-        "empty 0, X 1, O 2). Made with minttt."
-    )
-    for line in _wrap(foot, inner, 11):
-        parts.append(text(MARGIN, y, line, 11, colour="#64748b"))
-        y += 15
-    height = y + MARGIN - 10
-    return svg_document(width, height, "\n".join(parts), _title(table))
+    def _header(self, depth: int, count: int) -> str:
+        if depth == 0 and self.opening_board:
+            return "Move 1: X to play (the fixed opening; not a lookup)"
+        side = X if depth % 2 == 0 else 3 - X
+        noun = "position" if count == 1 else "positions"
+        return f"Move {depth + 1}: {_side_name(side)} to play ({count} {noun})"
+
+    def _cells(
+        self, depth: int, members: list[tuple[int, Entry]]
+    ) -> list[tuple[str, Board, int, str]]:
+        """(label, board, move, caption) of each board in a section."""
+        cells: list[tuple[str, Board, int, str]] = []
+        if depth == 0 and self.opening_board:
+            cells.append(("opening", Board.empty(self.rules), self.table.opening or 0, "opening"))
+        for number, e in members:
+            caption = f"#{number} · {_outcome(e, self.rules)}"
+            cells.append((str(number), Board.parse(e.board, self.rules), e.move, caption))
+        return cells
+
+    def _board(self, k: int, label: str, b: Board, move: int, caption: str) -> None:
+        """The ``k``-th board of a section and its caption."""
+        row, col = divmod(k, self.columns)
+        x = MARGIN + col * self.col_w
+        by = self.y + row * (self.board_size + CAPTION + GAP_Y)
+        attrs = (
+            {"class": "opening"}
+            if label == "opening"
+            else {"class": "entry", "data-entry": label, "data-hash": str(b.hash)}
+        )
+        size = self.board_size
+        self.parts.append(board_group(b, x, by, size, move, attrs=attrs))
+        self.parts.append(
+            text(x + size / 2, by + size + 14, caption, 12, anchor="middle", colour="#334155")
+        )
+
+    def footer(self) -> None:
+        """How the cells are numbered and the boards drawn."""
+        self.y += 4
+        foot = (
+            "Cells are numbered 0-8 row by row from the top left. Each board is drawn in its "
+            "canonical orientation (the smallest of its eight hashes, hash = sum cell[i]·3^i with "
+            "empty 0, X 1, O 2). Made with minttt."
+        )
+        for line in _wrap(foot, self.inner, 11):
+            self.parts.append(text(MARGIN, self.y, line, 11, colour="#64748b"))
+            self.y += 15

@@ -43,7 +43,7 @@ def positions(graph: Graph | None = None, *, columns: int = 36, board_size: floa
             weight="bold",
         )
     ]
-    y = MARGIN + 44
+    y: float = MARGIN + 44
     legend = [
         ("X has won", FINISHED_FILL[X]),
         ("O has won", FINISHED_FILL[O]),

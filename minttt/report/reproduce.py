@@ -18,6 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from minttt.fileio import write_json_atomic, write_text_atomic
+from minttt.report.sections import (
+    certificates_markdown,
+    counts_markdown,
+    evolution_markdown,
+    raw_tables_markdown,
+    report_head,
+    tables_markdown,
+    verification_markdown,
+)
 
 
 @dataclass
@@ -47,70 +56,17 @@ class Context:
             return str(path)
 
 
-def _mark(ok: bool) -> str:
-    return "✓" if ok else "✗"
-
-
 # ---------------------------------------------------------------------------------------- steps
 
 
 def step_counts(ctx: Context) -> None:
+    """003's, 001's and 000's counts of the game."""
     from minttt.game.counts import count_all
 
     counts = count_all()
     write_json_atomic(ctx.out / "counts.json", counts)
     ctx.figures["counts"] = counts
-    ft, hs, sy = counts["full_tree"], counts["hashed"], counts["symmetric"]
-    rows = [
-        ("003", "full tree nodes", 549946, ft["nodes"]),
-        ("003", "full tree leaves", 255168, ft["leaves"]),
-        ("003", "leaves: X wins", 131184, ft["x_wins"]),
-        ("003", "leaves: O wins", 77904, ft["o_wins"]),
-        ("003", "leaves: draws", 46080, ft["draws"]),
-        ("003", "hashed: nodes examined", 16168, hs["examined"]),
-        ("003", "hashed: positions kept", 5478, hs["positions"]),
-        ("003", "hashed: largest hash", 19560, hs["max_hash"]),
-        ("003", "symmetric: nodes examined", 2271, sy["examined"]),
-        ("003", "symmetric: positions kept", 765, sy["positions"]),
-        ("003", "symmetric: largest hash", 17141, sy["max_hash"]),
-        ("001", "states for the first move (plain minimax, root included)", 549946, ft["nodes"]),
-        ("000", "unique situations", 827, counts["situations_827"]["value"]),
-    ]
-    lines = [
-        "## Counting the game (003, 001, 000)",
-        "",
-        "| source | figure | source says | ours | |",
-        "| --- | --- | ---: | ---: | --- |",
-    ]
-    lines += [f"| {s} | {what} | {a:,} | {b:,} | {_mark(a == b)} |" for s, what, a, b in rows]
-    lines += [
-        "",
-        "Nodes per depth of the full tree: " + ", ".join(f"{n:,}" for n in ft["by_depth"]) + ".",
-        "Up to symmetry: "
-        f"{sum(counts['terminal_classes'].values())} terminal positions "
-        f"({counts['terminal_classes']['x_wins']} X wins, {counts['terminal_classes']['o_wins']} O "
-        f"wins, {counts['terminal_classes']['draws']} draws); "
-        f"{sum(counts['decision_positions'].values())} decision positions "
-        f"({counts['decision_positions']['x_to_move']} with X to move, "
-        f"{counts['decision_positions']['o_to_move']} with O to move); "
-        f"{counts['games_up_to_symmetry']:,} games when symmetric moves at a position count once, "
-        f"{counts['sequence_orbits']:,} orbits of whole move sequences.",
-        "",
-        "**000's 827 situations** are the boards up to symmetry, out of all 3^9, with plausible "
-        "counts (x = o or x = o + 1) that are not full: "
-        f"{counts['situations_827']['decision_positions']} real decision positions plus "
-        f"{counts['situations_827']['with_a_line']} boards that already hold a line (finished, or "
-        "impossible). A strategy is only ever asked about the 627. "
-        "000's figure of 23,129 games is not reproduced by any convention we tried "
-        "(255,168 games; 26,830 or 31,896 up to symmetry).",
-        "",
-        "**003's frontier search** scores a node with the *min* of its children at even depth; "
-        "with +1 meaning a win for player 1, who moves at even depth, that must be the *max* "
-        "(a typo in the text: its results are those of the correct rule). minttt runs the frontier "
-        "search as corrected and tests it against plain recursion on all 765 and 5,478 positions.",
-        "",
-    ]
-    ctx.report += lines
+    ctx.report += counts_markdown(counts)
 
 
 def step_tables(ctx: Context) -> None:
@@ -140,42 +96,7 @@ def step_tables(ctx: Context) -> None:
         results.append(record)
     write_json_atomic(ctx.out / "tables.json", results)
     ctx.figures["tables"] = results
-    by_name = {r["variant"]: r for r in results}
-    lines = [
-        "## Minimal tables (003)",
-        "",
-        "Every minimum is proven: a table of that size exists and the solver proved none smaller "
-        "(UNSAT at k-1), and a second solver family (Z3 against PySAT) found the same optimum.",
-        "",
-        "| variant | 003 variables | ours | 003 optimum | ours (positions) | lookups "
-        "| proven, 2 families | |",
-        "| --- | --- | --- | ---: | ---: | ---: | --- | --- |",
-    ]
-    for variant, variables, optimum in SOURCE_003:
-        r = by_name[variant.name]
-        ours_vars = r["variables"]
-        var_text = (
-            f"{variables['positions']}"
-            if variant.encoding == "tree"
-            else f"{variables['positions']} + {variables['edges']}"
-        )
-        ours_text = (
-            f"{ours_vars['positions']}"
-            if variant.encoding == "tree"
-            else f"{ours_vars['positions']} + {ours_vars['edges']}"
-        )
-        ok = r["size"] == optimum and ours_vars == variables and r["optimal"]
-        lines.append(
-            f"| {variant.name} | {var_text} | {ours_text} | {optimum} | {r['size']} | "
-            f"{r['lookups']} | {_mark(r['optimal'])} | {_mark(ok)} |"
-        )
-    lines += ["", "Minimising table entries directly (lookup encoding):", ""]
-    lines += ["| variant | entries (minimum) | proven, 2 families |", "| --- | ---: | --- |"]
-    for r in results:
-        if r["size_counts"] == "entries":
-            lines.append(f"| {r['variant']} | {r['size']} | {_mark(r['optimal'])} |")
-    lines.append("")
-    ctx.report += lines
+    ctx.report += tables_markdown(results, SOURCE_003)
 
 
 RAW_ENCODINGS = ("lookup",)  # the raw tree proofs take minutes (README: Tables without symmetry)
@@ -229,30 +150,7 @@ def step_raw(ctx: Context) -> None:
         )
     write_json_atomic(ctx.out / "tables-raw.json", results)
     ctx.figures["tables_raw"] = results
-    lines = [
-        "## Minimal tables without symmetry (--symmetry none)",
-        "",
-        "Keyed by the raw board over the 5,478 raw positions: the player applies no transform. "
-        "Each minimum is proven by one solver family, PySAT's RC2 (size k, UNSAT at k-1); "
-        "Z3's cross-check is left to `minttt solve --symmetry none --cross-check` (it takes "
-        "minutes on the largest formulas and confirms the small ones); X with any opening "
-        "is solved by cases (the least of the nine fixed-opening minima). With no symmetry a "
-        "fixed opening is one cell: corner = cell 0, edge = cell 1. Every table passes the "
-        "exhaustive verifier. See `tables-raw.json`.",
-        "",
-        "| variant | variables p + e | raw minimum | symmetric minimum | proven (RC2) | verified |",
-        "| --- | --- | ---: | ---: | --- | --- |",
-    ]
-    for r in results:
-        v = r["variables"]
-        var_text = "by cases" if "-any-" in r["variant"] else f"{v['positions']} + {v['edges']}"
-        lines.append(
-            f"| {r['variant']} | {var_text} | {r['size']} | "
-            f"{r['symmetric_size'] if r['symmetric_size'] is not None else '-'} | "
-            f"{_mark(r['optimal'])} | {_mark(r['verified'])} |"
-        )
-    lines.append("")
-    ctx.report += lines
+    ctx.report += raw_tables_markdown(results, len(graph))
 
 
 def step_verification(ctx: Context) -> None:
@@ -266,14 +164,7 @@ def step_verification(ctx: Context) -> None:
             raise RuntimeError(f"table {name} fails verification: {report}")
     write_json_atomic(ctx.out / "verification.json", records)
     ctx.figures["verification"] = {n: r.get("ok") for n, r in records.items()}
-    ctx.report += [
-        "## Exhaustive verification",
-        "",
-        f"All {len(records)} tables pass `minttt verify`: every opponent line is played, every "
-        "position reached has an entry, every move is legal and keeps the minimax value, and no "
-        "game is lost. See `verification.json`.",
-        "",
-    ]
+    ctx.report += verification_markdown(ctx.figures["verification"])
 
 
 def step_odds(ctx: Context) -> None:
@@ -339,12 +230,14 @@ def step_search(ctx: Context) -> None:
 
 def step_evolution(ctx: Context) -> None:
     """000's recipe over three seeds; the first perfect strategy is saved, verified and plotted."""
+    from minttt.evolve.hochmuth import HochmuthConfig
     from minttt.evolve.plot import save_plot
     from minttt.evolve.runner import evolution_summary, evolved_table
     from minttt.formula.encode import Variant, encode
     from minttt.solvers.api import cross_check, solve
     from minttt.table.model import save_table
     from minttt.table.verify import verify_table
+    from minttt.vocabulary import Criterion, Encoding, Objective, Role
 
     saved: dict[str, Any] = {}
 
@@ -361,42 +254,15 @@ def step_evolution(ctx: Context) -> None:
 
     summary = _plain(evolution_summary(on_run=keep_first_perfect))
     # The evolved strategy plays both sides and never loses: compare with that proven minimum.
-    variant = Variant("both", "any", "lookup", "entries", "never-lose")
-    minimum = cross_check(encode(ctx.graph, variant), solve(encode(ctx.graph, variant)))
+    variant = Variant(Role.BOTH, "any", Encoding.LOOKUP, Objective.ENTRIES, Criterion.NEVER_LOSE)
+    formula = encode(ctx.graph, variant)
+    minimum = cross_check(formula, solve(formula))
     summary["proven_minimum"] = minimum.size if minimum.optimal else None
     summary["proven_minimum_variant"] = variant.name
     summary["saved"] = saved
     write_json_atomic(ctx.out / "evolution.json", summary)
     ctx.figures["evolution"] = summary
-    runs = summary["runs"]
-    lines = [
-        "## Genetic evolution (000, 002)",
-        "",
-        f"000's recipe (population {summary['population']}, at most {summary['max_generations']} "
-        "generations, replication 0.10, per-gene crossover 0.15, mutation 0.001), "
-        f"{len(runs)} seeds, first runs only (no restarts):",
-        "",
-        "| seed | perfect | generations | best individual's lost games | table size (lookups) |",
-        "| ---: | --- | ---: | ---: | ---: |",
-    ]
-    for r in runs:
-        lines.append(
-            f"| {r['seed']} | {_mark(r['perfect'])} | {r['generations']} | {r['best_lost']} | "
-            f"{r['table_size'] if r['table_size'] is not None else '–'} |"
-        )
-    lines += [
-        "",
-        f"000 reached a perfect strategy at generation 373 (population 500) and 457 (1000). Ours: "
-        f"{sum(r['perfect'] for r in runs)} of {len(runs)} first runs succeed within 500 "
-        "generations; the others stall with the best individual losing a few games (000's trap: "
-        "losing early costs fewer games than blocking into untuned subtrees). "
-        f"A perfect evolved strategy needs {saved.get('size', '–')} lookups; the proven minimum "
-        f"for a table that never loses as X (any opening) and as O is "
-        f"{summary['proven_minimum']} ({variant.name}). Timings (000: 28 minutes) are in "
-        "`bench.json` under `evolve`.",
-        "",
-    ]
-    ctx.report += lines
+    ctx.report += evolution_markdown(summary, HochmuthConfig())
 
 
 def step_beyond(ctx: Context) -> None:
@@ -416,26 +282,7 @@ def step_certify(ctx: Context) -> None:
     done = certify_all(ctx.out / "proofs", check=False, graph_3x3=ctx.graph)
     records = [c.record for c in done]
     ctx.figures["certificates"] = records
-    shipped = [r for r in records if r["shipped"]]
-    total = sum(r["cnf_bytes"] + (r["proof_bytes"] if r["shipped"] else 0) for r in records)
-    lines = [
-        "## Certificates: a proof anyone can check for every minimum",
-        "",
-        f"`results/proofs/` holds {len(records)} certificates ({len(shipped)} with their DRAT "
-        f'proof; {total / 1e6:.1f} MB xz): for each minimum k, the CNF "a table of at most k-1 '
-        "exists\", CaDiCaL's DRAT proof that it is unsatisfiable, and a table of size k that "
-        "passes `minttt verify`. Check one with `minttt check-proof CNF PROOF` or drat-trim.",
-        "",
-        "| variant | minimum | CNF variables / clauses | proof lemmas | proof (xz) |",
-        "| --- | ---: | ---: | ---: | ---: |",
-    ]
-    for r in records:
-        proof = f"{r['proof_bytes']:,} B" + ("" if r["shipped"] else " (not shipped)")
-        lines.append(
-            f"| {r['variant']} | {r['minimum']} | {r['variables']:,} / {r['clauses']:,} | "
-            f"{r['lemmas']:,} | {proof} |"
-        )
-    ctx.report += lines + [""]
+    ctx.report += certificates_markdown(records)
 
 
 STEPS: list[tuple[str, Callable[[Context], None]]] = [
@@ -484,19 +331,11 @@ def reproduce(
     finished, so an interrupted or failed run changes nothing.
     """
     import shutil
-    import tempfile
 
     staged: list[tuple[Path, Path]] = []
     try:
-        for final in (Path(out), Path(encodings)):
-            final.parent.mkdir(parents=True, exist_ok=True)
-            tmp = tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".staging", dir=final.parent)
-            staged.append((Path(tmp), final))
-        for name in LONG_RUN_INPUTS:  # read by the report, written by long scripts: carried over
-            source = Path(out) / name
-            if source.is_file():
-                (staged[0][0] / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, staged[0][0] / name)
+        staged = _stage(Path(out), Path(encodings))
+        _carry_long_runs(Path(out), staged[0][0])
         ctx = Context(staged[0][0], staged[1][0])
         _run_steps(ctx, steps, on_step, workers)
         write_json_atomic(ctx.out / "summary.json", ctx.figures)
@@ -510,6 +349,35 @@ def reproduce(
         for tmp, _ in staged:
             shutil.rmtree(tmp, ignore_errors=True)
     return ctx.figures
+
+
+def _stage(*finals: Path) -> list[tuple[Path, Path]]:
+    """A staging folder beside each final folder: (staging, final) pairs."""
+    import shutil
+    import tempfile
+
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for final in finals:
+            final.parent.mkdir(parents=True, exist_ok=True)
+            tmp = tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".staging", dir=final.parent)
+            staged.append((Path(tmp), final))
+    except OSError:
+        for folder, _ in staged:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return staged
+
+
+def _carry_long_runs(out: Path, staging: Path) -> None:
+    """Copy the long runs' results (read by the report, never recomputed) into the staging."""
+    import shutil
+
+    for name in LONG_RUN_INPUTS:
+        source = out / name
+        if source.is_file():
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, staging / name)
 
 
 def _commit(staged: list[tuple[Path, Path]]) -> None:
@@ -533,8 +401,6 @@ def _run_steps(
     on_step: Callable[[str, int, int], None] | None,
     workers: int | None,
 ) -> None:
-    import os
-
     chosen = [(n, f) for n, f in STEPS if steps is None or n in steps or n in _needed(steps)]
     serial = [(n, f) for n, f in chosen if n not in PARALLEL_STEPS]
     parallel = [(n, f) for n, f in chosen if n in PARALLEL_STEPS]
@@ -545,17 +411,24 @@ def _run_steps(
     if parallel:
         if on_step:
             on_step(" + ".join(n for n, _ in parallel), len(serial), len(chosen))
-        count = workers if workers is not None else min(len(parallel), os.cpu_count() or 1)
-        if count > 1:
-            names = [n for n, _ in parallel]
-            results = []
-            for i in range(0, len(names), count):
-                results += _run_in_processes(names[i : i + count], ctx)
-        else:
-            results = [_run_isolated((n, ctx)) for n, _ in parallel]
-        for figures, report in results:
+        for figures, report in _run_parallel(ctx, [n for n, _ in parallel], workers):
             ctx.figures.update(figures)
             ctx.report += report
+
+
+def _run_parallel(
+    ctx: Context, names: list[str], workers: int | None
+) -> list[tuple[dict[str, Any], list[str]]]:
+    """Run ``names`` in batches of ``workers`` processes (in this one when 1); results in order."""
+    import os
+
+    count = workers if workers is not None else min(len(names), os.cpu_count() or 1)
+    if count <= 1:
+        return [_run_isolated((n, ctx)) for n in names]
+    results = []
+    for i in range(0, len(names), count):
+        results += _run_in_processes(names[i : i + count], ctx)
+    return results
 
 
 def _run_in_processes(names: list[str], ctx: Context) -> list[tuple[dict[str, Any], list[str]]]:
@@ -625,16 +498,7 @@ def _needed(steps: list[str]) -> set[str]:
 
 
 def _report(ctx: Context) -> str:
-    head = [
-        "# minttt: every figure of the source documents beside ours",
-        "",
-        "Written by `minttt reproduce`; every figure here is recomputed on each run and a test "
-        "fails "
-        "when this file no longer matches the code. ✓ = reproduced; ✗ = differs, with the reason. "
-        "Timings are not here (they vary from run to run): see `bench.json`.",
-        "",
-    ]
-    return "\n".join(head + ctx.report).rstrip() + "\n"
+    return "\n".join(report_head() + ctx.report).rstrip() + "\n"
 
 
 def _odds_dict(odds: Any) -> dict[str, Any]:

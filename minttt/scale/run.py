@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -39,19 +41,56 @@ def _fresh(variant: Variant) -> dict[str, Any]:
     }
 
 
+#: the checkpoint's JSON Schema (package data)
+SCHEMA = "schemas/scale-checkpoint.schema.json"
+
+
 def load_checkpoint(path: Path, variant: Variant) -> dict[str, Any]:
-    """The saved state of ``variant`` (a fresh one if ``path`` does not exist)."""
+    """The saved state of ``variant`` (a fresh one if ``path`` does not exist).
+
+    InputError, in one line naming the file, for a file that is not readable JSON, lacks a
+    field, belongs to another variant or breaks ``minttt/schemas/scale-checkpoint.schema.json``.
+    """
     if not path.exists():
         return _fresh(variant)
     try:
-        state = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise InputError(f"{path}: not a readable checkpoint ({exc})") from None
     if not isinstance(state, dict) or not set(_fresh(variant)) <= set(state):
         raise InputError(f"{path}: not a checkpoint of minttt scale (fields missing)")
     if state.get("variant") != variant.name:
         raise InputError(f"{path}: checkpoint of {state.get('variant')!r}, not {variant.name!r}")
+    problem = _schema_problem(state)
+    if problem is not None:
+        raise InputError(f"{path}: not a valid checkpoint of minttt scale ({problem})")
     return state
+
+
+@cache
+def _validator() -> Any:
+    """A validator of the checkpoint schema; its integers are JSON integers (not 46.0)."""
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool)
+    )
+    strict = jsonschema.validators.extend(base, type_checker=checker)
+    text = resources.files("minttt").joinpath(SCHEMA).read_text("utf-8")
+    return strict(json.loads(text))
+
+
+def _schema_problem(state: dict[str, Any]) -> str | None:
+    """The schema's first complaint (jsonschema's best match) in one line: field path, message."""
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(state))
+    if error is None:
+        return None
+    where = ".".join(str(p) for p in error.absolute_path) or "(document)"
+    message = " ".join(str(error.message).split())
+    return f"{where}: {message[:157] + '...' if len(message) > 160 else message}"
 
 
 def saved_table(path: Path, variant: Variant) -> Any:

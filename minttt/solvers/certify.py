@@ -54,7 +54,7 @@ def certificate_variants(mnk: bool = False) -> list[Variant]:
     and misère tic-tac-toe (first and second player); with ``mnk``, instead, the first player of
     3x4 k=3 (certified into the :data:`MNK_FOLDER` sub-folder).
     """
-    from minttt.report.games import study_variants
+    from minttt.report.other_games import study_variants
 
     if mnk:
         return [v for game in MNK_GAMES for v in study_variants(game) if v.role is Role.X]

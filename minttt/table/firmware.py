@@ -28,6 +28,7 @@ from pathlib import Path
 from minttt import __version__
 from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic
+from minttt.table.export import c_perms, c_rows, lookup_data
 from minttt.table.model import HASH_CONVENTION, Table
 
 MCU = "atmega328p"
@@ -53,37 +54,30 @@ class FirmwareBuild:
         )
 
 
-def _rows(values: list[int], per_line: int = 12) -> str:
-    chunks = [values[i : i + per_line] for i in range(0, len(values), per_line)]
-    return ",\n".join("    " + ", ".join(str(v) for v in chunk) for chunk in chunks)
-
-
 LAYOUTS = ("bytes", "nibbles")
 
 
 def _lookup_c(table: Table, layout: str) -> str:
     """The table arrays and ``lookup()``: canonicalise (symmetric tables only), binary search."""
-    pairs = sorted((e.hash, e.move) for e in table.entries)
-    hashes = [h for h, _ in pairs] or [0xFFFF]
-    moves = [m for _, m in pairs] or [0]
-    n = max(table.size, 1)
+    data = lookup_data(table)
+    hashes, moves, n = data.hashes, data.moves, data.length
     if layout == "nibbles":  # two moves per byte, low nibble first
         packed = [
             moves[i] | ((moves[i + 1] if i + 1 < len(moves) else 0) << 4)
             for i in range(0, len(moves), 2)
         ]
         move_array = (
-            f"static const uint8_t table_move[{len(packed)}] PROGMEM = {{\n{_rows(packed)}\n}};"
+            f"static const uint8_t table_move[{len(packed)}] PROGMEM = {{\n{c_rows(packed)}\n}};"
         )
         read_move = "(uint8_t)((pgm_read_byte(&table_move[mid >> 1]) >> ((mid & 1) << 2)) & 15)"
     elif layout == "bytes":
-        move_array = f"static const uint8_t table_move[{n}] PROGMEM = {{\n{_rows(moves)}\n}};"
+        move_array = f"static const uint8_t table_move[{n}] PROGMEM = {{\n{c_rows(moves)}\n}};"
         read_move = "pgm_read_byte(&table_move[mid])"
     else:
         raise InputError(
             f"unknown firmware layout {layout!r}: expected one of {', '.join(LAYOUTS)}"
         )
-    arrays = f"static const uint16_t table_hash[{n}] PROGMEM = {{\n{_rows(hashes)}\n}};\n"
+    arrays = f"static const uint16_t table_hash[{n}] PROGMEM = {{\n{c_rows(hashes)}\n}};\n"
     arrays += move_array + "\n"
     search = f"""    lo = 0;
     hi = SIZE - 1;
@@ -108,8 +102,7 @@ def _lookup_c(table: Table, layout: str) -> str:
     for (i = 9; i-- > 0;) best = (uint16_t)(best * 3 + cells[i]);
 """
         return arrays + body + search.replace("MAP_BACK", "return (int8_t)m;")
-    syms = ",\n".join("    {" + ", ".join(map(str, p)) + "}" for p in table.rules.symmetries)
-    arrays += f"static const uint8_t sym[8][9] PROGMEM = {{\n{syms}\n}};\n"
+    arrays += f"static const uint8_t sym[8][9] PROGMEM = {{\n{c_perms(data.perms)}\n}};\n"
     body = """static int8_t lookup(const uint8_t cells[9]) {
     uint16_t best = 0xFFFF;
     uint8_t best_t = 0, t, i;
@@ -143,7 +136,7 @@ def firmware_source(table: Table, layout: str = "bytes") -> str:
     """
     if table.rules.cells != 9:
         raise InputError(f"--format avr: the firmware is for 3x3 boards, not {table.game}")
-    opening = -1 if table.opening is None else table.opening
+    opening = lookup_data(table).opening
     ubrr = round(F_CPU / (8 * BAUD)) - 1  # double speed (U2X0)
     keys = "raw boards, no transform" if table.raw else "canonical boards"
     return f"""\

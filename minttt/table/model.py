@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from minttt.errors import InputError
 from minttt.game.rules import EMPTY, Board, O, Rules, X, unmap_cell
-from minttt.vocabulary import Criterion, Role
+from minttt.vocabulary import Criterion, Role, Symmetry
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,8 +45,6 @@ HASH_CONVENTION = (
     "sum(cell[i] * 3**i); cells 0..8 row-major from the top left; 0 empty, 1 x, 2 o; "
     "canonical = minimum over the 8 symmetries of the square"
 )
-ROLES = Role.values()
-CRITERIA = Criterion.values()
 GAMES = ("3x3", "3x3-misere", "mnk:M,N,K[-misere]")
 
 
@@ -67,7 +65,6 @@ def hash_convention(rules: Rules) -> str:
 
 
 _KEYS = ("format", "game", "role", "opening", "criterion", "hash", "size", "entries", "provenance")
-SYMMETRIES = ("full", "none")
 
 
 @dataclass(frozen=True)
@@ -101,7 +98,7 @@ class Table:
     entries: tuple[Entry, ...]
     provenance: dict = field(default_factory=dict, compare=False, hash=False)
     game: str = "3x3"
-    symmetry: str = "full"
+    symmetry: Symmetry = Symmetry.FULL
 
     # ----------------------------------------------------------------- lookup
     @property
@@ -124,7 +121,7 @@ class Table:
     @property
     def raw(self) -> bool:
         """Keyed by the raw board (``symmetry: none``): no transform when playing."""
-        return self.symmetry == "none"
+        return self.symmetry == Symmetry.NONE
 
     def entry(self, board: Board) -> Entry | None:
         """The entry for ``board``'s canonical position (raw tables: the board itself), or None."""
@@ -213,7 +210,7 @@ class Table:
             raw_entries=data["entries"],
             provenance=data["provenance"],
             size=data["size"],
-            symmetry=data.get("symmetry", "full"),
+            symmetry=data.get("symmetry", Symmetry.FULL),
         )
 
     def to_json(self) -> str:
@@ -299,12 +296,12 @@ def table_from_moves(
         raw_entries=raw,
         provenance=dict(provenance or {}),
         size=len(raw),
-        symmetry="full" if graph.symmetric else "none",
+        symmetry=Symmetry.FULL if graph.symmetric else Symmetry.NONE,
     )
 
 
 def first_move_table(
-    graph: Graph, role: str, *, opening: int | None = None, criterion: str = "optimal"
+    graph: Graph, role: str, *, opening: int | None = None, criterion: str = Criterion.OPTIMAL
 ) -> Table:
     """A full (not minimal) table: at every canonical position its own play reaches, the first
     allowed move. A baseline for tests and comparisons; role ``both`` merges X and O tables.
@@ -313,17 +310,17 @@ def first_move_table(
     >>> first_move_table(build_graph(), "X", opening=4).size
     46
     """
-    if role == "both":
+    if role == Role.BOTH:
         return merge_tables(
-            first_move_table(graph, "X", opening=opening, criterion=criterion),
-            first_move_table(graph, "O", criterion=criterion),
+            first_move_table(graph, Role.X, opening=opening, criterion=criterion),
+            first_move_table(graph, Role.O, criterion=criterion),
             {"name": "first-move", "encoding": "none", "objective": "none"},
         )
-    if role not in ("X", "O"):
+    if role not in (Role.X, Role.O):
         raise InputError(f"role {role!r}: expected X, O or both")
     from minttt.game.graph import own_play
 
-    side = X if role == "X" else O
+    side = X if role == Role.X else O
 
     def policy(h: int) -> int:
         if h == graph.root and opening is not None:
@@ -355,7 +352,7 @@ def merge_tables(
     os_ = [e for e in o_table.entries if _depth(e.board) % 2 == 1]
     prov = dict(provenance or {"merged_from": [x_table.provenance, o_table.provenance]})
     return _build(
-        role="both",
+        role=Role.BOTH,
         opening=x_table.opening,
         criterion=x_table.criterion,
         game=x_table.game,
@@ -421,15 +418,44 @@ def _build(
     provenance: Any,
     size: Any,
     hash_text: Any = None,
-    symmetry: Any = "full",
+    symmetry: Any = Symmetry.FULL,
 ) -> Table:
     """Check a table's meaning (the schema cannot) and build it; InputError names the field."""
-    if symmetry not in SYMMETRIES:
-        raise InputError(f"symmetry: {_short(symmetry)} is not one of {', '.join(SYMMETRIES)}")
-    if role not in ROLES:
-        raise InputError(f"role: {_short(role)} is not one of {', '.join(ROLES)}")
-    if criterion not in CRITERIA:
-        raise InputError(f"criterion: {_short(criterion)} is not one of {', '.join(CRITERIA)}")
+    rules = _check_header(symmetry, role, criterion, game, hash_text)
+    _check_opening(opening, role, rules)
+    if not isinstance(provenance, dict):
+        raise InputError("provenance: expected an object")
+    seen: set[int] = set()
+    canonical = symmetry == Symmetry.FULL
+    entries = [
+        _check_entry(i, raw, rules, role, seen, canonical) for i, raw in enumerate(raw_entries)
+    ]
+    _check_size(size, len(entries))
+    _check_root(opening, entries)
+    entries.sort(key=lambda e: (_depth(e.board), e.hash))
+    return Table(
+        Role(role),
+        opening,
+        Criterion(criterion),
+        tuple(entries),
+        dict(provenance),
+        game,
+        Symmetry(symmetry),
+    )
+
+
+def _check_header(symmetry: Any, role: Any, criterion: Any, game: Any, hash_text: Any) -> Rules:
+    """The rules of ``game``, once the symmetry, role, criterion, game and hash are known words."""
+    if symmetry not in Symmetry.values():
+        raise InputError(
+            f"symmetry: {_short(symmetry)} is not one of {', '.join(Symmetry.values())}"
+        )
+    if role not in Role.values():
+        raise InputError(f"role: {_short(role)} is not one of {', '.join(Role.values())}")
+    if criterion not in Criterion.values():
+        raise InputError(
+            f"criterion: {_short(criterion)} is not one of {', '.join(Criterion.values())}"
+        )
     try:
         rules = Rules.from_name(game)
     except InputError as exc:
@@ -438,38 +464,42 @@ def _build(
         raise InputError(f"game: {_short(game)} is not one of {', '.join(GAMES)}")
     if hash_text is not None and hash_text != hash_convention(rules):
         raise InputError(f"hash: {_short(hash_text)} is not the convention of game {game}")
-    if opening is not None:
-        if isinstance(opening, bool) or not isinstance(opening, int) or opening >= rules.cells:
-            raise InputError(f"opening: {_short(opening)} is not a cell 0-{rules.cells - 1}")
-        if opening < 0:
-            raise InputError(f"opening: {opening} is not a cell 0-{rules.cells - 1}")
-        if role == "O":
-            raise InputError("opening: a table that plays only O cannot fix X's opening")
-    if not isinstance(provenance, dict):
-        raise InputError("provenance: expected an object")
-    entries: list[Entry] = []
-    seen: set[int] = set()
-    for i, raw in enumerate(raw_entries):
-        entries.append(_check_entry(i, raw, rules, role, seen, symmetry == "full"))
+    return rules
+
+
+def _check_opening(opening: Any, role: Any, rules: Rules) -> None:
+    """InputError unless ``opening`` is None or a cell, for a table that plays X."""
+    if opening is None:
+        return
+    if isinstance(opening, bool) or not isinstance(opening, int) or opening >= rules.cells:
+        raise InputError(f"opening: {_short(opening)} is not a cell 0-{rules.cells - 1}")
+    if opening < 0:
+        raise InputError(f"opening: {opening} is not a cell 0-{rules.cells - 1}")
+    if role == Role.O:
+        raise InputError("opening: a table that plays only O cannot fix X's opening")
+
+
+def _check_size(size: Any, count: int) -> None:
     if isinstance(size, bool) or not isinstance(size, int):
         raise InputError(f"size: {_short(size)} is not an integer")
-    if size != len(entries):
-        raise InputError(f"size: {_short(size)} but the table has {len(entries)} entries")
-    if opening is not None:
-        root = next((e for e in entries if e.hash == 0), None)
-        if root is not None and root.move != opening:
-            raise InputError(
-                f"opening: {opening} but the entry for the empty board plays {root.move}"
-            )
-    entries.sort(key=lambda e: (_depth(e.board), e.hash))
-    return Table(
-        Role(role), opening, Criterion(criterion), tuple(entries), dict(provenance), game, symmetry
-    )
+    if size != count:
+        raise InputError(f"size: {_short(size)} but the table has {count} entries")
+
+
+def _check_root(opening: int | None, entries: list[Entry]) -> None:
+    """InputError when the empty board's entry plays another move than the fixed opening."""
+    if opening is None:
+        return
+    root = next((e for e in entries if e.hash == 0), None)
+    if root is not None and root.move != opening:
+        raise InputError(f"opening: {opening} but the entry for the empty board plays {root.move}")
 
 
 def _check_entry(
     i: int, raw: Any, rules: Rules, role: str, seen: set[int], canonical: bool = True
 ) -> Entry:
+    """``entries[i]`` checked: its fields, hash (canonical, once), board, side to move, move and
+    value."""
     where = f"entries[{i}]"
     if not isinstance(raw, Mapping):
         raise InputError(f"{where}: expected an object")
@@ -477,20 +507,36 @@ def _check_entry(
         if key not in raw:
             raise InputError(f"{where}: missing {key!r}")
     h, text, move, value = raw["hash"], raw["board"], raw["move"], raw["value"]
+    from_hash = _check_hash(where, h, rules, seen, canonical)
+    board = _check_board(where, text, h, from_hash, rules, role)
+    _check_move(where, move, board, rules)
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (-1, 0, 1):
+        raise InputError(f"{where}.value: {_short(value)} is not -1, 0 or 1")
+    return Entry(h, text, move, value)
+
+
+def _check_hash(where: str, h: Any, rules: Rules, seen: set[int], canonical: bool) -> Board:
+    """The board of hash ``h``: an integer, canonical (a symmetric table's), not seen before."""
     if isinstance(h, bool) or not isinstance(h, int):
         raise InputError(f"{where}.hash: {_short(h)} is not an integer")
     try:
         from_hash = Board.from_hash(h, rules)
     except InputError as exc:
         raise InputError(f"{where}.hash: {exc}") from None
-    canon = from_hash.canonical() if canonical else from_hash
-    if canon.hash != h:
-        raise InputError(
-            f"{where}.hash: {h} is not canonical (canonical form: {canon.hash}, {canon.board})"
-        )
+    if canonical:
+        canon = from_hash.canonical()
+        if canon.hash != h:
+            raise InputError(
+                f"{where}.hash: {h} is not canonical (canonical form: {canon.hash}, {canon.board})"
+            )
     if h in seen:
         raise InputError(f"{where}.hash: duplicate entry for position {h}")
     seen.add(h)
+    return from_hash
+
+
+def _check_board(where: str, text: Any, h: int, from_hash: Board, rules: Rules, role: str) -> Board:
+    """The board ``text``: the one of hash ``h``, unfinished, with the table's side to move."""
     if not isinstance(text, str):
         raise InputError(f"{where}.board: {_short(text)} is not a string")
     try:
@@ -502,19 +548,21 @@ def _check_entry(
     if board.is_terminal:
         raise InputError(f"{where}.board: {text!r} is a finished game; it needs no entry")
     side = board.to_move
-    if role != "both" and (role == "X") != (side == X):
+    if not Role(role).plays(side):
         raise InputError(
             f"{where}.board: {text!r} has {'xo'[side - 1]} to move but the table plays {role}"
         )
+    return board
+
+
+def _check_move(where: str, move: Any, board: Board, rules: Rules) -> None:
+    """InputError unless ``move`` is an empty cell of ``board``."""
     if isinstance(move, bool) or not isinstance(move, int):
         raise InputError(f"{where}.move: {_short(move)} is not an integer")
     if not 0 <= move < rules.cells:
         raise InputError(f"{where}.move: {_short(move)} is outside 0-{rules.cells - 1}")
     if board.cells[move] != EMPTY:
-        raise InputError(f"{where}.move: cell {move} is occupied on board {text!r}")
-    if isinstance(value, bool) or not isinstance(value, int) or value not in (-1, 0, 1):
-        raise InputError(f"{where}.value: {_short(value)} is not -1, 0 or 1")
-    return Entry(h, text, move, value)
+        raise InputError(f"{where}.move: cell {move} is occupied on board {str(board)!r}")
 
 
 # ------------------------------------------------------------------- files
@@ -583,11 +631,9 @@ def save_table(table: Table, path: str | os.PathLike[str]) -> None:
 
 
 __all__ = [
-    "CRITERIA",
     "FORMAT",
     "HASH_CONVENTION",
     "hash_convention",
-    "ROLES",
     "Entry",
     "Table",
     "TablePlayer",

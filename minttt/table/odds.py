@@ -15,12 +15,14 @@ win 58.49%, draw 12.70%, loss 28.81%
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from minttt.errors import InputError
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, Rules, X
+from minttt.vocabulary import Role
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,13 @@ class Odds:
     def flipped(self) -> Odds:
         """The same odds from the other side."""
         return Odds(self.loss, self.draw, self.win)
+
+    def line(self, who: str, role: str, game: str) -> str:
+        """One line of ``minttt odds``: ``who`` playing ``role`` against random in ``game``."""
+        return (
+            f"{who} as {role} vs random ({game}): win {pct(self.win)} ({self.win}), "
+            f"draw {pct(self.draw)} ({self.draw}), loss {pct(self.loss)} ({self.loss})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Fractions as ``"p/q"`` strings beside floats."""
@@ -56,23 +65,43 @@ def exact_outcome(x_player: Any, o_player: Any, *, rules: Rules = TIC_TAC_TOE) -
 
     Raises InputError if a player has no move at a position the game reaches.
     """
-    from minttt.play.players.base import RandomPlayer
+    walk = _OddsWalk(x_player, o_player, rules)
+    w, d, lo = walk.walk((EMPTY,) * rules.cells, 0, 0, 0)
+    total = walk.scale[0]
+    return Odds(Fraction(w, total), Fraction(d, total), Fraction(lo, total))
 
-    # Exact integer arithmetic: a position at depth d holds its odds as numerators over
-    # L**(cells - d), L = lcm(1..cells); a mover with n choices weighs each child by L // n.
-    n_cells = rules.cells
-    big = math.lcm(*range(1, n_cells + 1))
-    scale = [big ** (n_cells - d) for d in range(n_cells + 1)]
-    lines = tuple(sum(1 << i for i in line) for line in rules.lines)
-    full = (1 << n_cells) - 1
-    memo: dict[tuple[int, ...], tuple[int, int, int]] = {}
 
-    def walk(cells: tuple[int, ...], xm: int, om: int, depth: int) -> tuple[int, int, int]:
-        got = memo.get(cells)
+class _OddsWalk:
+    """Every game of two players, weighted by their choices.
+
+    Exact integer arithmetic: a position at depth d holds its odds as numerators over
+    L**(cells - d), L = lcm(1..cells); a mover with n choices weighs each child by L // n.
+    """
+
+    def __init__(self, x_player: Any, o_player: Any, rules: Rules) -> None:
+        self.players = {X: x_player, 2: o_player}
+        self.rules = rules
+        n_cells = rules.cells
+        self.big = math.lcm(*range(1, n_cells + 1))
+        self.scale = [self.big ** (n_cells - d) for d in range(n_cells + 1)]
+        self.lines = tuple(sum(1 << i for i in line) for line in rules.lines)
+        self.full = (1 << n_cells) - 1
+        self.memo: dict[tuple[int, ...], tuple[int, int, int]] = {}
+
+    def walk(self, cells: tuple[int, ...], xm: int, om: int, depth: int) -> tuple[int, int, int]:
+        got = self.memo.get(cells)
         if got is not None:
             return got
+        result = self._ended(xm, om, depth)
+        if result is None:
+            result = self._moves(cells, xm, om, depth)
+        self.memo[cells] = result
+        return result
+
+    def _ended(self, xm: int, om: int, depth: int) -> tuple[int, int, int] | None:
+        """The odds of a finished game (all weight on one outcome), or None."""
         made = 0
-        for line in lines:
+        for line in self.lines:
             if xm & line == line:
                 made = X
                 break
@@ -80,45 +109,45 @@ def exact_outcome(x_player: Any, o_player: Any, *, rules: Rules = TIC_TAC_TOE) -
                 made = 2
                 break
         if made:
-            winner = 3 - made if rules.misere else made
-            result = (scale[depth], 0, 0) if winner == X else (0, 0, scale[depth])
-        elif xm | om == full:
-            result = (0, scale[depth], 0)
-        else:
-            mover = X if xm.bit_count() == om.bit_count() else 2
-            player = x_player if mover == X else o_player
-            board = Board(cells, rules)
-            if type(player) is RandomPlayer:  # fast path: every empty cell
-                options = tuple(i for i, v in enumerate(cells) if v == EMPTY)
-            else:
-                try:
-                    options = tuple(player.choices(board))
-                except KeyError:
-                    options = ()
-            name = getattr(player, "name", "player")
-            if not options:
-                raise InputError(f"{name} has no move at board {board}")
-            weight = big // len(options) if big % len(options) == 0 else None
-            if weight is None:
-                raise InputError(f"{name} offers {len(options)} moves at {board}")
-            w = d = lo = 0
-            for m in options:
-                if not (isinstance(m, int) and 0 <= m < n_cells and cells[m] == EMPTY):
-                    raise InputError(f"{name} plays illegal {m!r} at {board}")
-                child = cells[:m] + (mover,) + cells[m + 1 :]
-                bit = 1 << m
-                if mover == X:
-                    cw, cd, cl = walk(child, xm | bit, om, depth + 1)
-                else:
-                    cw, cd, cl = walk(child, xm, om | bit, depth + 1)
-                w, d, lo = w + cw, d + cd, lo + cl
-            result = (w * weight, d * weight, lo * weight)
-        memo[cells] = result
-        return result
+            winner = 3 - made if self.rules.misere else made
+            return (self.scale[depth], 0, 0) if winner == X else (0, 0, self.scale[depth])
+        if xm | om == self.full:
+            return (0, self.scale[depth], 0)
+        return None
 
-    w, d, lo = walk((EMPTY,) * n_cells, 0, 0, 0)
-    total = scale[0]
-    return Odds(Fraction(w, total), Fraction(d, total), Fraction(lo, total))
+    def _options(self, player: Any, cells: tuple[int, ...]) -> tuple[Any, ...]:
+        """The moves ``player`` chooses among (InputError if none)."""
+        from minttt.play.players.base import RandomPlayer
+
+        if type(player) is RandomPlayer:  # fast path: every empty cell
+            return tuple(i for i, v in enumerate(cells) if v == EMPTY)
+        try:
+            options = tuple(player.choices(Board(cells, self.rules)))
+        except KeyError:
+            options = ()
+        if not options:
+            name = getattr(player, "name", "player")
+            raise InputError(f"{name} has no move at board {Board(cells, self.rules)}")
+        return options
+
+    def _moves(self, cells: tuple[int, ...], xm: int, om: int, depth: int) -> tuple[int, int, int]:
+        mover = X if xm.bit_count() == om.bit_count() else 2
+        player = self.players[mover]
+        options = self._options(player, cells)
+        name = getattr(player, "name", "player")
+        if self.big % len(options) != 0:
+            raise InputError(f"{name} offers {len(options)} moves at {Board(cells, self.rules)}")
+        weight = self.big // len(options)
+        w = d = lo = 0
+        for m in options:
+            if not (isinstance(m, int) and 0 <= m < self.rules.cells and cells[m] == EMPTY):
+                raise InputError(f"{name} plays illegal {m!r} at {Board(cells, self.rules)}")
+            child = cells[:m] + (mover,) + cells[m + 1 :]
+            bit = 1 << m
+            cx, co = (xm | bit, om) if mover == X else (xm, om | bit)
+            cw, cd, cl = self.walk(child, cx, co, depth + 1)
+            w, d, lo = w + cw, d + cd, lo + cl
+        return (w * weight, d * weight, lo * weight)
 
 
 def exact_odds(player: Any, as_role: str, *, rules: Rules = TIC_TAC_TOE) -> Odds:
@@ -130,11 +159,18 @@ def exact_odds(player: Any, as_role: str, *, rules: Rules = TIC_TAC_TOE) -> Odds
     """
     from minttt.play.players.base import RandomPlayer
 
-    if as_role == "X":
+    if as_role == Role.X:
         return exact_outcome(player, RandomPlayer(), rules=rules)
-    if as_role == "O":
+    if as_role == Role.O:
         return exact_outcome(RandomPlayer(), player, rules=rules).flipped()
     raise InputError(f"role {as_role!r}: expected X or O")
 
 
-__all__ = ["Odds", "exact_odds", "exact_outcome", "pct"]
+def odds_by_role(
+    player: Any, roles: Sequence[str], *, rules: Rules = TIC_TAC_TOE
+) -> dict[Role, Odds]:
+    """:func:`exact_odds` of ``player`` as each of ``roles`` (``X``, ``O``), in that order."""
+    return {Role(r): exact_odds(player, r, rules=rules) for r in roles}
+
+
+__all__ = ["Odds", "exact_odds", "exact_outcome", "odds_by_role", "pct"]

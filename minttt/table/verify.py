@@ -20,17 +20,14 @@ For a table it also checks every stored value and lists the entries no game reac
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any
+from typing import Any, NoReturn
 
 from minttt.errors import InputError
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, Rules, X
 from minttt.play.players.base import PlayerError
 from minttt.vocabulary import Criterion, Role
-
-ROLES = Role.values()
-CRITERIA = Criterion.values()
 
 
 class _Solver:
@@ -139,8 +136,8 @@ class VerifyReport:
     """
 
     ok: bool
-    role: str
-    criterion: str
+    role: Role
+    criterion: Criterion
     games: int
     wins: int
     draws: int
@@ -150,6 +147,28 @@ class VerifyReport:
     unreached: tuple[int, ...] = ()
     entries: int | None = None
     player: str = ""
+
+    def lines(self, subject: str) -> list[str]:
+        """The verdict as ``minttt verify`` prints it: ``ok:`` with the counts, or ``FAILED:``
+        with the counterexample; ``subject`` names what was verified (``table PATH``)."""
+        if not self.ok:
+            assert self.counterexample is not None
+            return [
+                f"FAILED: {subject} as {self.role} ({self.criterion})",
+                self.counterexample.describe(),
+            ]
+        out = [
+            f"ok: {subject} plays {self.role} ({self.criterion})",
+            f"{self.games:,} games (every opponent line): {self.wins:,} won, "
+            f"{self.draws:,} drawn, {self.losses:,} lost; the player moved at "
+            f"{self.positions:,} positions",
+        ]
+        if self.entries is not None:
+            never = f": {list(self.unreached)}" if self.unreached else ""
+            out.append(
+                f"{self.entries} entries (lookups), {len(self.unreached)} never reached{never}"
+            )
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -176,96 +195,143 @@ class _Found(Exception):
         self.example = example
 
 
-def _check(role: str, criterion: str) -> None:
-    if role not in ROLES:
-        raise InputError(f"role {role!r}: expected one of {', '.join(ROLES)}")
-    if criterion not in CRITERIA:
-        raise InputError(f"criterion {criterion!r}: expected one of {', '.join(CRITERIA)}")
+def _check(role: str, criterion: str) -> tuple[Role, Criterion]:
+    """``role`` and ``criterion`` as vocabulary members (InputError for other text)."""
+    if role not in Role.values():
+        raise InputError(f"role {role!r}: expected one of {', '.join(Role.values())}")
+    if criterion not in Criterion.values():
+        raise InputError(
+            f"criterion {criterion!r}: expected one of {', '.join(Criterion.values())}"
+        )
+    return Role(role), Criterion(criterion)
 
 
-def _walk_side(player: Any, side: int, criterion: str, rules: Rules):
+Tally = tuple[int, int, int]  # wins, draws, losses
+
+
+class _SideWalk:
+    """Every line with the player on ``side``: the tally of each position, memoised, and the
+    boards the player moved at. Raises :class:`_Found` at the first failure (depth first, moves
+    in increasing order)."""
+
+    def __init__(self, player: Any, side: int, criterion: Criterion, rules: Rules) -> None:
+        self.player = player
+        self.side = side
+        self.criterion = criterion
+        self.rules = rules
+        self.solver = _solver(rules)
+        self.memo: dict[tuple[int, ...], Tally] = {}
+        self.moved_at: set[tuple[int, ...]] = set()
+        self.sign = 1 if side == X else -1
+        # In a game this side loses under perfect play (e.g. O on 3x4, k=3), losses are
+        # unavoidable: then every move must still keep the value, but a lost game is no failure.
+        self.lost_from_start = self.sign * self.solver.value(0, 0) < 0
+
+    def fail(self, reason: str, path: list[int], cells: tuple[int, ...]) -> NoReturn:
+        raise _Found(Counterexample(reason, tuple(path), str(Board(cells, self.rules)), self.rules))
+
+    def walk(self, cells: tuple[int, ...], xm: int, om: int, path: list[int]) -> Tally:
+        got = self.memo.get(cells)
+        if got is not None:
+            return got
+        result = self._ended(cells, xm, om, path)
+        if result is None:
+            mover = X if xm.bit_count() == om.bit_count() else 2
+            if mover == self.side:
+                result = self._player_moves(cells, xm, om, path)
+            else:
+                result = self._opponent_moves(cells, xm, om, path)
+        self.memo[cells] = result
+        return result
+
+    def _ended(self, cells: tuple[int, ...], xm: int, om: int, path: list[int]) -> Tally | None:
+        """The tally of a finished game (a lost one fails unless lost from the start), or None."""
+        made = self.solver.maker(xm, om)
+        if made:
+            winner = 3 - made if self.rules.misere else made
+            if winner == self.side:
+                return (1, 0, 0)
+            if not self.lost_from_start:
+                self.fail("game lost", path, cells)
+            return (0, 0, 1)
+        if xm | om == self.solver.full:
+            return (0, 1, 0)
+        return None
+
+    def _options(self, cells: tuple[int, ...], path: list[int]) -> tuple[Any, ...]:
+        """The moves the player may make here (at least one, else a failure)."""
+        self.moved_at.add(cells)
+        try:
+            options = tuple(self.player.choices(Board(cells, self.rules)))
+        except KeyError:
+            options = ()
+        except PlayerError as err:  # the player raised or answered an illegal move
+            self.fail(str(err), path, cells)
+        if not options:
+            self.fail("no move (the table has no entry for this position)", path, cells)
+        return options
+
+    def _judge(self, m: Any, cells: tuple[int, ...], xm: int, om: int, path: list[int]) -> None:
+        """Fail unless ``m`` is a legal move that meets the criterion."""
+        ncells = self.rules.cells
+        if isinstance(m, bool) or not isinstance(m, int) or not 0 <= m < ncells:
+            self.fail(f"illegal move {m!r}: not a cell 0-{ncells - 1}", path, cells)
+        if cells[m] != EMPTY:
+            self.fail(f"illegal move {m}: the cell is occupied", path, cells)
+        value = self.sign * self.solver.value(xm, om)
+        cx, co = _after(xm, om, m, self.side)
+        after = self.sign * self.solver.value(cx, co)
+        if self.criterion == Criterion.OPTIMAL and after != value:
+            self.fail(f"move {m} is not optimal: value {value:+d} -> {after:+d}", path, cells)
+        if after < min(value, 0):
+            self.fail(f"move loses: {m} turns value {value:+d} into {after:+d}", path, cells)
+
+    def _player_moves(self, cells: tuple[int, ...], xm: int, om: int, path: list[int]) -> Tally:
+        total = (0, 0, 0)
+        for m in self._options(cells, path):
+            self._judge(m, cells, xm, om, path)
+            total = _add(total, self._play(cells, xm, om, path, m, self.side))
+        return total
+
+    def _opponent_moves(self, cells: tuple[int, ...], xm: int, om: int, path: list[int]) -> Tally:
+        total = (0, 0, 0)
+        for m in range(self.rules.cells):
+            if cells[m] == EMPTY:
+                total = _add(total, self._play(cells, xm, om, path, m, 3 - self.side))
+        return total
+
+    def _play(
+        self, cells: tuple[int, ...], xm: int, om: int, path: list[int], m: int, mark: int
+    ) -> Tally:
+        child = cells[:m] + (mark,) + cells[m + 1 :]
+        return self.walk(child, *_after(xm, om, m, mark), [*path, m])
+
+
+def _after(xm: int, om: int, m: int, mark: int) -> tuple[int, int]:
+    """The bit boards after ``mark`` (1 X, 2 O) plays cell ``m``."""
+    return (xm | 1 << m, om) if mark == X else (xm, om | 1 << m)
+
+
+def _add(a: Tally, b: Tally) -> Tally:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def _walk_side(
+    player: Any, side: int, criterion: Criterion, rules: Rules
+) -> tuple[int, int, int, set[tuple[int, ...]]]:
     """Walk every line with the player on ``side``; returns (wins, draws, losses, moved-at boards).
 
     Raises :class:`_Found` at the first failure (depth first, moves in increasing order).
     """
-    solver = _solver(rules)
-    memo: dict[tuple[int, ...], tuple[int, int, int]] = {}
-    moved_at: set[tuple[int, ...]] = set()
-    sign = 1 if side == X else -1
-    other = 3 - side
-    ncells = rules.cells
-
-    # In a game this side loses under perfect play (e.g. O on 3x4, k=3), losses are unavoidable:
-    # then every move must still keep the value, but a lost game is not a failure.
-    lost_from_start = sign * solver.value(0, 0) < 0
-
-    def fail(reason: str, path: list[int], cells: tuple[int, ...]) -> None:
-        raise _Found(Counterexample(reason, tuple(path), str(Board(cells, rules)), rules))
-
-    def walk(cells: tuple[int, ...], xm: int, om: int, path: list[int]) -> tuple[int, int, int]:
-        got = memo.get(cells)
-        if got is not None:
-            return got
-        made = solver.maker(xm, om)
-        if made:
-            winner = 3 - made if rules.misere else made
-            if winner != side:
-                if not lost_from_start:
-                    fail("game lost", path, cells)
-                memo[cells] = (0, 0, 1)
-                return (0, 0, 1)
-            memo[cells] = (1, 0, 0)
-            return (1, 0, 0)
-        if xm | om == solver.full:
-            memo[cells] = (0, 1, 0)
-            return (0, 1, 0)
-        mover = X if xm.bit_count() == om.bit_count() else 2
-        wins = draws = losses = 0
-        if mover == side:
-            moved_at.add(cells)
-            try:
-                options = tuple(player.choices(Board(cells, rules)))
-            except KeyError:
-                options = ()
-            except PlayerError as err:  # the player raised or answered an illegal move
-                fail(str(err), path, cells)
-            if not options:
-                fail("no move (the table has no entry for this position)", path, cells)
-            value = sign * solver.value(xm, om)
-            floor = min(value, 0)
-            for m in options:
-                if isinstance(m, bool) or not isinstance(m, int) or not 0 <= m < ncells:
-                    fail(f"illegal move {m!r}: not a cell 0-{ncells - 1}", path, cells)
-                if cells[m] != EMPTY:
-                    fail(f"illegal move {m}: the cell is occupied", path, cells)
-                cx, co = (xm | 1 << m, om) if side == X else (xm, om | 1 << m)
-                after = sign * solver.value(cx, co)
-                if criterion == "optimal" and after != value:
-                    fail(f"move {m} is not optimal: value {value:+d} -> {after:+d}", path, cells)
-                if after < floor:
-                    fail(f"move loses: {m} turns value {value:+d} into {after:+d}", path, cells)
-                child = cells[:m] + (side,) + cells[m + 1 :]
-                w, d, lo = walk(child, cx, co, [*path, m])
-                wins, draws, losses = wins + w, draws + d, losses + lo
-        else:
-            for m in range(ncells):
-                if cells[m] == EMPTY:
-                    cx, co = (xm | 1 << m, om) if other == X else (xm, om | 1 << m)
-                    child = cells[:m] + (other,) + cells[m + 1 :]
-                    w, d, lo = walk(child, cx, co, [*path, m])
-                    wins, draws, losses = wins + w, draws + d, losses + lo
-        result = (wins, draws, losses)
-        memo[cells] = result
-        return result
-
-    w, d, lo = walk((EMPTY,) * ncells, 0, 0, [])
-    return w, d, lo, moved_at
+    walk = _SideWalk(player, side, criterion, rules)
+    w, d, lo = walk.walk((EMPTY,) * rules.cells, 0, 0, [])
+    return w, d, lo, walk.moved_at
 
 
 def verify_player(
     player: Any,
     role: str,
-    criterion: str = "optimal",
+    criterion: str = Criterion.OPTIMAL,
     *,
     rules: Rules = TIC_TAC_TOE,
 ) -> VerifyReport:
@@ -276,24 +342,33 @@ def verify_player(
 def _verify(
     player: Any, role: str, criterion: str, rules: Rules
 ) -> tuple[VerifyReport, set[tuple[int, ...]]]:
-    _check(role, criterion)
-    sides = (X, 2) if role == "both" else ((X,) if role == "X" else (2,))
-    totals = [0, 0, 0]
-    positions = 0
+    who, judged = _check(role, criterion)
+    wins = draws = losses = positions = 0
     moved: set[tuple[int, ...]] = set()
     name = str(getattr(player, "name", type(player).__name__))
-    for side in sides:
+    example: Counterexample | None = None
+    for side in who.sides:
         try:
-            w, d, lo, moved_at = _walk_side(player, side, criterion, rules)
+            w, d, lo, moved_at = _walk_side(player, side, judged, rules)
         except _Found as found:
-            report = VerifyReport(
-                False, role, criterion, sum(totals), *totals, positions, found.example, player=name
-            )
-            return report, moved
-        totals = [totals[0] + w, totals[1] + d, totals[2] + lo]
+            example = found.example
+            break
+        wins, draws, losses = wins + w, draws + d, losses + lo
         moved |= moved_at
         positions += len(moved_at)
-    return VerifyReport(True, role, criterion, sum(totals), *totals, positions, player=name), moved
+    report = VerifyReport(
+        ok=example is None,
+        role=who,
+        criterion=judged,
+        games=wins + draws + losses,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        positions=positions,
+        counterexample=example,
+        player=name,
+    )
+    return report, moved
 
 
 def verify_table(table: Any) -> VerifyReport:
@@ -303,21 +378,9 @@ def verify_table(table: Any) -> VerifyReport:
     """
     rules = table.rules
     report, moved = _verify(table.player(), table.role, table.criterion, rules)
-    base = {
-        "ok": report.ok,
-        "role": report.role,
-        "criterion": report.criterion,
-        "games": report.games,
-        "wins": report.wins,
-        "draws": report.draws,
-        "losses": report.losses,
-        "positions": report.positions,
-        "counterexample": report.counterexample,
-        "entries": table.size,
-        "player": report.player,
-    }
+    report = replace(report, entries=table.size)
     if not report.ok:
-        return VerifyReport(**base)
+        return report
     for e in table.entries:
         cells = Board.parse(e.board, rules).cells
         true = minimax(cells, rules)
@@ -328,10 +391,10 @@ def verify_table(table: Any) -> VerifyReport:
                 e.board,
                 rules,
             )
-            return VerifyReport(**{**base, "ok": False, "counterexample": example})
+            return replace(report, ok=False, counterexample=example)
     raw = getattr(table, "raw", False)
     unreached = tuple(e.hash for e in table.entries if not _reached(e.board, moved, rules, raw))
-    return VerifyReport(**{**base, "unreached": unreached})
+    return replace(report, unreached=unreached)
 
 
 def _reached(board: str, moved: set[tuple[int, ...]], rules: Rules, raw: bool = False) -> bool:

@@ -23,6 +23,7 @@ raises or answers something that is not a legal move raises :class:`PlayerError`
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import operator
 import os
@@ -53,30 +54,53 @@ def first_free(board: str) -> int:
     return board.index(".")
 
 
+def _exec(spec: importlib.machinery.ModuleSpec, label: str) -> Any:
+    """Run the module of ``spec`` (registered in sys.modules while and after it runs)."""
+    if spec.loader is None:
+        raise InputError(f"agent module {label}: cannot be loaded")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except Exception as exc:
+        sys.modules.pop(spec.name, None)
+        raise InputError(f"agent module {label} failed to import: {brief(exc)}") from None
+    return mod
+
+
+def _import_file(module: str) -> Any:
+    """The module of a ``path/to/file.py``, loaded by its path (sys.path untouched)."""
+    path = Path(module)
+    if not path.is_file():
+        raise InputError(f"agent module {module}: no such file")
+    name = f"minttt_agent_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None:
+        raise InputError(f"agent module {module}: cannot be loaded")
+    return _exec(spec, module)
+
+
+def _import_here(module: str) -> None:
+    """As ``python -m`` would: the top package of ``module`` found in the working directory when
+    the import path has no such package, loaded from there without changing sys.path."""
+    top = module.partition(".")[0]
+    if top in sys.modules or importlib.util.find_spec(top) is not None:
+        return
+    spec = importlib.machinery.PathFinder.find_spec(top, [os.getcwd()])
+    if spec is not None:
+        _exec(spec, repr(module))
+
+
 def _import(module: str) -> Any:
     if module.endswith(".py"):
-        path = Path(module)
-        if not path.is_file():
-            raise InputError(f"agent module {module}: no such file")
-        name = f"minttt_agent_{abs(hash(str(path.resolve())))}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        if spec is None or spec.loader is None:
-            raise InputError(f"agent module {module}: cannot be loaded")
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        try:
-            spec.loader.exec_module(mod)
-        except Exception as exc:
-            sys.modules.pop(name, None)
-            raise InputError(f"agent module {module} failed to import: {brief(exc)}") from None
-        return mod
+        return _import_file(module)
     if not _MODULE.match(module):
         raise InputError(f"agent {module!r}: expected a module path like pkg.mod")
-    here = os.getcwd()
-    if here not in sys.path and "" not in sys.path:
-        sys.path.insert(0, here)  # as ``python -m``: modules in the working directory are found
     try:
+        _import_here(module)
         return importlib.import_module(module)
+    except InputError:
+        raise
     except ModuleNotFoundError as exc:
         raise InputError(f"agent module {module!r} not found ({exc.name} is missing)") from None
     except Exception as exc:

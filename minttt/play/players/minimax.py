@@ -18,23 +18,52 @@ states (549,946 with the root: 003's full tree, 001's Java figure).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from minttt.game.rules import Board, X
-from minttt.play.players.bitboard import INF, Outcome, completes, empty_cells, masks, split
+from minttt.play.players.bitboard import (
+    INF,
+    Masks,
+    Outcome,
+    completes,
+    empty_cells,
+    masks,
+    split,
+)
 from minttt.play.players.search_player import SearchPlayer
+
+Value = Callable[[int, int, int], int]  # (x mask, o mask, last cell) -> value, X's side
 
 
 def minimax(board: Board) -> Outcome:
     """004's MINIMAX(s) on a non-terminal ``board``: the first move of the best value."""
-    m = masks(board.rules)
+    counter = [0]
+    min_value, max_value = _values(masks(board.rules), counter)
+    x, o = split(board)
+    x_moves = board.to_move == X
+    best_move, best_value = -1, -INF if x_moves else INF
+    for c in empty_cells(board):
+        bit = 1 << c
+        if x_moves:
+            v = min_value(x | bit, o, c)
+            if v > best_value:
+                best_move, best_value = c, v
+        else:
+            v = max_value(x, o | bit, c)
+            if v < best_value:
+                best_move, best_value = c, v
+    return Outcome((best_move,), best_value, counter[0])
+
+
+def _values(m: Masks, counter: list[int]) -> tuple[Value, Value]:
+    """004's MIN-VALUE and MAX-VALUE over bit boards; ``counter[0]`` counts the states."""
     full = m.full
     x_line = m.line_maker_value  # value (X's side) when X has just completed a line
     cells = range(m.cells)
-    states = 0
 
     def min_value(x: int, o: int, last: int) -> int:
         """O to move; X has just played ``last``."""
-        nonlocal states
-        states += 1
+        counter[0] += 1
         if completes(x, last, m):  # GAME-OVER: UTILITY
             return x_line
         occupied = x | o
@@ -51,8 +80,7 @@ def minimax(board: Board) -> Outcome:
 
     def max_value(x: int, o: int, last: int) -> int:
         """X to move; O has just played ``last``."""
-        nonlocal states
-        states += 1
+        counter[0] += 1
         if completes(o, last, m):
             return -x_line
         occupied = x | o
@@ -67,20 +95,7 @@ def minimax(board: Board) -> Outcome:
                     best = sim
         return best
 
-    x, o = split(board)
-    x_moves = board.to_move == X
-    best_move, best_value = -1, -INF if x_moves else INF
-    for c in empty_cells(board):
-        bit = 1 << c
-        if x_moves:
-            v = min_value(x | bit, o, c)
-            if v > best_value:
-                best_move, best_value = c, v
-        else:
-            v = max_value(x, o | bit, c)
-            if v < best_value:
-                best_move, best_value = c, v
-    return Outcome((best_move,), best_value, states)
+    return min_value, max_value
 
 
 class MinimaxPlayer(SearchPlayer):

@@ -65,6 +65,11 @@ class _Search:
 def _recursion(m: Masks, prune: bool, ordering: bool, counter: list[int]) -> Node:
     """001's negamax (``prune=False``: Technique 2, every child searched) or its alpha-beta
     version (fail-soft). ``counter[0]`` counts the positions visited."""
+    return (_alphabeta if prune else _negamax)(m, ordering, counter)
+
+
+def _negamax(m: Masks, ordering: bool, counter: list[int]) -> Node:
+    """Plain negamax: every child searched (the window is ignored)."""
     full, made_line, cells, through = m.full, -m.line_maker_value, range(m.cells), m.cell_lines
 
     def negamax(me: int, op: int, last: int, alpha: int, beta: int) -> int:
@@ -83,6 +88,13 @@ def _recursion(m: Masks, prune: bool, ordering: bool, counter: list[int]) -> Nod
                 if v > best:
                     best = v
         return best
+
+    return negamax
+
+
+def _alphabeta(m: Masks, ordering: bool, counter: list[int]) -> Node:
+    """Fail-soft alpha-beta."""
+    full, made_line, cells, through = m.full, -m.line_maker_value, range(m.cells), m.cell_lines
 
     def alphabeta(me: int, op: int, last: int, alpha: int, beta: int) -> int:
         counter[0] += 1
@@ -105,7 +117,7 @@ def _recursion(m: Masks, prune: bool, ordering: bool, counter: list[int]) -> Nod
                             break
         return best
 
-    return alphabeta if prune else negamax
+    return alphabeta
 
 
 def _setup(board: Board, prune: bool, ordering: bool) -> tuple[_Search, int, int, int]:

@@ -2,7 +2,9 @@
 
 :func:`study_game` runs one game through values, encodings, solvers (with a time limit; bounds are
 reported when a solve does not finish) and the exhaustive verifier; :func:`growth_plot` draws how
-positions, formula size and solve time grow with the game.
+positions, formula size and solve time grow with the game. ``reproduce`` never reruns the study:
+:func:`games_figures` reads the committed ``games_study.json`` (and the array pipeline's bounds)
+and :func:`games_markdown` writes their part of REPORT.md.
 
 >>> study_variants("3x3")[0].name
 'first-any-tree-positions'
@@ -11,31 +13,39 @@ positions, formula size and solve time grow with the game.
 from __future__ import annotations
 
 import io
+import json
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from minttt.formula.encode import Variant, encode
 from minttt.game.graph import graph_for
 from minttt.game.rules import Rules
+from minttt.vocabulary import Criterion, Encoding, Objective, Role
 
 STUDY_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3", "mnk:4,4,3", "mnk:4,4,4")
 # the games reproduce runs itself (seconds); the 4x4 boards come from results/games_study.json
 QUICK_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3")
 VERIFY_MAX_LOOKUPS = 5000  # the exhaustive walk of a larger (time-limited) table takes too long
+STUDY_FILE = "games_study.json"  # written by scripts/study_games.py
+PLOT_FILE = "growth.png"
+BOUNDS_FILE = "games/bounds.json"  # written by scripts/scale_games.py (issue 17)
+BOUNDS_PLOT = "games/bounds.png"
 
 
 def study_variants(game: str) -> list[Variant]:
     """First player (any opening) and second player, tree and lookup (positions and entries)."""
-    out = []
-    for role, opening in (("first", "any"), ("second", None)):
-        for encoding, objective in (
-            ("tree", "positions"),
-            ("lookup", "positions"),
-            ("lookup", "entries"),
-        ):
-            out.append(Variant(role, opening, encoding, objective, "optimal", game))
-    return out
+    kinds = (
+        (Encoding.TREE, Objective.POSITIONS),
+        (Encoding.LOOKUP, Objective.POSITIONS),
+        (Encoding.LOOKUP, Objective.ENTRIES),
+    )
+    return [
+        Variant(role, opening, encoding, objective, Criterion.OPTIMAL, game)
+        for role, opening in ((Role.X, "any"), (Role.O, None))
+        for encoding, objective in kinds
+    ]
 
 
 def study_game(
@@ -82,7 +92,7 @@ def study_game(
         row: dict[str, Any] = {
             "variant": variant.name,
             "size_counts": "entries (lookups)"
-            if variant.objective == "entries"
+            if variant.objective is Objective.ENTRIES
             else "positions (terminal included)",
             "variables": formula.counts(),
             "num_vars": formula.num_vars,
@@ -172,7 +182,8 @@ def growth_plot(study: dict[str, Any], path: Any) -> None:
 
 
 def _row(game: dict[str, Any], role: str, enc: str) -> dict[str, Any] | None:
-    for r in game["variants"]:
+    rows: list[dict[str, Any]] = game["variants"]
+    for r in rows:
         if r["variant"].startswith(role + "-") and f"-{enc}" in r["variant"]:
             return r
     return None
@@ -180,6 +191,25 @@ def _row(game: dict[str, Any], role: str, enc: str) -> dict[str, Any] | None:
 
 def _mark(ok: bool | None) -> str:
     return "skipped (too large)" if ok is None else "✓" if ok else "✗"
+
+
+def _study_row(g: dict[str, Any], r: dict[str, Any]) -> str:
+    """One variant of one game: its size (or bounds) and how far it is proven."""
+    one_family = not r["optimal"] and r["lower_bound"] == r["size"]
+    proven_size = r["optimal"] or one_family
+    size = str(r["size"]) if proven_size else f"{r['lower_bound']}..{r['size']}"
+    cc = r.get("cross_check") or {}
+    if r["optimal"]:
+        proven = "✓ (" + cc.get("solver", "") + ")"
+    elif one_family:
+        proven = f"{r['solver']} only ({cc.get('solver', 'Z3')} unfinished)"
+    else:
+        proven = "bounds"
+    return (
+        f"| {g['game']} | {g['symmetries']} | {g['positions']:,} | {g['value']:+d} | "
+        f"{r['variant'].split('@')[0]} | {r['num_vars']:,} | {r['clauses']:,} | {size} | "
+        f"{proven} | {r['solve_seconds']} | {_mark(r['verified']['ok'])} |"
+    )
 
 
 def study_markdown(study: dict[str, Any], plot: str | None = None) -> list[str]:
@@ -199,25 +229,7 @@ def study_markdown(study: dict[str, Any], plot: str | None = None) -> list[str]:
         "proven | solve s | verified |",
         "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | :---: | ---: | :---: |",
     ]
-    for g in study["games"]:
-        for r in g["variants"]:
-            one_family = not r["optimal"] and r["lower_bound"] == r["size"]
-            if r["optimal"] or one_family:
-                size = str(r["size"])
-            else:
-                size = f"{r['lower_bound']}..{r['size']}"
-            cc = r.get("cross_check") or {}
-            if r["optimal"]:
-                proven = "✓ (" + cc.get("solver", "") + ")"
-            elif one_family:
-                proven = f"{r['solver']} only ({cc.get('solver', 'Z3')} unfinished)"
-            else:
-                proven = "bounds"
-            lines.append(
-                f"| {g['game']} | {g['symmetries']} | {g['positions']:,} | {g['value']:+d} | "
-                f"{r['variant'].split('@')[0]} | {r['num_vars']:,} | {r['clauses']:,} | {size} | "
-                f"{proven} | {r['solve_seconds']} | {_mark(r['verified']['ok'])} |"
-            )
+    lines += [_study_row(g, r) for g in study["games"] for r in g["variants"]]
     for g in study["games"]:
         if g.get("note"):
             lines += ["", f"{g['game']}: {g['note']}"]
@@ -226,9 +238,45 @@ def study_markdown(study: dict[str, Any], plot: str | None = None) -> list[str]:
     return lines
 
 
+def games_figures(out_dir: Path) -> dict[str, Any]:
+    """The committed other-games study and bounds under ``out_dir``; draws the growth plot."""
+    path = out_dir / STUDY_FILE
+    if not path.exists():
+        return {"available": False, "file": STUDY_FILE}
+    study = json.loads(path.read_text("utf-8"))
+    growth_plot(study, out_dir / PLOT_FILE)
+    scale = out_dir / BOUNDS_FILE
+    bounds = json.loads(scale.read_text("utf-8")) if scale.exists() else None
+    return {
+        "available": True,
+        "file": STUDY_FILE,
+        "plot": PLOT_FILE,
+        "study": study,
+        "scale": bounds,
+    }
+
+
+def games_markdown(games: dict[str, Any]) -> list[str]:
+    """The other games' part of REPORT.md (what :func:`games_figures` read)."""
+    if not games.get("available"):
+        return [
+            "### Other games",
+            "",
+            f"`{games['file']}` is missing: run `python scripts/study_games.py` to write it.",
+        ]
+    lines = study_markdown(games["study"], plot=games["plot"])
+    if games.get("scale"):
+        from minttt.scale.report import scale_markdown
+
+        lines += ["", *scale_markdown(games["scale"], plot=BOUNDS_PLOT)]
+    return lines
+
+
 __all__ = [
     "QUICK_GAMES",
     "STUDY_GAMES",
+    "games_figures",
+    "games_markdown",
     "growth_plot",
     "study_game",
     "study_markdown",

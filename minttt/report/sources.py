@@ -1,0 +1,63 @@
+"""Figures the source documents state (``/work/shared/seeds`` 000-004), each quoted once.
+
+REPORT.md sets these beside the figures ``reproduce`` computes; nothing else in the report is
+typed by hand. 003's minimal-table optima live with the variants in
+:data:`minttt.solvers.api.SOURCE_003`, and 000's evolution figures in
+:data:`minttt.evolve.runner.SOURCE_000`.
+"""
+
+from __future__ import annotations
+
+from minttt.game.counts import SITUATIONS_000
+
+__all__ = [
+    "COUNT_ROWS",
+    "GAMES_000",
+    "JOINT_DIRECT_003",
+    "JOINT_MERGED_003",
+    "SAMPLED_GAMES_003",
+    "SAMPLED_WIN_PERCENT_003",
+    "SITUATIONS_000",
+    "Z99_PERCENT",
+]
+
+#: (source, figure, what the source says, where ours is in ``counts.json``: section, key).
+#: 003: "It hits 549,946 nodes and has 255,168 leaf nodes ... (131,184 ...), (77,904 ...)", the
+#: hashed and symmetric recursions' counts; 001: "the first move, which has the most states to
+#: explore (549,946)"; 000: "each of the 827 situations".
+COUNT_ROWS: tuple[tuple[str, str, int, tuple[str, str]], ...] = (
+    ("003", "full tree nodes", 549_946, ("full_tree", "nodes")),
+    ("003", "full tree leaves", 255_168, ("full_tree", "leaves")),
+    ("003", "leaves: X wins", 131_184, ("full_tree", "x_wins")),
+    ("003", "leaves: O wins", 77_904, ("full_tree", "o_wins")),
+    ("003", "leaves: draws", 46_080, ("full_tree", "draws")),
+    ("003", "hashed: nodes examined", 16_168, ("hashed", "examined")),
+    ("003", "hashed: positions kept", 5_478, ("hashed", "positions")),
+    ("003", "hashed: largest hash", 19_560, ("hashed", "max_hash")),
+    ("003", "symmetric: nodes examined", 2_271, ("symmetric", "examined")),
+    ("003", "symmetric: positions kept", 765, ("symmetric", "positions")),
+    ("003", "symmetric: largest hash", 17_141, ("symmetric", "max_hash")),
+    (
+        "001",
+        "states for the first move (plain minimax, root included)",
+        549_946,
+        ("full_tree", "nodes"),
+    ),
+    ("000", "unique situations", SITUATIONS_000, ("situations_827", "value")),
+)
+
+#: 000: "there are a total of 23,129 possible Tic-Tac-Toe games to be played".
+GAMES_000 = 23_129
+
+#: 003: "merging the 41 and 127 trees into a tree with 168 nodes"; its direct attempt at one tree
+#: for both roles gave 212 ("weird") -- quoted by the report since issue 10.
+JOINT_MERGED_003 = 168
+JOINT_DIRECT_003 = 212
+
+#: 003's sampled win rates of its tiny tables against a random player (percent), as X and as O,
+#: over this many games each -- quoted by the report since issue 10.
+SAMPLED_WIN_PERCENT_003 = {"X": 95.78, "O": 85.07}
+SAMPLED_GAMES_003 = 100_000
+
+#: Not a source figure: 100 x 2.576, the two-sided 99% normal quantile, for half-widths in points.
+Z99_PERCENT = 257.6
