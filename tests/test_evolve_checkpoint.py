@@ -14,6 +14,7 @@ from minttt.evolve import checkpoint as ck
 from minttt.evolve.cornell import CornellConfig
 from minttt.evolve.hochmuth import HochmuthConfig
 from minttt.evolve.runner import Interrupted, evolve_until_perfect, run
+from minttt.schema import load_schema
 
 
 def comparable(path: Path) -> dict:
@@ -148,7 +149,7 @@ def test_bad_checkpoints_are_refused(tmp_path: Path, mutate, message: str) -> No
 def test_schema_is_valid_and_holds_what_both_recipes_write(tmp_path: Path) -> None:
     import jsonschema
 
-    schema = json.loads(Path(ck.__file__).parent.parent.joinpath(ck.SCHEMA).read_text())
+    schema = load_schema(ck.SCHEMA)
     jsonschema.Draft202012Validator.check_schema(schema)
     hochmuth = HochmuthConfig(population=4, generations=1)
     run(hochmuth, checkpoint=tmp_path / "h.json", every=1)

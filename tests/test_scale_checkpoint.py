@@ -14,13 +14,14 @@ from minttt.cli import app
 from minttt.errors import InputError
 from minttt.formula.encode import Variant
 from minttt.scale import run as scale_run
+from minttt.schema import load_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = Variant("second", None, "lookup", "entries", game="mnk:3,4,3")
 
 
 def schema() -> dict[str, Any]:
-    return json.loads((ROOT / "minttt" / scale_run.SCHEMA).read_text())
+    return load_schema(scale_run.SCHEMA)
 
 
 def good() -> dict[str, Any]:

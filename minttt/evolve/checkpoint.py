@@ -14,8 +14,6 @@ import base64
 import json
 import math
 import zlib
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +23,11 @@ from minttt import __version__
 from minttt.errors import InputError
 from minttt.evolve.state import EvolutionState
 from minttt.fileio import write_text_atomic
+from minttt.schema import first_problem
 
 FORMAT = "minttt-evolve-checkpoint"
 VERSION = 1
-SCHEMA = "schemas/evolve-checkpoint.schema.json"
+SCHEMA = "evolve-checkpoint.schema.json"  # in minttt/schemas/
 ARRAYS = ("population", "best")  # fields holding an encoded array
 
 
@@ -156,32 +155,12 @@ def _check_config(doc: dict[str, Any], name: str, expected: dict[str, Any] | Non
         raise InputError(f"checkpoint {name} has unknown config fields")
 
 
-@cache
-def _validator() -> Any:
-    """A validator of ``minttt/schemas/evolve-checkpoint.schema.json``; its integers are JSON
-    integers (JSON Schema also counts 2.0, which numpy and the generation count cannot take)."""
-    import jsonschema
-
-    base = jsonschema.Draft202012Validator
-    checker = base.TYPE_CHECKER.redefine(
-        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool)
-    )
-    strict = jsonschema.validators.extend(base, type_checker=checker)
-    text = resources.files("minttt").joinpath(SCHEMA).read_text("utf-8")
-    return strict(json.loads(text))
-
-
 def _check_schema(doc: dict[str, Any], name: str) -> None:
     """The document against the schema; the first error (jsonschema's best match) in one line."""
-    import jsonschema
-
-    error = jsonschema.exceptions.best_match(_validator().iter_errors(doc))
-    if error is None:
+    problem = first_problem(SCHEMA, doc)
+    if problem is None:
         return
-    path = list(error.absolute_path)
-    message = " ".join(str(error.message).split())
-    if len(message) > 160:
-        message = message[:157] + "..."
+    path, message = problem
     if path and path[0] in ARRAYS:
         raise InputError(f"checkpoint {name} {path[0]} is not a valid array ({message})")
     where = ".".join(str(p) for p in path) or "(document)"

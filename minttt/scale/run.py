@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from minttt.scale.encode import encode_arrays, table_moves
 from minttt.scale.graph import build_array_graph
 from minttt.scale.greedy import greedy_table, improve, tree_cost
 from minttt.scale.solve import array_table, moves_from_model, rc2_arrays
+from minttt.schema import first_problem
 
 
 def _fresh(variant: Variant) -> dict[str, Any]:
@@ -42,7 +41,7 @@ def _fresh(variant: Variant) -> dict[str, Any]:
 
 
 #: the checkpoint's JSON Schema (package data)
-SCHEMA = "schemas/scale-checkpoint.schema.json"
+SCHEMA = "scale-checkpoint.schema.json"  # in minttt/schemas/
 
 
 def load_checkpoint(path: Path, variant: Variant) -> dict[str, Any]:
@@ -67,30 +66,13 @@ def load_checkpoint(path: Path, variant: Variant) -> dict[str, Any]:
     return state
 
 
-@cache
-def _validator() -> Any:
-    """A validator of the checkpoint schema; its integers are JSON integers (not 46.0)."""
-    import jsonschema
-
-    base = jsonschema.Draft202012Validator
-    checker = base.TYPE_CHECKER.redefine(
-        "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool)
-    )
-    strict = jsonschema.validators.extend(base, type_checker=checker)
-    text = resources.files("minttt").joinpath(SCHEMA).read_text("utf-8")
-    return strict(json.loads(text))
-
-
 def _schema_problem(state: dict[str, Any]) -> str | None:
     """The schema's first complaint (jsonschema's best match) in one line: field path, message."""
-    import jsonschema
-
-    error = jsonschema.exceptions.best_match(_validator().iter_errors(state))
-    if error is None:
+    problem = first_problem(SCHEMA, state)
+    if problem is None:
         return None
-    where = ".".join(str(p) for p in error.absolute_path) or "(document)"
-    message = " ".join(str(error.message).split())
-    return f"{where}: {message[:157] + '...' if len(message) > 160 else message}"
+    path, message = problem
+    return f"{'.'.join(str(p) for p in path) or '(document)'}: {message}"
 
 
 def saved_table(path: Path, variant: Variant) -> Any:
