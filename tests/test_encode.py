@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from minttt.errors import InputError
 from minttt.formula.encode import Variant, encode
-from minttt.game.graph import build_graph
+from minttt.game.graph import build_graph, table_moves, walk_own_play
 from minttt.game.rules import Rules
 from minttt.solvers import SOURCE_003, standard_variants
 from minttt.solvers.extract import all_true
@@ -167,3 +167,26 @@ def test_encodes_other_games(game):
         for enc, obj in (("tree", "positions"), ("lookup", "entries")):
             f = encode(g, Variant(role, opening, enc, obj, game=game))
             assert f.num_vars > 0 and _satisfied(f, all_true(f))
+
+
+@pytest.mark.parametrize("role", ["first", "second"])
+def test_tree_variables_are_numbered_in_the_walks_order(graph, role):
+    """IDPool numbers each position the first time the reach walk meets it."""
+    v = Variant(role, "corner" if role == "first" else None, "tree", "positions")
+    f = encode(graph, v)
+    side = f.parts[0].side
+    walk = walk_own_play(graph, side, table_moves(graph, v.criterion, v.opening_cell()))
+    assert f.names == tuple(f"v_{visit.position}" for visit in walk)
+    assert list(f.parts[0].positions.values()) == list(range(1, f.num_vars + 1))
+
+
+def test_lookup_variables_follow_the_walks_table_positions(graph):
+    """Positions are numbered as the walk reaches them; each edge just before its grandchildren."""
+    v = Variant("second", None, "lookup", "positions")
+    f = encode(graph, v)
+    walk = walk_own_play(graph, 2, table_moves(graph, v.criterion))
+    own = [x.position for x in walk if x.own]
+    assert [n for n in f.names if n.startswith("v_")] == [f"v_{h}" for h in own]
+    first_edge = f.names.index(next(n for n in f.names if n.startswith("e_")))
+    assert first_edge == len(f.parts[0].starts)  # the three openings first
+    assert sorted(f.names) == sorted(set(f.names))

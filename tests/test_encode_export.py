@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -9,9 +10,11 @@ import pytest
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
+from minttt.errors import InputError
 from minttt.formula.encode import Variant, encode
 from minttt.formula.files import to_smt2, to_wcnf
 from minttt.game.graph import build_graph
+from minttt.report.encodings import write_encodings
 from minttt.solvers import solve, standard_variants
 
 ENCODINGS = Path(__file__).resolve().parent.parent / "encodings"
@@ -60,3 +63,47 @@ def test_unknown_optimum_header():
     f = encode(build_graph(), Variant("first", "center", "tree", "positions"))
     assert "optimum: unknown, proven bounds 3..50" in to_wcnf(f, None, (3, 50))
     assert "optimum: not computed" in to_smt2(f)
+
+
+@pytest.mark.parametrize("name", ["first-center-lookup-entries", "both-center-tree-positions"])
+def test_pysat_reads_the_wcnf_back_to_the_formula(name):
+    f = encode(build_graph(), Variant.parse(name))
+    wcnf = WCNF(from_string=to_wcnf(f, 1))
+    assert wcnf.hard == [list(c) for c in f.clauses]
+    assert wcnf.soft == [[-v] for v in f.objective] and set(wcnf.wght) == {1}
+    assert wcnf.nv == f.num_vars and wcnf.comments[1].startswith(f"c variant: {name} ")
+
+
+def test_pysat_writer_gives_the_same_lines_soft_clauses_first():
+    """Why to_wcnf is ours: PySAT's WCNF.to_fp writes the same lines, soft clauses before hard."""
+    f = encode(build_graph(), Variant("second", None, "lookup", "entries"))
+    ours = to_wcnf(f, 72)
+    wcnf = WCNF()
+    for clause in f.clauses:
+        wcnf.append(list(clause))
+    for v in f.objective:
+        wcnf.append([-v], weight=1)
+    out = io.StringIO()
+    comments = [line for line in ours.splitlines() if line.startswith("c ")]
+    wcnf.to_fp(out, comments=comments)
+    theirs = out.getvalue()
+    assert theirs != ours and sorted(theirs.splitlines()) == sorted(ours.splitlines())
+    body = theirs.splitlines()[len(comments) :]
+    assert body[0] == f"1 {-f.objective[0]} 0" and body[len(f.objective)].startswith("h ")
+
+
+def test_write_encodings_proves_each_optimum_and_writes_the_shipped_bytes(tmp_path):
+    v = Variant("first", "center", "lookup", "entries")
+    paths = write_encodings(tmp_path / "enc", [v])
+    assert [p.name for p in paths] == [f"{v.name}.smt2", f"{v.name}.wcnf"]
+    for p in paths:
+        assert p.read_bytes() == (ENCODINGS / p.name).read_bytes()
+    assert _optimum(paths[1]) == 22
+
+
+def test_write_encodings_refuses_a_file_as_folder(tmp_path):
+    target = tmp_path / "file"
+    target.write_text("x")
+    with pytest.raises(InputError, match="is a file"):
+        write_encodings(target, [Variant("first", "center", "tree", "positions")])
+    assert target.read_text() == "x"

@@ -107,3 +107,13 @@ def test_bad_input(graph):
         enumerate_minimal_tables(graph, v, encode(graph, v), 41, limit=0)
     with pytest.raises(InputError):
         pick_max_wins(graph, v, [])
+
+
+def test_limit_reached_exactly_before_another_class(graph):
+    """A limit that the first class fills exactly: truncated (another class exists), no crash."""
+    v = Variant("first", "corner", "lookup", "entries")
+    f = encode(graph, v)
+    first = count_minimal_tables(graph, v, f, 30, class_limit=1).class_sizes[0]
+    r = enumerate_minimal_tables(graph, v, f, 30, limit=first)
+    assert r.truncated and r.count == first == len(r.tables)
+    assert r.class_sizes == [first] and len(r.representatives) == 1

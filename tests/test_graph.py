@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from minttt.errors import InputError
-from minttt.game.graph import build_graph, frontier_values, minimax_values
+from minttt.game.graph import (
+    Visit,
+    build_graph,
+    frontier_values,
+    minimax_values,
+    own_play,
+    table_moves,
+    walk_own_play,
+)
 from minttt.game.rules import Board, O, Rules, X
 
 
@@ -110,3 +118,82 @@ def test_other_games_build() -> None:
     assert misere.value(misere.root) == 0
     small = build_graph(Rules(2, 2, 2))
     assert small.value(small.root) == 1
+
+
+# ---------------------------------------------------------------------- the reach walk
+def _reached_by_recursion(graph, side, moves) -> set[int]:
+    """Every position reached, found independently of the walk (depth first, by recursion)."""
+    found: set[int] = set()
+
+    def go(h: int) -> None:
+        if h in found:
+            return
+        found.add(h)
+        if graph.is_terminal(h):
+            return
+        if graph.to_move(h) == side:
+            for m in moves(h):
+                go(graph.child(h, m))
+        else:
+            for _, c in graph.children[h]:
+                go(c)
+
+    go(graph.root)
+    return found
+
+
+@pytest.mark.parametrize("criterion", ["optimal", "never-lose"])
+@pytest.mark.parametrize(("side", "opening"), [(X, None), (X, 4), (O, None)])
+def test_walk_reaches_each_position_once_breadth_first(graph, criterion, side, opening) -> None:
+    moves = table_moves(graph, criterion, opening)
+    visits = list(walk_own_play(graph, side, moves))
+    positions = [v.position for v in visits]
+    assert len(positions) == len(set(positions))
+    assert set(positions) == _reached_by_recursion(graph, side, moves)
+    depths = [graph.depth(h) for h in positions]
+    assert depths == sorted(depths) and positions[0] == graph.root
+    for v in visits:
+        assert v.own == (graph.to_move(v.position) == side)
+        assert v.terminal == graph.is_terminal(v.position)
+        if v.terminal:
+            assert v.moves == ()
+        elif v.own:
+            assert v.moves == tuple((m, graph.child(v.position, m)) for m in moves(v.position))
+        else:
+            assert v.moves == graph.children[v.position]
+        assert v.children == tuple(dict.fromkeys(c for _, c in v.moves))
+    # first reached, first listed: the positions in the order the followed moves first reach them
+    order = [graph.root]
+    for v in visits:
+        order += [c for c in v.children if c not in order]
+    assert order == positions
+
+
+def test_walk_stops_where_the_table_has_no_move(graph) -> None:
+    (root,) = walk_own_play(graph, X, lambda h: ())
+    assert root == Visit(graph.root, True, False, ())
+    visits = list(walk_own_play(graph, O, lambda h: ()))
+    assert [v.position for v in visits[1:]] == list(dict.fromkeys(c for _, c in graph.children[0]))
+    assert all(v.own and v.moves == () for v in visits[1:])
+
+
+def test_walk_refuses_an_illegal_move(graph) -> None:
+    walk = walk_own_play(graph, X, lambda h: (4,))  # the center, also when it is taken
+    with pytest.raises(InputError, match="move 4 is not legal"):
+        list(walk)
+
+
+def test_own_play_is_the_walks_table_positions(graph) -> None:
+    moves = table_moves(graph, "optimal", 0)
+    played = own_play(graph, X, lambda h: moves(h)[-1])
+    walk = walk_own_play(graph, X, lambda h: moves(h)[-1:])
+    assert played == {v.position: v.moves[0][0] for v in walk if v.own and not v.terminal}
+    assert played[graph.root] == 0 and len(played) < len(graph)
+
+
+def test_table_moves_fix_only_the_opening(graph) -> None:
+    moves = table_moves(graph, "optimal", 4)
+    assert moves(graph.root) == (4,)
+    h = graph.child(graph.root, 4)
+    assert moves(h) == graph.allowed(h) == table_moves(graph)(h)
+    assert table_moves(graph, "never-lose")(graph.root) == graph.allowed(graph.root, "never-lose")

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.errors import InputError
-from minttt.game.graph import build_graph
+from minttt.game.graph import build_graph, own_play
 from minttt.game.rules import TIC_TAC_TOE, Board, Rules, inverse_transform
-from minttt.table.model import Table, save_table, table_from_moves
+from minttt.table.model import Table, first_move_table, save_table, table_from_moves
 from minttt.web import SITE_FILES, build_site, render_site, write_site
 from minttt.web.sample import first_optimal_moves, sample_table
 from minttt.web.site import asset_text
@@ -348,3 +348,17 @@ def test_page_shows_a_message_instead_of_loading_forever() -> None:
     js = asset_text("play.js")
     assert "This page cannot play: " in js and "showBroken(" in js
     assert 'id="table-link"' in asset_text("index.html") and "createObjectURL" in js
+
+
+@pytest.mark.parametrize(("side", "opening"), [(1, None), (1, 4), (1, 0), (2, None)])
+def test_first_optimal_moves_are_the_first_move_table(side, opening):
+    """The sample's moves: own play of the first optimal move (the opening at the root)."""
+    graph = build_graph()
+    moves = first_optimal_moves(graph, side, opening)
+
+    def first(h: int) -> int:
+        return opening if h == graph.root and opening is not None else graph.allowed(h)[0]
+
+    assert moves == own_play(graph, side, first)
+    table = first_move_table(graph, "X" if side == 1 else "O", opening=opening)
+    assert {e.hash: e.move for e in table.entries}.items() <= moves.items()

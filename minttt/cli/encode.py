@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
 
 def _encode_all(all_dir: Path, variant: str | None, symmetric: bool) -> None:
     """``--all DIR``: every standard variant in both formats."""
-    from minttt.formula.files import write_encodings
+    from minttt.report.encodings import write_encodings
 
     if variant is not None:
         raise InputError("--all writes every variant; drop VARIANT")

@@ -34,17 +34,15 @@ answers at even depth, O at odd depth), so the objective is the plain sum.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+
+from pysat.formula import IDPool
 
 from minttt.errors import InputError
-from minttt.game.rules import Rules, X
+from minttt.game.graph import Graph, table_moves, walk_own_play
+from minttt.game.rules import O, Rules, X
 from minttt.vocabulary import Criterion, Encoding, Objective, Role
-
-if TYPE_CHECKING:
-    from minttt.game.graph import Graph
 
 OPENINGS = ("center", "corner", "edge", "any")
 
@@ -120,7 +118,7 @@ class Variant:
         if self.opening is not None:
             parts.append(self.opening)
         parts += [self.encoding, self.objective]
-        if self.criterion != "optimal":
+        if self.criterion is not Criterion.OPTIMAL:
             parts.append(self.criterion)
         text = "-".join(parts)
         return text if self.game == "3x3" else f"{text}@{self.game}"
@@ -132,7 +130,7 @@ class Variant:
         game = "3x3"
         if "@" in raw:
             raw, game = raw.split("@", 1)
-        criterion = "optimal"
+        criterion: str = Criterion.OPTIMAL
         for crit in Criterion.values():
             if raw.endswith("-" + crit):
                 criterion, raw = crit, raw[: -len(crit) - 1]
@@ -218,32 +216,28 @@ class Formula:
 
 
 class _Builder:
+    """Clauses, and PySAT's :class:`~pysat.formula.IDPool` numbering each named variable once,
+    1, 2, 3, ... in the order they are first asked for."""
+
     def __init__(self) -> None:
-        self.names: list[str] = []
+        self.pool = IDPool()
         self.clauses: list[tuple[int, ...]] = []
 
     def var(self, name: str) -> int:
-        self.names.append(name)
-        return len(self.names)
+        return int(self.pool.id(name))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every variable's name, by number."""
+        return tuple(self.pool.id2obj[v] for v in range(1, self.pool.top + 1))
 
 
-def _allowed_children(
-    graph: Graph, h: int, criterion: str, opening: int | None
-) -> list[tuple[int, int]]:
-    """(move, child) for the table's allowed moves at ``h``; only the opening at X's first move."""
-    if opening is not None and h == graph.root:
-        return [(opening, graph.child(h, opening))]
-    kids = dict(graph.children[h])
-    return [(m, kids[m]) for m in graph.allowed(h, criterion)]
-
-
-def _unique(items: list[int]) -> list[int]:
+def _distinct(items: Iterable[int]) -> list[int]:
     return list(dict.fromkeys(items))
 
 
-def _tree_part(
-    graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str, prefix: str
-) -> Part:
+def _position_vars(b: _Builder, prefix: str) -> tuple[dict[int, int], Callable[[int], int]]:
+    """A position -> variable map (in numbering order) and the function that fills it."""
     pos: dict[int, int] = {}
 
     def pvar(h: int) -> int:
@@ -251,59 +245,89 @@ def _tree_part(
             pos[h] = b.var(f"{prefix}v_{h}")
         return pos[h]
 
+    return pos, pvar
+
+
+def _tree_part(
+    graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str, prefix: str
+) -> Part:
+    pos, pvar = _position_vars(b, prefix)
     root = graph.root
     b.clauses.append((pvar(root),))
-    queue, seen = deque([root]), {root}
-    while queue:
-        h = queue.popleft()
-        if graph.is_terminal(h):
+    for visit in walk_own_play(graph, side, table_moves(graph, criterion, opening)):
+        if visit.terminal:
             continue
-        if graph.to_move(h) == side:
-            kids = _unique([c for _, c in _allowed_children(graph, h, criterion, opening)])
-            b.clauses.append((-pvar(h), *(pvar(c) for c in kids)))
+        h = visit.position
+        if visit.own:
+            b.clauses.append((-pvar(h), *(pvar(c) for c in visit.children)))
         else:
-            kids = _unique([c for _, c in graph.children[h]])
-            for c in kids:
-                b.clauses.append((-pvar(h), pvar(c)))
-        for c in kids:
-            if c not in seen:
-                seen.add(c)
-                queue.append(c)
+            b.clauses += [(-pvar(h), pvar(c)) for c in visit.children]
     return Part(side, (root,), opening if side == X else None, pos, {})
 
 
 def _lookup_part(
     graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str, prefix: str
 ) -> Part:
-    pos: dict[int, int] = {}
+    """The table's positions are the walk's own positions: the starts, then every grandchild
+    through an allowed move, in the walk's order (the opponent's positions get no variable)."""
+    pos, pvar = _position_vars(b, prefix)
     edges: dict[tuple[int, int], int] = {}
-
-    def pvar(h: int) -> int:
-        if h not in pos:
-            pos[h] = b.var(f"{prefix}v_{h}")
-        return pos[h]
-
     root = graph.root
-    starts = [root] if side == X else _unique([c for _, c in graph.children[root]])
+    starts = [root] if side == X else _distinct(c for _, c in graph.children[root])
     for s in starts:
         b.clauses.append((pvar(s),))
-    queue, seen = deque(starts), set(starts)
-    while queue:
-        h = queue.popleft()
-        if graph.is_terminal(h):
+    for visit in walk_own_play(graph, side, table_moves(graph, criterion, opening)):
+        if not visit.own or visit.terminal:
             continue
+        h = visit.position
         ors = []
-        for m, c in _allowed_children(graph, h, criterion, opening):
+        for m, c in visit.moves:
             e = b.var(f"{prefix}e_{h}_{m}")
             edges[(h, m)] = e
             ors.append(e)
-            for g in _unique([g for _, g in graph.children[c]]):
-                b.clauses.append((-e, pvar(g)))
-                if g not in seen:
-                    seen.add(g)
-                    queue.append(g)
+            b.clauses += [(-e, pvar(g)) for g in _distinct(g for _, g in graph.children[c])]
         b.clauses.append((-pvar(h), *ors))
     return Part(side, tuple(starts), opening if side == X else None, pos, edges)
+
+
+def _opening(graph: Graph, variant: Variant) -> int | None:
+    """The variant's fixed opening on ``graph``, checked legal and allowed (InputError if not)."""
+    opening = variant.opening_cell(graph.rules)
+    if opening is None:
+        return None
+    legal = [m for m, _ in graph.children[graph.root]]
+    if opening not in legal:
+        raise InputError(f"opening cell {opening} is not a legal first move")
+    if opening not in graph.allowed(graph.root, variant.criterion):
+        raise InputError(
+            f"opening cell {opening} is not an allowed first move under criterion "
+            f"{variant.criterion!r} in {graph.rules.name}"
+        )
+    return opening
+
+
+def _objective(
+    b: _Builder, parts: tuple[Part, ...], objective: Objective
+) -> tuple[list[int], dict[int, int]]:
+    """The objective literals, and the ``u`` variable of each position shared by two parts."""
+    if objective is Objective.ENTRIES:
+        return [v for p in parts for v in p.edges.values()], {}
+    if len(parts) == 1:
+        return list(parts[0].positions.values()), {}
+    px, po = parts
+    literals: list[int] = []
+    shared: dict[int, int] = {}
+    for h, v in px.positions.items():
+        if h in po.positions:
+            u = b.var(f"u_{h}")
+            shared[h] = u
+            b.clauses.append((-v, u))
+            b.clauses.append((-po.positions[h], u))
+            literals.append(u)
+        else:
+            literals.append(v)
+    literals += [v for h, v in po.positions.items() if h not in shared]
+    return literals, shared
 
 
 def encode(graph: Graph, variant: Variant) -> Formula:
@@ -316,55 +340,22 @@ def encode(graph: Graph, variant: Variant) -> Formula:
         raise InputError(
             f"variant is for game {variant.game!r} but the graph is for {graph.rules.name!r}"
         )
-    opening = variant.opening_cell(graph.rules)
-    if opening is not None:
-        legal = [m for m, _ in graph.children[graph.root]]
-        if opening not in legal:
-            raise InputError(f"opening cell {opening} is not a legal first move")
-        if opening not in graph.allowed(graph.root, variant.criterion):
-            raise InputError(
-                f"opening cell {opening} is not an allowed first move under criterion "
-                f"{variant.criterion!r} in {graph.rules.name}"
-            )
-    build = _tree_part if variant.encoding == "tree" else _lookup_part
+    opening = _opening(graph, variant)
+    build = _tree_part if variant.encoding is Encoding.TREE else _lookup_part
     b = _Builder()
     sides = variant.role.sides
-    both = len(sides) == 2
+    prefixes = {X: "x_", O: "o_"} if len(sides) == 2 else dict.fromkeys(sides, "")
     parts = tuple(
-        build(
-            graph,
-            b,
-            side,
-            opening,
-            variant.criterion,
-            ("x_" if side == X else "o_") if both else "",
-        )
-        for side in sides
+        build(graph, b, side, opening, variant.criterion, prefixes[side]) for side in sides
     )
-    shared: dict[int, int] = {}
-    if variant.objective == "entries":
-        objective = [v for p in parts for v in p.edges.values()]
-    elif not both:
-        objective = list(parts[0].positions.values())
-    else:
-        px, po = parts
-        objective = []
-        for h, v in px.positions.items():
-            if h in po.positions:
-                u = b.var(f"u_{h}")
-                shared[h] = u
-                b.clauses.append((-v, u))
-                b.clauses.append((-po.positions[h], u))
-                objective.append(u)
-            else:
-                objective.append(v)
-        objective += [v for h, v in po.positions.items() if h not in shared]
+    objective, shared = _objective(b, parts, variant.objective)
+    names = b.names
     return Formula(
         variant=variant,
-        num_vars=len(b.names),
+        num_vars=len(names),
         clauses=tuple(b.clauses),
         objective=tuple(objective),
-        names=tuple(b.names),
+        names=names,
         parts=parts,
         shared=shared,
         graph=graph,

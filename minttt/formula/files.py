@@ -20,11 +20,9 @@ c variant: first-center-lookup-entries (game 3x3, criterion optimal)
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from minttt.errors import InputError
-from minttt.fileio import write_texts_atomic
 from minttt.formula.encode import Formula
+from minttt.vocabulary import Objective
 
 FORMATS = ("wcnf", "smt2")
 
@@ -32,7 +30,11 @@ FORMATS = ("wcnf", "smt2")
 def _header(formula: Formula, optimum: int | None, bounds: tuple[int, int] | None) -> list[str]:
     v = formula.variant
     counts = formula.counts()
-    what = "positions (terminal included)" if v.objective == "positions" else "entries (lookups)"
+    what = (
+        "positions (terminal included)"
+        if v.objective is Objective.POSITIONS
+        else "entries (lookups)"
+    )
     if optimum is not None:
         opt = f"optimum: {optimum} {what}"
     elif bounds is not None:
@@ -55,7 +57,14 @@ def _header(formula: Formula, optimum: int | None, bounds: tuple[int, int] | Non
 def to_wcnf(
     formula: Formula, optimum: int | None = None, bounds: tuple[int, int] | None = None
 ) -> str:
-    """The formula as WCNF text (MaxSAT Evaluation 2022+ format)."""
+    """The formula as WCNF text (MaxSAT Evaluation 2022+ format): comments, hard, then soft.
+
+    Written here rather than by PySAT's ``WCNF.to_fp``: that writer (python-sat 1.8/1.9, format
+    ``mse22``) puts every soft clause *before* the hard clauses (for tools such as LBX that miscount
+    them otherwise), so it cannot give these bytes, and the shipped ``encodings/*.wcnf`` keep the
+    hard clauses first, in the order the encoding builds them. The lines are the same: PySAT's
+    ``WCNF(from_string=...)`` reads this text back to the formula's clauses (tested).
+    """
     lines = ["c " + h for h in _header(formula, optimum, bounds)]
     lines += [f"c var {i} {name}" for i, name in enumerate(formula.names, start=1)]
     lines += ["h " + " ".join(map(str, c)) + " 0" for c in formula.clauses]
@@ -88,36 +97,9 @@ def to_smt2(
 def render(
     formula: Formula, fmt: str, optimum: int | None = None, bounds: tuple[int, int] | None = None
 ) -> str:
+    """The formula in one of :data:`FORMATS` (InputError for another)."""
     if fmt == "wcnf":
         return to_wcnf(formula, optimum, bounds)
     if fmt == "smt2":
         return to_smt2(formula, optimum, bounds)
-
     raise InputError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
-
-
-def write_encodings(
-    out_dir: str | Path = "encodings", variants: list | None = None, *, final: bool = False
-) -> list[Path]:
-    """Write every standard variant as ``<variant>.wcnf`` and ``<variant>.smt2`` with its optimum.
-
-    Each optimum is proven by RC2 and checked against Z3's Optimize before it is written.
-    Returns the paths written (sorted); the bytes are deterministic.
-    """
-    from minttt.formula.encode import encode
-    from minttt.game.graph import build_graph
-    from minttt.solvers.api import cross_check, solve, standard_variants
-
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{out}: is a file; --all writes into a folder")
-    graph = build_graph()
-    texts: dict[Path, str] = {}
-    for variant in variants or standard_variants():
-        formula = encode(graph, variant)
-        sol = cross_check(formula, solve(formula, solver="rc2"))
-        opt = sol.size if sol.optimal else None
-        bounds = (sol.lower_bound, sol.size or 0)
-        for fmt in FORMATS:
-            texts[out / f"{variant.name}.{fmt}"] = render(formula, fmt, opt, bounds)
-    return sorted(write_texts_atomic(texts, final=final))  # every file or none

@@ -17,10 +17,10 @@ symmetric graph: the canonical board, and the child is the canonical hash of the
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from minttt.errors import InputError
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, O, Rules, X
@@ -88,7 +88,7 @@ class Graph:
             f"move {move} is not legal at position {h} ({Board(self.boards[h], self.rules)})"
         )
 
-    def allowed(self, h: int, criterion: str = "optimal") -> tuple[int, ...]:
+    def allowed(self, h: int, criterion: str = Criterion.OPTIMAL) -> tuple[int, ...]:
         """The moves a table may answer at ``h``.
 
         ``optimal``: every move that keeps the position's minimax value (003's best moves).
@@ -97,9 +97,9 @@ class Graph:
         """
         values = self.values
         v = values[h]
-        if criterion == "optimal":
+        if criterion == Criterion.OPTIMAL:
             return tuple(m for m, c in self.children[h] if values[c] == v)
-        if criterion == "never-lose":
+        if criterion == Criterion.NEVER_LOSE:
             sign = 1 if self.to_move(h) == X else -1
             floor = min(sign * v, 0)
             return tuple(m for m, c in self.children[h] if sign * values[c] >= floor)
@@ -233,6 +233,70 @@ def frontier_values(graph: Graph) -> tuple[dict[int, int], dict[int, tuple[int, 
     return scores, best
 
 
+class Visit(NamedTuple):
+    """One position of a walk: ``own`` when the walking side is to move (finished games included),
+    ``moves`` the ``(move, child)`` pairs followed from it (none at a finished game)."""
+
+    position: int
+    own: bool
+    terminal: bool
+    moves: tuple[tuple[int, int], ...]
+
+    @property
+    def children(self) -> tuple[int, ...]:
+        """The distinct positions the followed moves lead to, in move order."""
+        return tuple(dict.fromkeys(c for _, c in self.moves))
+
+
+def walk_own_play(
+    graph: Graph, side: int, moves: Callable[[int], Sequence[int]]
+) -> Iterator[Visit]:
+    """Every position a table playing ``side`` reaches from the root, breadth first.
+
+    At a position with ``side`` to move the walk follows ``moves(position)`` (one chosen move,
+    every allowed move, or none); the opponent plays every move. Positions come in the order they
+    are first reached (children in move order), each once; ``moves`` is called when its position
+    is yielded, so it may raise for a position it cannot answer.
+
+    >>> g = build_graph()
+    >>> visits = list(walk_own_play(g, X, lambda h: g.allowed(h)[:1]))
+    >>> visits[0], sum(v.own and not v.terminal for v in visits)
+    (Visit(position=0, own=True, terminal=False, moves=((0, 1),)), 78)
+    """
+    seen = {graph.root}
+    queue = deque([graph.root])
+    while queue:
+        h = queue.popleft()
+        own = graph.to_move(h) == side
+        if graph.is_terminal(h):
+            yield Visit(h, own, True, ())
+            continue
+        if own:
+            kids = dict(graph.children[h])
+            followed = tuple((m, kids[m] if m in kids else graph.child(h, m)) for m in moves(h))
+        else:
+            followed = graph.children[h]
+        yield Visit(h, own, False, followed)
+        for _, c in followed:
+            if c not in seen:
+                seen.add(c)
+                queue.append(c)
+
+
+def table_moves(
+    graph: Graph, criterion: str = Criterion.OPTIMAL, opening: int | None = None
+) -> Callable[[int], tuple[int, ...]]:
+    """The moves a table may play at a position: the allowed moves under ``criterion``, and at
+    the root only ``opening`` when one is fixed (a ``moves`` for :func:`walk_own_play`)."""
+
+    def moves(h: int) -> tuple[int, ...]:
+        if opening is not None and h == graph.root:
+            return (opening,)
+        return graph.allowed(h, criterion)
+
+    return moves
+
+
 def own_play(graph: Graph, side: int, policy: Callable[[int], int]) -> dict[int, int]:
     """The positions a strategy answers: ``hash -> policy(hash)`` at every position with ``side`` to
     move that its own play reaches from the root, the opponent trying every reply.
@@ -242,18 +306,5 @@ def own_play(graph: Graph, side: int, policy: Callable[[int], int]) -> dict[int,
     >>> moves[g.root], len(moves)
     (0, 78)
     """
-    moves: dict[int, int] = {}
-    seen: set[int] = set()
-    stack = [graph.root]
-    while stack:
-        h = stack.pop()
-        if h in seen or graph.is_terminal(h):
-            continue
-        seen.add(h)
-        if graph.to_move(h) == side:
-            move = policy(h)
-            moves[h] = move
-            stack.append(graph.child(h, move))
-        else:
-            stack.extend(c for _, c in graph.children[h])
-    return moves
+    walk = walk_own_play(graph, side, lambda h: (policy(h),))
+    return {v.position: v.moves[0][0] for v in walk if v.own and not v.terminal}

@@ -19,11 +19,13 @@ True
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from minttt.game.graph import Visit, walk_own_play
 from minttt.game.rules import EMPTY, O, X
 from minttt.render.board import MOVE_COLOUR, MOVE_FILL, NUMBER_COLOUR, O_COLOUR, X_COLOUR
+from minttt.vocabulary import Role
 
 if TYPE_CHECKING:
     from minttt.game.graph import Graph
@@ -104,6 +106,73 @@ def _legend(table: Table) -> str:
     return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2">{"".join(rows)}</TABLE>>'
 
 
+def _answer(table: Table, graph: Graph) -> Callable[[int], tuple[int, ...]]:
+    """The table's move at a position: its entry's, else the opening at the root, else none."""
+    by_hash = {e.hash: e.move for e in table.entries}
+
+    def answer(h: int) -> tuple[int, ...]:
+        if h in by_hash:
+            return (by_hash[h],)
+        if h == graph.root and table.opening is not None:
+            return (table.opening,)
+        return ()
+
+    return answer
+
+
+def _label(graph: Graph, visit: Visit, side: int, number: dict[int, int]) -> str:
+    """The board drawn for one position of the walk."""
+    h = visit.position
+    cells = graph.boards[h]
+    if visit.terminal:
+        w = graph.winner(h)
+        outcome = "draw" if w == 0 else ("win" if w == side else "loss")
+        header = "draw" if w == 0 else f"{_name(w)} wins"
+        return _board_html(cells, header, None, fill=OUTCOME_FILL[outcome], numbers=False)
+    if not visit.own:
+        return _board_html(cells, f"{_name(graph.to_move(h))} to move", None)
+    if not visit.moves:
+        return _board_html(
+            cells, "no entry!", None, fill=OUTCOME_FILL["loss"], border="#b91c1c", thick=True
+        )
+    move = visit.moves[0][0]
+    if h in number:
+        header = f"#{number[h]}: {_name(side)} plays {move}"
+    else:
+        header = f"opening: X plays {move}"
+    return _board_html(cells, header, move, border=MOVE_COLOUR, thick=True)
+
+
+def _edges(graph: Graph, visit: Visit) -> list[tuple[int, str, bool]]:
+    """``(child, label, own)`` for each edge out of a position: the table's one move, or every
+    reply grouped by the position it leads to."""
+    mover = _name(graph.to_move(visit.position))
+    if visit.own:
+        return [(c, f"{mover} {m}", True) for m, c in visit.moves]
+    replies: dict[int, list[int]] = {}
+    for m, c in visit.moves:
+        replies.setdefault(c, []).append(m)
+    return [(c, f"{mover} {','.join(map(str, ms))}", False) for c, ms in replies.items()]
+
+
+def _side_lines(table: Table, graph: Graph, side: int, indent: str) -> list[str]:
+    """The nodes and edges of the strategy as one side, in the order the walk reaches them."""
+    prefix = _name(side).lower()
+    number = {e.hash: i for i, e in enumerate(table.entries, 1)}
+    lines = []
+    for visit in walk_own_play(graph, side, _answer(table, graph)):
+        node = f"{prefix}{visit.position}"
+        lines.append(f"{indent}{node} [label={_label(graph, visit, side, number)}];")
+        for child, text, own in _edges(graph, visit):
+            style = (
+                f'color="{MOVE_COLOUR}", fontcolor="{MOVE_COLOUR}", penwidth="2"'
+                if own
+                else 'color="#64748b", fontcolor="#334155"'
+            )
+            lines.append(f'{indent}{node} -> {prefix}{child} [label="{text}", {style}];')
+    return lines
+
+
 def tree(table: Table, graph: Graph | None = None) -> str:
     """The DOT text of ``table``'s strategy (every opponent reply, the table's one move).
 
@@ -114,9 +183,7 @@ def tree(table: Table, graph: Graph | None = None) -> str:
         from minttt.game.rules import Rules
 
         graph = build_graph(Rules.from_name(table.game))
-    number = {e.hash: i for i, e in enumerate(table.entries, 1)}
-    by_hash = {e.hash: e for e in table.entries}
-    sides = {"X": (X,), "O": (O,), "both": (X, O)}[table.role]
+    sides = Role.parse(table.role).sides
     lines = [
         "digraph strategy {",
         f'  graph [fontname="{FONT}", ranksep="0.45", nodesep="0.12", labelloc="t", '
@@ -125,68 +192,12 @@ def tree(table: Table, graph: Graph | None = None) -> str:
         f'  edge [fontname="{FONT}", fontsize="10", arrowsize="0.6"];',
     ]
     for side in sides:
-        prefix = _name(side).lower()
-        indent = "  "
-        if len(sides) > 1:
-            lines.append(f"  subgraph cluster_{prefix} {{")
-            lines.append(
-                f'    label="The table plays {_name(side)}"; fontsize="16"; color="#cbd5e1";'
-            )
-            indent = "    "
-        seen = {graph.root}
-        queue = deque([graph.root])
-        while queue:
-            h = queue.popleft()
-            cells = graph.boards[h]
-            node = f"{prefix}{h}"
-            edges: list[tuple[int, str, bool]] = []
-            if graph.is_terminal(h):
-                w = graph.winner(h)
-                outcome = "draw" if w == 0 else ("win" if w == side else "loss")
-                header = "draw" if w == 0 else f"{_name(w)} wins"
-                label = _board_html(cells, header, None, fill=OUTCOME_FILL[outcome], numbers=False)
-            elif graph.to_move(h) == side:
-                entry = by_hash.get(h)
-                if entry is not None:
-                    move = entry.move
-                    header = f"#{number[h]}: {_name(side)} plays {move}"
-                    label = _board_html(cells, header, move, border=MOVE_COLOUR, thick=True)
-                    edges.append((graph.child(h, move), f"{_name(side)} {move}", True))
-                elif h == graph.root and table.opening is not None:
-                    move = table.opening
-                    label = _board_html(
-                        cells, f"opening: X plays {move}", move, border=MOVE_COLOUR, thick=True
-                    )
-                    edges.append((graph.child(h, move), f"X {move}", True))
-                else:
-                    label = _board_html(
-                        cells,
-                        "no entry!",
-                        None,
-                        fill=OUTCOME_FILL["loss"],
-                        border="#b91c1c",
-                        thick=True,
-                    )
-            else:
-                replies: dict[int, list[int]] = {}
-                for m, c in graph.children[h]:
-                    replies.setdefault(c, []).append(m)
-                label = _board_html(cells, f"{_name(graph.to_move(h))} to move", None)
-                for c, moves in replies.items():
-                    text = ",".join(str(m) for m in moves)
-                    edges.append((c, f"{_name(graph.to_move(h))} {text}", False))
-            lines.append(f"{indent}{node} [label={label}];")
-            for child, text, own in edges:
-                style = (
-                    f'color="{MOVE_COLOUR}", fontcolor="{MOVE_COLOUR}", penwidth="2"'
-                    if own
-                    else 'color="#64748b", fontcolor="#334155"'
-                )
-                lines.append(f'{indent}{node} -> {prefix}{child} [label="{text}", {style}];')
-                if child not in seen:
-                    seen.add(child)
-                    queue.append(child)
-        if len(sides) > 1:
-            lines.append("  }")
+        if len(sides) == 1:
+            lines += _side_lines(table, graph, side, "  ")
+            continue
+        lines.append(f"  subgraph cluster_{_name(side).lower()} {{")
+        lines.append(f'    label="The table plays {_name(side)}"; fontsize="16"; color="#cbd5e1";')
+        lines += _side_lines(table, graph, side, "    ")
+        lines.append("  }")
     lines.append("}")
     return "\n".join(lines) + "\n"

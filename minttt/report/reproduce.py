@@ -198,7 +198,7 @@ def step_strength(ctx: Context) -> None:
 
 
 def step_encodings(ctx: Context) -> None:
-    from minttt.formula.files import write_encodings
+    from minttt.report.encodings import write_encodings
 
     paths = write_encodings(ctx.encodings)
     ctx.figures["encodings"] = sorted(p.name for p in paths)

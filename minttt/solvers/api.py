@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from minttt import interrupt
 from minttt.errors import InputError
@@ -21,6 +21,11 @@ from minttt.formula.encode import Formula, Variant, encode
 from minttt.solvers.base import RawResult
 from minttt.solvers.extract import all_true, extract
 from minttt.solvers.solution import Solution
+from minttt.vocabulary import Criterion, Encoding, Objective, Role, Symmetry
+
+if TYPE_CHECKING:
+    from minttt.game.graph import Graph
+    from minttt.table.model import Table
 
 DEFAULT_SOLVER = "rc2"
 SOLVERS: dict[str, str] = {  # driver -> family
@@ -54,14 +59,15 @@ def _driver(name: str) -> Callable[..., RawResult]:
         return z3_drivers.z3_binary if name == "z3-binary" else z3_drivers.z3_opt
     from minttt.solvers import pysat_drivers
 
-    return {
+    drivers: dict[str, Callable[..., RawResult]] = {
         "rc2": pysat_drivers.rc2,
         "pysat-linear": pysat_drivers.pysat_linear,
         "pysat-binary": pysat_drivers.pysat_binary,
-    }[name]
+    }
+    return drivers[name]
 
 
-SYMMETRY_CHOICES = ("full", "none")
+SYMMETRY_CHOICES = Symmetry.values()
 
 
 def symmetric_flag(symmetry: str) -> bool:
@@ -73,30 +79,34 @@ def symmetric_flag(symmetry: str) -> bool:
     return symmetry == "full"
 
 
-def standard_variants(criteria: Iterable[str] = ("optimal",), game: str = "3x3") -> list[Variant]:
+def standard_variants(
+    criteria: Iterable[Criterion | str] = (Criterion.OPTIMAL,), game: str = "3x3"
+) -> list[Variant]:
     """Every role/opening combination, both encodings, both objectives where defined.
 
     18 per criterion for 3x3 (openings center/corner/edge/any, second, both with the center). Other
     games have no named openings that are sure to be allowed, so they get first-any, second and
     both-any (9 per criterion).
     """
+    combos: list[tuple[Role, str | None]]
     if game == "3x3":
         combos = [
-            ("first", "center"),
-            ("first", "corner"),
-            ("first", "edge"),
-            ("first", "any"),
-            ("second", None),
-            ("both", "center"),
+            (Role.X, "center"),
+            (Role.X, "corner"),
+            (Role.X, "edge"),
+            (Role.X, "any"),
+            (Role.O, None),
+            (Role.BOTH, "center"),
         ]
     else:
-        combos = [("first", "any"), ("second", None), ("both", "any")]
+        combos = [(Role.X, "any"), (Role.O, None), (Role.BOTH, "any")]
+    encodings = (
+        (Encoding.TREE, (Objective.POSITIONS,)),
+        (Encoding.LOOKUP, (Objective.POSITIONS, Objective.ENTRIES)),
+    )
     out = []
     for criterion in criteria:
-        for encoding, objectives in (
-            ("tree", ("positions",)),
-            ("lookup", ("positions", "entries")),
-        ):
+        for encoding, objectives in encodings:
             for objective in objectives:
                 for role, opening in combos:
                     out.append(Variant(role, opening, encoding, objective, criterion, game))
@@ -175,13 +185,13 @@ def cross_check(
 def solve_variant(
     variant: Variant,
     *,
-    graph: Any = None,
+    graph: Graph | None = None,
     solver: str = DEFAULT_SOLVER,
     timeout: float | None = None,
     check: bool = False,
     symmetry: str = "full",
     **options: Any,
-) -> tuple[Solution, Any]:
+) -> tuple[Solution, Table]:
     """Encode, solve (optionally cross-check), build the Table.
 
     ``symmetry="none"`` solves over the raw graph (every key a raw board)."""
@@ -206,17 +216,17 @@ def provenance(solution: Solution) -> dict[str, Any]:
         "lower_bound": solution.lower_bound,
         "upper_bound": solution.size,
         "optimal": solution.optimal,
-        "size_counts": "positions (terminal included)" if v.objective == "positions" else "entries",
+        "size_counts": (
+            "positions (terminal included)" if v.objective is Objective.POSITIONS else "entries"
+        ),
         "size": solution.size,
     }
 
 
-def make_table(graph: Any, solution: Solution) -> Any:
-    """The solution as a ``minttt.table.model.Table`` (``None`` if that module is not available)."""
-    try:
-        from minttt.table.model import table_from_moves
-    except ImportError:
-        return None
+def make_table(graph: Graph, solution: Solution) -> Table:
+    """The solution as a :class:`minttt.table.model.Table`."""
+    from minttt.table.model import table_from_moves
+
     v = solution.variant
     prov = provenance(solution)
     if not graph.symmetric:

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -44,7 +43,9 @@ from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 from minttt.errors import InputError
-from minttt.formula.encode import Formula, Part, Variant, _allowed_children, _unique
+from minttt.formula.encode import Formula, Part, Variant
+from minttt.game.graph import table_moves, walk_own_play
+from minttt.vocabulary import Encoding
 
 if TYPE_CHECKING:
     from minttt.game.graph import Graph
@@ -133,7 +134,7 @@ class _DecisionLayer:
         self.graph = graph
         self.formula = formula
         self.crit = formula.variant.criterion
-        self.tree = formula.variant.encoding == "tree"
+        self.tree = formula.variant.encoding is Encoding.TREE
         self.top = formula.num_vars
         self.clauses: list[list[int]] = []
         # per part: position -> list of choices
@@ -147,15 +148,14 @@ class _DecisionLayer:
 
     def _part_layer(self, index: int, part: Part) -> dict[int, list[_Choice]]:
         graph = self.graph
+        allowed = table_moves(graph, self.crit, part.opening)
         out: dict[int, list[_Choice]] = {}
         for h, pv in part.positions.items():
             if graph.is_terminal(h) or graph.to_move(h) != part.side:
                 continue
-            allowed = _allowed_children(graph, h, self.crit, part.opening)
-            child_of = dict(allowed)
-            orbits = move_orbits(graph, h, [m for m, _ in allowed])
+            child_of = dict(graph.children[h])
             choices = []
-            for orbit in orbits:
+            for orbit in move_orbits(graph, h, allowed(h)):
                 rep = orbit[0]
                 d = self._new()
                 choices.append(_Choice(d, index, h, orbit, child_of[rep]))
@@ -173,33 +173,19 @@ class _DecisionLayer:
     def read(self, true: set[int]) -> tuple[list[_Choice], int]:
         """The choices of the table a model describes (positions its play reaches), and its
         number of distinct tables (the product of the chosen orbits' sizes)."""
-        graph = self.graph
         picked: list[_Choice] = []
         for index, part in enumerate(self.formula.parts):
             table = self.choices[index]
-            starts = [graph.root] if self.tree else list(part.starts)
-            reached = set(starts)
-            queue = deque(starts)
-            while queue:
-                h = queue.popleft()
-                if graph.is_terminal(h):
-                    continue
-                if h in table:
-                    choice = next((c for c in table[h] if c.var in true), None)
-                    if choice is None:  # pragma: no cover - the clauses forbid it
-                        raise RuntimeError(f"model makes no decision at reached position {h}")
-                    picked.append(choice)
-                    if self.tree:
-                        nxt = [choice.child]
-                    else:
-                        c = choice.child
-                        nxt = _unique([g for _, g in graph.children[c]])
-                else:
-                    nxt = _unique([c for _, c in graph.children[h]])
-                for c in nxt:
-                    if c not in reached:
-                        reached.add(c)
-                        queue.append(c)
+
+            def decide(h: int, table: dict[int, list[_Choice]] = table) -> tuple[int]:
+                choice = next((c for c in table.get(h, ()) if c.var in true), None)
+                if choice is None:  # pragma: no cover - the clauses forbid it
+                    raise RuntimeError(f"model makes no decision at reached position {h}")
+                picked.append(choice)
+                return (choice.orbit[0],)
+
+            for _ in walk_own_play(self.graph, part.side, decide):
+                pass
         multiplicity = 1
         for c in picked:
             multiplicity *= len(c.orbit)
@@ -272,8 +258,11 @@ def enumerate_minimal_tables(
     count = 0
     truncated = False
     for _, picked, multiplicity in _classes(formula, size, solver):
-        class_sizes.append(multiplicity)
         room = limit - count
+        if room == 0:  # the limit was reached exactly and another class exists
+            truncated = True
+            break
+        class_sizes.append(multiplicity)
         members = _expand(picked, room)
         reps.append(members[0])
         tables.extend(members)

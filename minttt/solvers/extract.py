@@ -7,10 +7,12 @@ never above the model's.
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 
-from minttt.formula.encode import Formula, Part, _allowed_children, _unique
+from minttt.formula.encode import Formula, Part
+from minttt.game.graph import Graph, table_moves, walk_own_play
+from minttt.vocabulary import Encoding
 
 
 @dataclass(frozen=True)
@@ -23,81 +25,60 @@ class Extraction:
     positions: frozenset[int]
 
 
-def _tree(formula: Formula, part: Part, true: frozenset[int] | set[int]) -> tuple[dict, set, set]:
-    graph = formula.graph
-    assert graph is not None
-    crit = formula.variant.criterion
-    moves: dict[int, int] = {}
-    reached = {graph.root}
-    queue = deque([graph.root])
-    while queue:
-        h = queue.popleft()
-        if graph.is_terminal(h):
-            continue
-        if graph.to_move(h) == part.side:
-            choice = next(
-                (
-                    (m, c)
-                    for m, c in _allowed_children(graph, h, crit, part.opening)
-                    if part.positions[c] in true
-                ),
-                None,
-            )
-            if choice is None:
-                raise RuntimeError(f"model does not satisfy the tree clause at position {h}")
-            moves[h] = choice[0]
-            kids = [choice[1]]
-        else:
-            kids = _unique([c for _, c in graph.children[h]])
-        for c in kids:
-            if c not in reached:
-                reached.add(c)
-                queue.append(c)
-    needed = {part.positions[h] for h in reached}
-    return moves, needed, reached
+def _chooser(formula: Formula, part: Part, true: Set[int]) -> Callable[[int], tuple[int]]:
+    """The move the model picks at a table position: the lowest allowed move whose variable (the
+    child's position in the tree encoding, the edge in the lookup encoding) is true."""
+    graph = _graph(formula)
+    allowed = table_moves(graph, formula.variant.criterion, part.opening)
+    tree = formula.variant.encoding is Encoding.TREE
+    kind = "tree" if tree else "lookup"
+
+    def choose(h: int) -> tuple[int]:
+        kids = dict(graph.children[h])
+        for m in allowed(h):
+            var = part.positions[kids[m]] if tree else part.edges[(h, m)]
+            if var in true:
+                return (m,)
+        raise RuntimeError(f"model does not satisfy the {kind} clause at position {h}")
+
+    return choose
 
 
-def _lookup(formula: Formula, part: Part, true: frozenset[int] | set[int]) -> tuple[dict, set, set]:
-    graph = formula.graph
-    assert graph is not None
-    crit = formula.variant.criterion
+def _graph(formula: Formula) -> Graph:
+    if formula.graph is None:
+        raise RuntimeError("the formula carries no game graph; build it with encode()")
+    return formula.graph
+
+
+def _walk(
+    formula: Formula, part: Part, true: Set[int]
+) -> tuple[dict[int, int], set[int], set[int]]:
+    """One part's table: its moves, the variables it needs, the positions the encoding counts
+    (every reached position for the tree encoding; the table's own positions for lookup)."""
+    graph = _graph(formula)
+    tree = formula.variant.encoding is Encoding.TREE
     moves: dict[int, int] = {}
-    reached = set(part.starts)
-    queue = deque(part.starts)
+    reached: set[int] = set()
     needed: set[int] = set()
-    while queue:
-        h = queue.popleft()
-        if graph.is_terminal(h):
-            continue
-        choice = next(
-            (
-                (m, c)
-                for m, c in _allowed_children(graph, h, crit, part.opening)
-                if part.edges[(h, m)] in true
-            ),
-            None,
-        )
-        if choice is None:
-            raise RuntimeError(f"model does not satisfy the lookup clause at position {h}")
-        m, c = choice
-        moves[h] = m
-        needed.add(part.edges[(h, m)])
-        for g in _unique([g for _, g in graph.children[c]]):
-            if g not in reached:
-                reached.add(g)
-                queue.append(g)
+    for visit in walk_own_play(graph, part.side, _chooser(formula, part, true)):
+        if tree or visit.own:
+            reached.add(visit.position)
+        if visit.own and not visit.terminal:
+            h, m = visit.position, visit.moves[0][0]
+            moves[h] = m
+            if not tree:
+                needed.add(part.edges[(h, m)])
     needed |= {part.positions[h] for h in reached}
     return moves, needed, reached
 
 
 def extract(formula: Formula, true_vars: frozenset[int] | set[int]) -> Extraction:
     """The table a model describes. Raises RuntimeError if the model violates the formula."""
-    walk = _tree if formula.variant.encoding == "tree" else _lookup
     moves: dict[int, int] = {}
     needed: set[int] = set()
     positions: set[int] = set()
     for part in formula.parts:
-        m, n, r = walk(formula, part, true_vars)
+        m, n, r = _walk(formula, part, true_vars)
         overlap = set(m) & set(moves)
         if overlap:
             raise RuntimeError(f"two parts answer the same positions {sorted(overlap)[:3]}")

@@ -10,33 +10,36 @@ its tests work without running a solver.
 
 from __future__ import annotations
 
-from minttt.game.graph import Graph, build_graph, own_play
-from minttt.game.rules import X
-from minttt.table.model import Table, table_from_moves
+from minttt.game.graph import Graph, build_graph
+from minttt.game.rules import O, X
+from minttt.table.model import Table, first_move_table, table_from_moves
+from minttt.vocabulary import Criterion, Role
 
 __all__ = ["first_optimal_moves", "sample_table"]
 
 
 def first_optimal_moves(graph: Graph, side: int, opening: int | None = None) -> dict[int, int]:
     """Canonical hash -> first optimal move, at every ``side``-to-move position reached when
-    ``side`` plays those moves (X opening at ``opening`` if given) against every reply."""
-    return own_play(
-        graph,
-        side,
-        lambda h: opening if (h == graph.root and opening is not None) else graph.allowed(h)[0],
-    )
+    ``side`` plays those moves (X opening at ``opening`` if given) against every reply: the
+    moves of :func:`~minttt.table.model.first_move_table`, the opening included."""
+    role = Role.of_side(side)
+    table = first_move_table(graph, role, opening=opening if role is Role.X else None)
+    moves = {e.hash: e.move for e in table.entries}
+    if table.opening is not None:
+        moves[graph.root] = table.opening
+    return moves
 
 
 def sample_table(graph: Graph | None = None) -> Table:
     """Role ``both``: X opens in the centre, then first optimal moves; O: first optimal moves."""
     g = graph if graph is not None else build_graph()
     moves = first_optimal_moves(g, X, opening=4)
-    moves.update(first_optimal_moves(g, 3 - X))
+    moves.update(first_optimal_moves(g, O))
     return table_from_moves(
         g,
         moves,
-        role="both",
+        role=Role.BOTH,
         opening=4,
-        criterion="optimal",
+        criterion=Criterion.OPTIMAL,
         provenance={"name": "sample", "method": "first optimal move (not minimal; a demo)"},
     )
