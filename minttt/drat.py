@@ -105,7 +105,7 @@ def read_bytes(path: str | Path) -> bytes:
     return data
 
 
-def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:
+def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:  # noqa: C901 - one pass
     """``(variables, clauses)`` of DIMACS CNF text; raises ProofFormatError naming the line."""
     header: tuple[int, int] | None = None
     clauses: list[tuple[int, ...]] = []
@@ -115,15 +115,9 @@ def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:
         if not line or line[:1] == b"c" or line[:1] == b"%":
             continue
         if line[:1] == b"p":
-            words = line.split()
-            if header is not None or len(words) != 4 or words[1] != b"cnf":
+            if header is not None:
                 raise ProofFormatError(f"CNF line {number}: bad header {_show(line)}")
-            try:
-                header = (int(words[2]), int(words[3]))
-            except ValueError:
-                raise ProofFormatError(f"CNF line {number}: bad header {_show(line)}") from None
-            if header[0] < 0 or header[1] < 0:
-                raise ProofFormatError(f"CNF line {number}: bad header {_show(line)}")
+            header = _cnf_header(line, number)
             continue
         if header is None:
             raise ProofFormatError(f"CNF line {number}: clause before the 'p cnf' header")
@@ -148,6 +142,21 @@ def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:
     if len(clauses) != header[1]:
         raise ProofFormatError(f"CNF: header says {header[1]} clauses, found {len(clauses)}")
     return header[0], clauses
+
+
+def _cnf_header(line: bytes, number: int) -> tuple[int, int]:
+    """``(variables, clauses)`` of a ``p cnf V C`` line."""
+    words = line.split()
+    bad = ProofFormatError(f"CNF line {number}: bad header {_show(line)}")
+    if len(words) != 4 or words[1] != b"cnf":
+        raise bad
+    try:
+        header = (int(words[2]), int(words[3]))
+    except ValueError:
+        raise bad from None
+    if header[0] < 0 or header[1] < 0:
+        raise bad
+    return header
 
 
 def _show(line: bytes) -> str:
@@ -336,7 +345,7 @@ class _Checker:
         self.tpos[v] = len(self.trail)
         self.trail.append(x)
 
-    def propagate(self, qhead: int, top: bool = True) -> int:
+    def propagate(self, qhead: int, top: bool = True) -> int:  # noqa: C901 - the hot loop, inlined
         """Unit propagation from ``trail[qhead]``; the conflicting clause's id, or -1.
 
         Core first (as drat-trim): marked clauses propagate to a fixpoint before an unmarked
@@ -549,20 +558,52 @@ def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) 
     ch = _Checker(nvars, clauses, steps)
     n_lemmas = sum(1 for s in steps if s.kind == ADD)
     result = CheckResult(False, "", lemmas=n_lemmas, deletions=len(steps) - n_lemmas)
+    conflict = _load_formula(ch, clauses)
+    if not any(s.kind == ADD and not s.lits for s in steps):
+        result.message = "the proof never adds the empty clause"
+        return result
+    events: list[tuple[int, int, int]] = []  # (kind, clause id, step index)
+    if conflict < 0:
+        conflict, failed = _forward(ch, steps, events, result)
+        if failed is not None:  # no conflict before it: the empty clause is not RUP
+            return _fail(result, steps, failed, "the empty clause, not RUP")
+    ch.mark_conflict(conflict)
+    failures = _backward(ch, events, result)
+    result.core_formula = [i for i in range(ch.nformula) if ch.marked[i]]
+    result.core_clauses = len(result.core_formula)
+    if failures:
+        res = _fail(result, steps, min(failures), "neither RUP nor RAT")
+        if len(failures) > 1:
+            res.message += f" ({len(failures) - 1} later needed lemma(s) fail too)"
+        return res
+    result.valid = True
+    result.message = f"valid: {n_lemmas} lemmas, {result.core_lemmas} needed and checked" + (
+        f" ({result.rat_lemmas} by RAT)" if result.rat_lemmas else ""
+    )
+    return result
+
+
+def _load_formula(ch: _Checker, clauses: list[tuple[int, ...]]) -> int:
+    """Add the formula's clauses; the first top-level conflict's clause id, or -1."""
     conflict = -1
     for c in clauses:
         cid = ch.new_clause(c)
         if conflict < 0 and not _tautology(c):
             conflict = ch.activate(cid)
-    if not any(s.kind == ADD and not s.lits for s in steps):
-        result.message = "the proof never adds the empty clause"
-        return result
-    # forward: add lemmas until top-level propagation conflicts
-    events: list[tuple[int, int, int]] = []  # (kind, clause id, step index)
-    for index, s in enumerate(steps if conflict < 0 else ()):
+    return conflict
+
+
+def _forward(
+    ch: _Checker, steps: list[Step], events: list[tuple[int, int, int]], result: CheckResult
+) -> tuple[int, int | None]:
+    """Add lemmas (and honour deletions) until top-level propagation conflicts.
+
+    Returns ``(conflicting clause id or -1, index of an empty clause met before any conflict)``.
+    """
+    for index, s in enumerate(steps):
         if s.kind == ADD:
-            if not s.lits:  # no conflict so far: the empty clause is not RUP
-                return _fail(result, steps, index, "the empty clause, not RUP")
+            if not s.lits:
+                return -1, index
             cid = ch.new_clause(s.lits)
             ch.pivot[cid] = s.lits[0]
             events.append((ADD, cid, index))
@@ -570,7 +611,7 @@ def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) 
                 continue
             conflict = ch.activate(cid)
             if conflict >= 0:
-                break
+                return conflict, None
         else:
             ids = ch.key_to_ids.get(tuple(sorted(set(s.lits))), ())
             live = [i for i in ids if ch.active[i]]
@@ -582,8 +623,12 @@ def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) 
                 continue
             ch.deactivate(cid)
             events.append((DELETE, cid, index))
-    # backward: check the marked lemmas, each against the clauses present when it was added
-    ch.mark_conflict(conflict)
+    return -1, None
+
+
+def _backward(ch: _Checker, events: list[tuple[int, int, int]], result: CheckResult) -> list[int]:
+    """Check the marked lemmas, last first, each against the clauses present when it was added;
+    the step indexes of those that fail."""
     failures: list[int] = []
     for position, (kind, cid, index) in enumerate(reversed(events)):
         if kind == DELETE:
@@ -608,18 +653,7 @@ def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) 
             result.rat_lemmas += 1
             continue
         failures.append(index)
-    result.core_formula = [i for i in range(ch.nformula) if ch.marked[i]]
-    result.core_clauses = len(result.core_formula)
-    if failures:
-        res = _fail(result, steps, min(failures), "neither RUP nor RAT")
-        if len(failures) > 1:
-            res.message += f" ({len(failures) - 1} later needed lemma(s) fail too)"
-        return res
-    result.valid = True
-    result.message = f"valid: {n_lemmas} lemmas, {result.core_lemmas} needed and checked" + (
-        f" ({result.rat_lemmas} by RAT)" if result.rat_lemmas else ""
-    )
-    return result
+    return failures
 
 
 def _fail(result: CheckResult, steps: list[Step], index: int, why: str) -> CheckResult:

@@ -36,6 +36,25 @@ def _decode(hashes: np.ndarray, n: int) -> np.ndarray:
     return ((hashes[:, None] // powers[None, :]) % 3).astype(np.int8)
 
 
+def _moves(
+    digits: np.ndarray, live: np.ndarray, mover: int, perm_pows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every move of the ``live`` boards: ``(parent index, cell, canonical child hash)``, grouped
+    by cell."""
+    parent_idx, moves, child_hash = [], [], []
+    d_live = digits[live]
+    for cell in range(digits.shape[1]):
+        sel = np.flatnonzero(d_live[:, cell] == 0)
+        if not len(sel):
+            continue
+        kids = d_live[sel].astype(np.int64)
+        kids[:, cell] = mover
+        parent_idx.append(live[sel])
+        moves.append(np.full(len(sel), cell, dtype=np.int64))
+        child_hash.append((kids @ perm_pows.T).min(axis=1))
+    return np.concatenate(parent_idx), np.concatenate(moves), np.concatenate(child_hash)
+
+
 def build_graph_fast(rules: Rules) -> Graph:
     """The symmetric game graph of ``rules``, built breadth-first with numpy.
 
@@ -61,23 +80,8 @@ def build_graph_fast(rules: Rules) -> Graph:
         if depth == n or not (~term).any():
             edges.append((np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)))
             break
-        mover = 1 if depth % 2 == 0 else 2
         live = np.flatnonzero(~term)
-        parent_idx, moves, child_hash = [], [], []
-        d_live = digits[live]
-        for cell in range(n):
-            sel = np.flatnonzero(d_live[:, cell] == 0)
-            if not len(sel):
-                continue
-            kids = d_live[sel].astype(np.int64)
-            kids[:, cell] = mover
-            canon = (kids @ perm_pows.T).min(axis=1)
-            parent_idx.append(live[sel])
-            moves.append(np.full(len(sel), cell, dtype=np.int64))
-            child_hash.append(canon)
-        pi = np.concatenate(parent_idx)
-        mv = np.concatenate(moves)
-        ch = np.concatenate(child_hash)
+        pi, mv, ch = _moves(digits, live, 1 if depth % 2 == 0 else 2, perm_pows)
         nxt, child_idx = np.unique(ch, return_inverse=True)
         order = np.lexsort((mv, pi))
         edges.append((pi[order], mv[order], child_idx[order]))

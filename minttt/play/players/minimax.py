@@ -55,7 +55,7 @@ def minimax(board: Board) -> Outcome:
     return Outcome((best_move,), best_value, counter[0])
 
 
-def _values(m: Masks, counter: list[int]) -> tuple[Value, Value]:
+def _values(m: Masks, counter: list[int]) -> tuple[Value, Value]:  # noqa: C901 - hot recursion
     """004's MIN-VALUE and MAX-VALUE over bit boards; ``counter[0]`` counts the states."""
     full = m.full
     x_line = m.line_maker_value  # value (X's side) when X has just completed a line
