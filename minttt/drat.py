@@ -670,3 +670,17 @@ def _fail(result: CheckResult, steps: list[Step], index: int, why: str) -> Check
 def _tautology(lits: tuple[int, ...] | list[int]) -> bool:
     s = set(lits)
     return any(-x in s for x in s)
+
+
+__all__ = [
+    "CheckResult",
+    "ProofFormatError",
+    "Step",
+    "check",
+    "check_files",
+    "check_parsed",
+    "is_binary",
+    "parse_cnf",
+    "parse_proof",
+    "read_bytes",
+]

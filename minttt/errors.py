@@ -7,3 +7,9 @@ class InputError(ValueError):
 
 class DefectError(RuntimeError):
     """A check found a defect (an invalid proof, a table that fails verification): exit 1."""
+
+
+__all__ = [
+    "DefectError",
+    "InputError",
+]

@@ -116,3 +116,15 @@ def refuse_overwrite(out: str | os.PathLike[str] | None, *inputs: Any, what: str
     for path in inputs:
         if path is not None and same_file(out, path):
             raise InputError(f"{what} {out} is an input of this command; write elsewhere")
+
+
+__all__ = [
+    "P",
+    "refuse_overwrite",
+    "same_file",
+    "write_bytes_atomic",
+    "write_json_atomic",
+    "write_many_atomic",
+    "write_text_atomic",
+    "write_texts_atomic",
+]

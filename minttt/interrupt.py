@@ -130,3 +130,16 @@ def solver_library() -> Iterator[None]:
             raise_interrupt()
         raise
     check()
+
+
+__all__ = [
+    "Signals",
+    "Terminated",
+    "check",
+    "current",
+    "handlers",
+    "raise_interrupt",
+    "shielded",
+    "solver_library",
+    "worker_init",
+]

@@ -122,3 +122,14 @@ def main() -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, signal.SIG_IGN)  # the outcome is decided; a late signal changes none
     sys.exit(code)
+
+
+__all__ = [
+    "COMMANDS",
+    "COMMAND_MODULES",
+    "ClickException",
+    "NoArgsIsHelpError",
+    "OneLineErrors",
+    "build_app",
+    "main",
+]

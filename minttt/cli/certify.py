@@ -140,3 +140,10 @@ def register(app: typer.Typer) -> None:
     """Add ``certify`` and ``check-proof`` to ``app``."""
     app.command("certify")(guarded(certify_command))
     app.command("check-proof")(guarded(check_proof_command))
+
+
+__all__ = [
+    "certify_command",
+    "check_proof_command",
+    "register",
+]

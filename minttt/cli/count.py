@@ -175,3 +175,11 @@ def _raw(rules: Rules, json_out: bool) -> None:
     _row(t, "decision positions (X / O to move)", f"{dp['x_to_move']} / {dp['o_to_move']}")
     _row(t, "value of the empty board (+1 X wins, 0 draw)", counts["value"])
     console.print(t)
+
+
+__all__ = [
+    "SOURCE",
+    "count_command",
+    "raw_counts",
+    "register",
+]

@@ -92,3 +92,9 @@ def _encode_one(
         bounds = (sol.lower_bound, sol.size or 0)
         best = sol.size if sol.optimal else None
     return render(formula, fmt, best, bounds)
+
+
+__all__ = [
+    "encode_command",
+    "register",
+]

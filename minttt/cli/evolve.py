@@ -228,3 +228,9 @@ def _report_imperfect(
         markup=False,
         soft_wrap=True,
     )
+
+
+__all__ = [
+    "evolve_command",
+    "register",
+]

@@ -130,3 +130,12 @@ def _describe(limits: Limits) -> str:
     if limits.nodes is not None:
         parts.append(f"{limits.nodes:,} nodes/move")
     return " or ".join(parts)
+
+
+__all__ = [
+    "DEFAULT_MATCH_MOVETIME",
+    "DEFAULT_PLAY_MOVETIME",
+    "match_command",
+    "play_command",
+    "register",
+]

@@ -48,3 +48,9 @@ def _side(side: str) -> Role:
 def register(app: typer.Typer) -> None:
     """Add ``play`` to ``app``."""
     app.command("play")(guarded(play_command))
+
+
+__all__ = [
+    "play_command",
+    "register",
+]

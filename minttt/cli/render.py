@@ -53,3 +53,9 @@ def render_command(
 def register(app: typer.Typer) -> None:
     """Add ``render`` to ``app``."""
     app.command("render")(guarded(render_command))
+
+
+__all__ = [
+    "register",
+    "render_command",
+]

@@ -44,3 +44,8 @@ def register(app: typer.Typer) -> None:
             f"wrote {plain(out)}/summary.json and {plain(out)}/REPORT.md ({len(figures)} sections)",
             soft_wrap=True,
         )
+
+
+__all__ = [
+    "register",
+]

@@ -77,3 +77,9 @@ def _variant(game: str, side: Any) -> Any:
 def register(app: typer.Typer) -> None:
     """Add ``scale`` to ``app``."""
     app.command("scale")(guarded(scale_command))
+
+
+__all__ = [
+    "register",
+    "scale_command",
+]

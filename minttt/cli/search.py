@@ -47,3 +47,9 @@ def search_command(
 def register(app: typer.Typer) -> None:
     """Add ``search`` to ``app``."""
     app.command("search")(guarded(search_command))
+
+
+__all__ = [
+    "register",
+    "search_command",
+]

@@ -298,3 +298,11 @@ def _write_tables(pending: list[tuple[Any, Any, Any]], out: Path, many: bool) ->
         suffix = "" if graph.symmetric else "-raw"
         texts[out / f"{solution.variant.name}{suffix}.json" if many else out] = table.to_json()
     write_texts_atomic(texts, final=True)
+
+
+__all__ = [
+    "MAX_LIMIT",
+    "TIE_BREAKS",
+    "register",
+    "solve_command",
+]

@@ -164,3 +164,11 @@ def register(app: typer.Typer) -> None:
     app.command("verify")(guarded(verify_command))
     app.command("odds")(guarded(odds_command))
     app.command("export")(guarded(export_command))
+
+
+__all__ = [
+    "export_command",
+    "odds_command",
+    "register",
+    "verify_command",
+]

@@ -56,3 +56,11 @@ def tournament_command(
 def register(app: typer.Typer) -> None:
     """Add ``tournament`` to ``app``."""
     app.command("tournament")(guarded(tournament_command))
+
+
+__all__ = [
+    "MAX_GAMES",
+    "MAX_SEED",
+    "register",
+    "tournament_command",
+]

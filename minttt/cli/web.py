@@ -34,3 +34,9 @@ def web_command(
 def register(app: typer.Typer) -> None:
     """Add ``web`` to ``app``."""
     app.command("web")(guarded(web_command))
+
+
+__all__ = [
+    "register",
+    "web_command",
+]

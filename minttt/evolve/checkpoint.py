@@ -197,3 +197,16 @@ def _state(doc: dict[str, Any], name: str) -> EvolutionState:
 def _optional(kind: type, value: Any) -> Any:
     """``None`` as it is, anything else converted to ``kind``."""
     return None if value is None else kind(value)
+
+
+__all__ = [
+    "ARRAYS",
+    "FORMAT",
+    "MAX_ARRAY_BYTES",
+    "MAX_CHECKPOINT_BYTES",
+    "SCHEMA",
+    "VERSION",
+    "load_checkpoint",
+    "save_checkpoint",
+    "to_dict",
+]

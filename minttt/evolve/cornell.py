@@ -198,3 +198,21 @@ def check_genomes(population: np.ndarray) -> None:
         raise InputError(f"cornell genomes must have {GENOME} genes")
     if population.size and (population.min() < 0 or population.max() >= CELLS):
         raise InputError("cornell genes must be cells 0-8")
+
+
+__all__ = [
+    "CELLS",
+    "CornellConfig",
+    "GENOME",
+    "LINES",
+    "POWERS",
+    "RECIPE",
+    "check_genomes",
+    "exhaustive_lines",
+    "finished",
+    "initial_state",
+    "not_lost_fraction",
+    "random_genomes",
+    "round_robin",
+    "step",
+]

@@ -185,3 +185,12 @@ def reached_moves(index: GeneIndex, genome: np.ndarray) -> dict[int, int]:
     for role in (X, O):
         moves.update(own_play(index.graph, role, lambda h: index.move_at(h, genome)))
     return dict(sorted(moves.items()))
+
+
+__all__ = [
+    "ExhaustiveTree",
+    "FITNESS_NAMES",
+    "Outcomes",
+    "POINTS",
+    "reached_moves",
+]

@@ -125,3 +125,9 @@ def _build_from(genes: int, graph: Graph) -> GeneIndex:
     decision_set = set(decisions)
     decision = np.array([h in decision_set for h in hashes], dtype=bool)
     return GeneIndex(graph, np.array(hashes, dtype=np.int64), boards, n_legal, legal, decision)
+
+
+__all__ = [
+    "GENE_COUNTS",
+    "GeneIndex",
+]

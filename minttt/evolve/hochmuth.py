@@ -190,3 +190,20 @@ def step(config: HochmuthConfig, state: EvolutionState) -> EvolutionState:
 def finished(config: HochmuthConfig, state: EvolutionState) -> bool:
     """True once the run found a perfect strategy or evaluated generation ``generations``."""
     return state.done or state.generation > config.generations
+
+
+__all__ = [
+    "HochmuthConfig",
+    "MAX_GENERATIONS",
+    "MAX_POPULATION",
+    "MAX_SEED",
+    "RECIPE",
+    "breed",
+    "check_common",
+    "check_probability",
+    "finished",
+    "initial_state",
+    "step",
+    "sus",
+    "tree_for",
+]

@@ -66,3 +66,9 @@ def save_plot(state: EvolutionState, path: str | Path) -> Path:
 
         raise InputError("no generation was evaluated, so there is nothing to plot")
     return write_bytes_atomic(path, plot_bytes(state))
+
+
+__all__ = [
+    "plot_bytes",
+    "save_plot",
+]

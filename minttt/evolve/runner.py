@@ -319,3 +319,22 @@ def evolution_summary(
         "proven_minimum": None,
         "source_000": SOURCE_000,
     }
+
+
+__all__ = [
+    "Campaign",
+    "Config",
+    "Interrupted",
+    "RECIPES",
+    "RESTART_SEED_STEP",
+    "SOURCE_000",
+    "attempt_seed",
+    "evolution_summary",
+    "evolve_until_perfect",
+    "evolved_table",
+    "is_finished",
+    "make_config",
+    "run",
+    "start",
+    "summary",
+]

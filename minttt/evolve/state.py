@@ -55,3 +55,10 @@ class EvolutionState:
 
     def evolve(self, **changes: Any) -> EvolutionState:
         return replace(self, **changes)
+
+
+__all__ = [
+    "EvolutionState",
+    "new_rng",
+    "rng_from_state",
+]

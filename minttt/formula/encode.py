@@ -360,3 +360,12 @@ def encode(graph: Graph, variant: Variant) -> Formula:
         shared=shared,
         graph=graph,
     )
+
+
+__all__ = [
+    "Formula",
+    "OPENINGS",
+    "Part",
+    "Variant",
+    "encode",
+]

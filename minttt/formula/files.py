@@ -103,3 +103,11 @@ def render(
     if fmt == "smt2":
         return to_smt2(formula, optimum, bounds)
     raise InputError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+
+
+__all__ = [
+    "FORMATS",
+    "render",
+    "to_smt2",
+    "to_wcnf",
+]

@@ -256,3 +256,17 @@ def count_all(rules: Rules = TIC_TAC_TOE, *, full: bool | None = None) -> dict[s
     if rules == Rules(3, 3, 3, rules.misere) and not rules.misere:
         result["situations_827"] = situations_827(rules)
     return result
+
+
+__all__ = [
+    "FULL_COUNT_MAX_CELLS",
+    "SITUATIONS_000",
+    "count_all",
+    "decision_positions",
+    "full_tree_counts",
+    "games_up_to_symmetry",
+    "sequence_orbits",
+    "situations_827",
+    "terminal_classes",
+    "walk_full_tree",
+]

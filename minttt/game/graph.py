@@ -308,3 +308,16 @@ def own_play(graph: Graph, side: int, policy: Callable[[int], int]) -> dict[int,
     """
     walk = walk_own_play(graph, side, lambda h: (policy(h),))
     return {v.position: v.moves[0][0] for v in walk if v.own and not v.terminal}
+
+
+__all__ = [
+    "Graph",
+    "Visit",
+    "build_graph",
+    "frontier_values",
+    "graph_for",
+    "minimax_values",
+    "own_play",
+    "table_moves",
+    "walk_own_play",
+]

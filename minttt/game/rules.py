@@ -393,3 +393,16 @@ def inverse_transform(transform: int, rules: Rules = TIC_TAC_TOE) -> int:
     """The index of the symmetry that undoes ``transform``."""
     inverse = rules.inverse_symmetries[transform]
     return rules.symmetries.index(inverse)
+
+
+__all__ = [
+    "Board",
+    "Canonical",
+    "PARSE_SYMBOLS",
+    "Rules",
+    "SYMBOLS",
+    "TIC_TAC_TOE",
+    "inverse_transform",
+    "map_cell",
+    "unmap_cell",
+]

@@ -12,3 +12,8 @@ def require_tic_tac_toe(table: Any, framework: str) -> None:
     tic-tac-toe environment has (a misère or m,n,k table would be played by the wrong rules)."""
     if table.rules.name != "3x3":
         raise InputError(f"{framework} plays 3x3 tic-tac-toe; this table plays {table.rules.name}")
+
+
+__all__ = [
+    "require_tic_tac_toe",
+]

@@ -153,3 +153,11 @@ class _Search:
                     if alpha >= beta:
                         break
         return best
+
+
+__all__ = [
+    "BaselineEngine",
+    "INF",
+    "TWO_SCORE",
+    "WIN_SCORE",
+]

@@ -62,3 +62,13 @@ WIN: list[bool] = _win_table()
 COMPLETE: list[int] = _complete_table()
 POPCOUNT: list[int] = [m.bit_count() for m in range(512)]
 TWOS: list[int] = _twos_table()
+
+
+__all__ = [
+    "COMPLETE",
+    "FULL",
+    "LINES",
+    "POPCOUNT",
+    "TWOS",
+    "WIN",
+]

@@ -382,3 +382,15 @@ class _Search:
             + self.w_twos * twos
             + self.w_tempo
         )
+
+
+__all__ = [
+    "CELLS",
+    "Entry",
+    "INF",
+    "MATE",
+    "NineEngine",
+    "TT_LIMIT",
+    "WIN_SCORE",
+    "Weights",
+]

@@ -236,3 +236,18 @@ def run_match(
         if on_game is not None:
             on_game(record)
     return result
+
+
+__all__ = [
+    "EngineStats",
+    "GameRecord",
+    "MAX_GAMES",
+    "MAX_OPENING_PLIES",
+    "MatchResult",
+    "OPENING_TRIES",
+    "OPPONENTS",
+    "make_engine",
+    "play_game",
+    "random_opening",
+    "run_match",
+]

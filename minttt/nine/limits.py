@@ -89,3 +89,15 @@ class Clock:
     def elapsed(self) -> float:
         """Seconds since the search started."""
         return time.perf_counter() - self.start
+
+
+__all__ = [
+    "CHECK_EVERY",
+    "Clock",
+    "Engine",
+    "Limits",
+    "MAX_MOVETIME",
+    "MAX_NODES",
+    "SearchResult",
+    "SearchStopped",
+]

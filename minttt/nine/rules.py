@@ -213,3 +213,9 @@ class Position:
                     parts.append(" " + "|".join(cells))
                 rows.append(" ||".join(parts))
         return "\n".join(rows)
+
+
+__all__ = [
+    "Move",
+    "Position",
+]

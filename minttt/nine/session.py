@@ -172,3 +172,16 @@ def play_console(
         write(pos.pretty())
     write(describe_end(pos, human))
     return pos.winner()
+
+
+__all__ = [
+    "MAX_LINE",
+    "NAMES",
+    "QUIT_WORDS",
+    "describe_end",
+    "describe_search",
+    "parse_move",
+    "parse_side",
+    "play_console",
+    "read_stdin",
+]

@@ -218,3 +218,15 @@ def plot_states_per_move(
     fig.savefig(buffer, format="png", metadata={"Software": None})
     write_bytes_atomic(path, buffer.getvalue())
     return data
+
+
+__all__ = [
+    "ALGORITHMS",
+    "SOURCE_001",
+    "SearchResult",
+    "check_board",
+    "duration",
+    "plot_states_per_move",
+    "search",
+    "states_per_move",
+]

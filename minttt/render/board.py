@@ -205,3 +205,22 @@ def board(
         shift = (widest - size) / 2
         parts = [f'<g transform="translate({_num(shift)} 0)">{"".join(parts)}</g>']
     return svg_document(widest + 2 * pad, top + size + bottom, "\n".join(parts), title)
+
+
+__all__ = [
+    "FONT",
+    "FRAME_COLOUR",
+    "GRID_COLOUR",
+    "MOVE_COLOUR",
+    "MOVE_FILL",
+    "NUMBER_COLOUR",
+    "O_COLOUR",
+    "PIECE_NAMES",
+    "X_COLOUR",
+    "as_board",
+    "board",
+    "board_group",
+    "glyph",
+    "svg_document",
+    "text",
+]

@@ -146,3 +146,14 @@ def _render_job(job: tuple[str, Path | None, Path]) -> list[Path]:
 def _graph(builder: Callable[[], Any]) -> Any:
     """One game graph per process."""
     return builder()
+
+
+__all__ = [
+    "PNG_SCALE",
+    "STYLES",
+    "SUFFIXES",
+    "output_format",
+    "picture",
+    "render_file",
+    "render_results",
+]

@@ -279,3 +279,16 @@ class _Sheet:
         for line in _wrap(foot, self.inner, 11):
             self.parts.append(text(MARGIN, self.y, line, 11, colour="#64748b"))
             self.y += 15
+
+
+__all__ = [
+    "BOARD",
+    "CAPTION",
+    "COLUMNS",
+    "GAP_X",
+    "GAP_Y",
+    "MARGIN",
+    "OPENING_NAMES",
+    "ORIENTATIONS",
+    "table",
+]

@@ -135,3 +135,13 @@ def render_dot(dot: str, fmt: str = "svg") -> bytes:
         detail = next((m for m in messages if m.lower().startswith("error")), failure)
         raise InputError(f"Graphviz could not draw the graph: {detail.strip()}")
     return data
+
+
+__all__ = [
+    "DOT_FORMATS",
+    "GraphvizMissing",
+    "NO_WHEEL_HINT",
+    "graphviz_version",
+    "have_graphviz",
+    "render_dot",
+]

@@ -36,3 +36,10 @@ def svg_to_png(svg: str, scale: float = 2.0) -> bytes:
         ) from None
     data: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
     return data
+
+
+__all__ = [
+    "PNG_SIGNATURE",
+    "have_cairosvg",
+    "svg_to_png",
+]

@@ -100,3 +100,10 @@ def positions(graph: Graph | None = None, *, columns: int = 36, board_size: floa
     parts.append(text(MARGIN, y, f"{counts} = {total:,}", 14, weight="bold"))
     y += MARGIN
     return svg_document(width, y, "\n".join(parts), f"{total} positions by depth")
+
+
+__all__ = [
+    "FINISHED_FILL",
+    "MARGIN",
+    "positions",
+]

@@ -201,3 +201,10 @@ def tree(table: Table, graph: Graph | None = None) -> str:
         lines.append("  }")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "FONT",
+    "OUTCOME_FILL",
+    "tree",
+]

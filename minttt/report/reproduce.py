@@ -527,3 +527,26 @@ def _plain(obj: Any) -> Any:
     if isinstance(obj, float):
         return round(obj, 6)
     return json.loads(json.dumps(obj, default=str))
+
+
+__all__ = [
+    "Context",
+    "LONG_RUN_INPUTS",
+    "PARALLEL_STEPS",
+    "RAW_ENCODINGS",
+    "STEPS",
+    "reproduce",
+    "step_beyond",
+    "step_certify",
+    "step_counts",
+    "step_diagrams",
+    "step_encodings",
+    "step_evolution",
+    "step_odds",
+    "step_raw",
+    "step_search",
+    "step_site",
+    "step_strength",
+    "step_tables",
+    "step_verification",
+]

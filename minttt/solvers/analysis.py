@@ -81,3 +81,8 @@ def entries_at_positions(
             raise RuntimeError(f"solvers disagree on {key}: {sorted(found)}")
         out[key] = found.pop()
     return out
+
+
+__all__ = [
+    "entries_at_positions",
+]

@@ -239,3 +239,20 @@ def make_table(graph: Graph, solution: Solution) -> Table:
         criterion=v.criterion,
         provenance=prov,
     )
+
+
+__all__ = [
+    "CROSS_CHECKER",
+    "DEFAULT_SOLVER",
+    "MAX_TIMEOUT",
+    "SOLVERS",
+    "SOURCE_003",
+    "SYMMETRY_CHOICES",
+    "cross_check",
+    "make_table",
+    "provenance",
+    "solve",
+    "solve_variant",
+    "standard_variants",
+    "symmetric_flag",
+]

@@ -39,3 +39,11 @@ def trivial_lower(formula: Formula) -> int:
     """Objective literals forced by unit clauses (the start positions): a free lower bound."""
     units = {c[0] for c in formula.clauses if len(c) == 1 and c[0] > 0}
     return sum(1 for v in formula.objective if v in units)
+
+
+__all__ = [
+    "Deadline",
+    "RawResult",
+    "model_cost",
+    "trivial_lower",
+]

@@ -316,3 +316,29 @@ def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
         "certificates": ordered,
     }
     return json.dumps(index, indent=2) + "\n"  # as write_json_atomic writes it
+
+
+__all__ = [
+    "CARD_ENCODING",
+    "Certificate",
+    "FORMAT",
+    "INDEX",
+    "MAX_SHIPPED_PROOF",
+    "MNK_FOLDER",
+    "MNK_GAMES",
+    "SAT_SOLVER",
+    "SAT_SOLVER_NAME",
+    "XZ_PRESET",
+    "bound_clauses",
+    "build_certificate",
+    "certificate_variants",
+    "certify",
+    "certify_all",
+    "cnf_text",
+    "compress",
+    "file_stem",
+    "index_text",
+    "pending_files",
+    "prove_unsat",
+    "write_index",
+]

@@ -401,3 +401,16 @@ def pick_max_wins(graph: Graph, variant: Variant, moves_list: Sequence[Mapping[i
         return (-wins, losses, tuple(sorted(moves_list[i].items())), i)
 
     return min(range(len(moves_list)), key=key)
+
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "EnumerationResult",
+    "SAT_SOLVER",
+    "count_minimal_tables",
+    "enumerate_minimal_tables",
+    "move_orbits",
+    "pick_max_wins",
+    "sides_of",
+    "win_draw_loss",
+]

@@ -94,3 +94,10 @@ def extract(formula: Formula, true_vars: frozenset[int] | set[int]) -> Extractio
 def all_true(formula: Formula) -> frozenset[int]:
     """The assignment that sets every variable: always a model of both encodings."""
     return frozenset(range(1, formula.num_vars + 1))
+
+
+__all__ = [
+    "Extraction",
+    "all_true",
+    "extract",
+]

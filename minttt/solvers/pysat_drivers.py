@@ -216,3 +216,15 @@ def rc2(
         return RawResult(true, solver.cost, solver.calls)
     finally:
         solver.delete()
+
+
+__all__ = [
+    "CARD_ENCODINGS",
+    "DEFAULT_CARD",
+    "DEFAULT_SAT",
+    "SAT_SOLVERS",
+    "pysat_binary",
+    "pysat_linear",
+    "rc2",
+    "to_wcnf",
+]

@@ -69,3 +69,8 @@ class Solution:
         if self.cross_check is not None:
             out["cross_check"] = dict(self.cross_check)
         return out
+
+
+__all__ = [
+    "Solution",
+]

@@ -171,3 +171,10 @@ def z3_opt(formula: Formula, timeout: float | None = None, **_: object) -> RawRe
         except z3.Z3Exception:
             pass
     return RawResult(model, lower, 1, timed_out=True)
+
+
+__all__ = [
+    "find_edge",
+    "z3_binary",
+    "z3_opt",
+]

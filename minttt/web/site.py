@@ -66,3 +66,14 @@ def build_site(table: Table, out_dir: str | os.PathLike[str], *, final: bool = F
 def write_site(table_path: str | os.PathLike[str], out_dir: str | os.PathLike[str]) -> list[Path]:
     """Load the table file at ``table_path`` (InputError if it fails) and write its page."""
     return build_site(load_table(table_path), out_dir)
+
+
+__all__ = [
+    "ASSETS",
+    "PLACEHOLDER",
+    "SITE_FILES",
+    "asset_text",
+    "build_site",
+    "render_site",
+    "write_site",
+]

@@ -66,3 +66,11 @@ class RandomPlayer(BasePlayer):
 
     def choices(self, board: Board) -> tuple[int, ...]:
         return board.legal_moves()
+
+
+__all__ = [
+    "BasePlayer",
+    "Player",
+    "PlayerError",
+    "RandomPlayer",
+]

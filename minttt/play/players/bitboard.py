@@ -114,3 +114,15 @@ def ordered_cells(me: int, op: int, m: Masks) -> list[int]:
         else:
             rest.append(c)
     return wins + blocks + rest
+
+
+__all__ = [
+    "INF",
+    "Masks",
+    "Outcome",
+    "completes",
+    "empty_cells",
+    "masks",
+    "ordered_cells",
+    "split",
+]

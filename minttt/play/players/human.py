@@ -60,3 +60,9 @@ class HumanPlayer(BasePlayer):
                 self.write(f"Space {answer} is taken.")
                 continue
             return cell
+
+
+__all__ = [
+    "HumanPlayer",
+    "PROMPT",
+]

@@ -105,3 +105,10 @@ class MinimaxPlayer(SearchPlayer):
 
     def search(self, board: Board) -> Outcome:
         return minimax(board)
+
+
+__all__ = [
+    "MinimaxPlayer",
+    "Value",
+    "minimax",
+]

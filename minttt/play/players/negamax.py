@@ -232,3 +232,15 @@ class NaiveRandomAlphaBetaPlayer(SearchPlayer):
 
     def search(self, board: Board) -> Outcome:
         return naive_ties(board)
+
+
+__all__ = [
+    "AlphaBetaPlayer",
+    "AlphaBetaRandomPlayer",
+    "NaiveRandomAlphaBetaPlayer",
+    "NegamaxPlayer",
+    "Node",
+    "exact_ties",
+    "naive_ties",
+    "negamax",
+]

@@ -83,3 +83,10 @@ def make_player(spec: str) -> Player:
     if factory is None:
         raise InputError(f"unknown player {spec!r}: expected one of {', '.join(PLAYER_NAMES)}")
     return factory()
+
+
+__all__ = [
+    "PLAYER_HELP",
+    "PLAYER_NAMES",
+    "make_player",
+]

@@ -62,3 +62,8 @@ class SearchPlayer(BasePlayer):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+__all__ = [
+    "SearchPlayer",
+]

@@ -73,3 +73,9 @@ class SymmetricTreePlayer(_TreePlayer):
         canon = board.canonical()
         moves = self.best_moves[canon.hash]
         return tuple(sorted(unmap_cell(m, canon.transform, self.rules) for m in moves))
+
+
+__all__ = [
+    "HashedTreePlayer",
+    "SymmetricTreePlayer",
+]
