@@ -263,24 +263,26 @@ def walk_own_play(
     >>> visits[0], sum(v.own and not v.terminal for v in visits)
     (Visit(position=0, own=True, terminal=False, moves=((0, 1),)), 78)
     """
+    children = graph.children
     seen = {graph.root}
-    queue = deque([graph.root])
+    # a move changes who is to move, so a child's side is the parent's flipped
+    queue = deque([(graph.root, graph.to_move(graph.root) == side)])
     while queue:
-        h = queue.popleft()
-        own = graph.to_move(h) == side
-        if graph.is_terminal(h):
+        h, own = queue.popleft()
+        here = children[h]
+        if not here:
             yield Visit(h, own, True, ())
             continue
         if own:
-            kids = dict(graph.children[h])
+            kids = dict(here)
             followed = tuple((m, kids[m] if m in kids else graph.child(h, m)) for m in moves(h))
         else:
-            followed = graph.children[h]
+            followed = here
         yield Visit(h, own, False, followed)
         for _, c in followed:
             if c not in seen:
                 seen.add(c)
-                queue.append(c)
+                queue.append((c, not own))
 
 
 def table_moves(
