@@ -278,8 +278,10 @@ def test_sigint_at_random_moments_writes_no_result(tmp_path: Path, command: str)
             args = ["reproduce", "--step", "tables", "--out", str(out), "--encodings", str(out)]
         code = _interrupt(args, out, rng.uniform(0.3, 2.5))
         written = sorted(p.name for p in home.rglob("*"))
-        assert code in (0, 130), code
-        if code == 130:
+        # -SIGINT: the signal came before Python had installed any handler (a loaded machine
+        # starting the interpreter); the shell reports that as 130 too, and nothing was written
+        assert code in (0, 130, -signal.SIGINT), code
+        if code != 0:
             assert written == [], written  # no result, no staging folder left behind
         else:
             assert "out" in written  # it finished before the signal: the results are there
