@@ -11,7 +11,6 @@ import typer
 from minttt.cli.common import console, guarded, print_json
 from minttt.errors import InputError
 
-TIE_BREAKS = ("max-wins", "none")
 MAX_LIMIT = 10_000_000  # tables enumerated at most (each is kept in memory)
 
 
@@ -53,33 +52,6 @@ def _variants(
             game,
         )
     ]
-
-
-def _enumerate(
-    graph: Any, formula: Any, solution: Any, limit: int, tie_break: str
-) -> tuple[dict, Any]:
-    from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
-
-    if not solution.optimal:
-        raise InputError(
-            "cannot enumerate minimal tables: the minimum was not proven (raise --timeout)"
-        )
-    result = enumerate_minimal_tables(graph, solution.variant, formula, solution.size, limit=limit)
-    info: dict[str, Any] = {
-        "count": result.count,
-        "count_up_to_symmetry": result.count_up_to_symmetry,
-        "truncated": result.truncated,
-        "limit": limit,
-    }
-    moves = None
-    # One representative per symmetry class covers every class even when the table list was cut
-    # at --limit; a class's members differ only by symmetric choices, which win equally often.
-    candidates = result.representatives or result.tables
-    if tie_break == "max-wins" and candidates:
-        index = pick_max_wins(graph, solution.variant, candidates)
-        info["picked"] = index
-        moves = candidates[index]
-    return info, moves
 
 
 def _human(rows: list[dict[str, Any]]) -> None:
@@ -182,16 +154,25 @@ def solve_command(
     graph = _graph(variants[0].rules, symmetric)
     if out is not None:
         _check_out(out, all_)
-    rows = []
-    pending: list[tuple[Any, Any, Any]] = []
-    for variant in variants:
-        row, solution, moves = _solve_one(
-            graph, variant, solver, options, timeout, check, enumerate_, limit, tie_break
+    from minttt.solvers.runs import solve_run, write_tables
+
+    runs = [
+        solve_run(
+            graph,
+            variant,
+            solver=solver,
+            options=options,
+            timeout=timeout,
+            check=check,
+            enumerate_tables=enumerate_,
+            limit=limit,
+            tie_break=tie_break,
         )
-        pending.append((graph, solution, moves))
-        rows.append(row)
+        for variant in variants
+    ]
+    rows = [run.row for run in runs]
     if out is not None:
-        _write_tables(pending, out, all_)  # all tables or none: nothing before every variant
+        write_tables(runs, out, all_)  # all tables or none: nothing before every variant
     if json_out:
         print_json(rows if all_ else rows[0])
     else:
@@ -205,6 +186,8 @@ def _check_limits(timeout: float | None, limit: int, tie_break: str) -> None:
         raise InputError(f"--timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
     if not 1 <= limit <= MAX_LIMIT:
         raise InputError(f"--limit must be 1-{MAX_LIMIT:,}, got {limit}")
+    from minttt.solvers.runs import TIE_BREAKS
+
     if tie_break not in TIE_BREAKS:
         raise InputError(
             f"unknown --tie-break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}"
@@ -242,34 +225,6 @@ def _graph(rules: Any, symmetric: bool) -> Any:
     return build_graph(rules, symmetric=False)
 
 
-def _solve_one(
-    graph: Any,
-    variant: Any,
-    solver: str,
-    options: dict[str, str],
-    timeout: float | None,
-    check: bool,
-    enumerate_: bool,
-    limit: int,
-    tie_break: str,
-) -> tuple[dict[str, Any], Any, Any]:
-    """One variant solved (and cross-checked, enumerated): its row, solution and picked moves."""
-    from minttt.formula.encode import encode
-    from minttt.solvers import cross_check, solve
-
-    formula = encode(graph, variant)
-    solution = solve(formula, solver=solver, timeout=timeout, **options)
-    if check:
-        solution = cross_check(formula, solution, timeout=timeout)
-    row = solution.to_dict()
-    if not graph.symmetric:
-        row["symmetry"] = "none"
-    moves = None
-    if enumerate_ or tie_break != "none":
-        row["enumeration"], moves = _enumerate(graph, formula, solution, limit, tie_break)
-    return row, solution, moves
-
-
 def register(app: typer.Typer) -> None:
     """Add ``solve`` to ``app``."""
     app.command("solve")(guarded(solve_command))
@@ -281,28 +236,3 @@ def _check_out(out: Path, many: bool) -> None:
         raise InputError(f"--out {out}: with --all a folder is needed, and this is a file")
     if not many and out.is_dir():
         raise InputError(f"--out {out}: is a folder; give a file name")
-
-
-def _write_tables(pending: list[tuple[Any, Any, Any]], out: Path, many: bool) -> None:
-    """Write every table, shielded from Ctrl-C so that an interrupted run writes none."""
-    from dataclasses import replace
-
-    from minttt.fileio import write_texts_atomic
-    from minttt.solvers import make_table
-
-    texts: dict[Path, str] = {}
-    for graph, solution, moves in pending:
-        if moves is not None:
-            solution = replace(solution, moves=moves)
-        table = make_table(graph, solution)
-        suffix = "" if graph.symmetric else "-raw"
-        texts[out / f"{solution.variant.name}{suffix}.json" if many else out] = table.to_json()
-    write_texts_atomic(texts, final=True)
-
-
-__all__ = [
-    "MAX_LIMIT",
-    "TIE_BREAKS",
-    "register",
-    "solve_command",
-]
