@@ -9,7 +9,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from minttt.cli.common import console, guarded, print_json
-from minttt.game.counts import count_all
+from minttt.game.counts import count_all, raw_counts
 from minttt.game.rules import Rules
 
 SOURCE = {
@@ -134,29 +134,6 @@ def _class_rows(t: RichTable, counts: dict[str, Any], is_ttt: bool) -> None:
         )
 
 
-def raw_counts(rules: Rules) -> dict[str, Any]:
-    """The raw graph (``--symmetry none``): positions, decision positions by side, terminals."""
-    from minttt.game.graph import build_graph
-
-    if rules.cells > 12:
-        from minttt.errors import InputError
-
-        raise InputError("--symmetry none: boards up to 12 cells")
-    g = build_graph(rules, symmetric=False)
-    decision = [h for h in g if not g.is_terminal(h)]
-    x_to_move = sum(1 for h in decision if g.to_move(h) == 1)
-    return {
-        "game": rules.name,
-        "symmetry": "none",
-        "examined": g.examined,
-        "positions": len(g),
-        "max_hash": g.max_hash,
-        "terminal": len(g) - len(decision),
-        "decision_positions": {"x_to_move": x_to_move, "o_to_move": len(decision) - x_to_move},
-        "value": g.value(g.root),
-    }
-
-
 def _raw(rules: Rules, json_out: bool) -> None:
     counts = raw_counts(rules)
     if json_out:
@@ -180,6 +157,5 @@ def _raw(rules: Rules, json_out: bool) -> None:
 __all__ = [
     "SOURCE",
     "count_command",
-    "raw_counts",
     "register",
 ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from minttt.errors import InputError
 from minttt.game.graph import Graph, build_graph
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, O, Rules, X
 
@@ -258,12 +259,32 @@ def count_all(rules: Rules = TIC_TAC_TOE, *, full: bool | None = None) -> dict[s
     return result
 
 
+def raw_counts(rules: Rules) -> dict[str, Any]:
+    """The raw graph (``--symmetry none``): positions, decision positions by side, terminals."""
+    if rules.cells > 12:
+        raise InputError("--symmetry none: boards up to 12 cells")
+    g = build_graph(rules, symmetric=False)
+    decision = [h for h in g if not g.is_terminal(h)]
+    x_to_move = sum(1 for h in decision if g.to_move(h) == 1)
+    return {
+        "game": rules.name,
+        "symmetry": "none",
+        "examined": g.examined,
+        "positions": len(g),
+        "max_hash": g.max_hash,
+        "terminal": len(g) - len(decision),
+        "decision_positions": {"x_to_move": x_to_move, "o_to_move": len(decision) - x_to_move},
+        "value": g.value(g.root),
+    }
+
+
 __all__ = [
     "FULL_COUNT_MAX_CELLS",
     "SITUATIONS_000",
     "count_all",
     "decision_positions",
     "full_tree_counts",
+    "raw_counts",
     "games_up_to_symmetry",
     "sequence_orbits",
     "situations_827",
