@@ -31,10 +31,14 @@ from minttt.scale.graph import build_array_graph
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"
-STANDARD = {r["variant"]: r for r in json.loads((PROOFS / "index.json").read_text())["certificates"]}
-MNK = {
-    r["variant"]: r for r in json.loads((PROOFS / "mnk" / "index.json").read_text())["certificates"]
-}
+
+
+def _records(path: Path) -> dict[str, dict]:
+    return {r["variant"]: r for r in json.loads(path.read_text("utf-8"))["certificates"]}
+
+
+STANDARD = _records(PROOFS / "index.json")
+MNK = _records(PROOFS / "mnk" / "index.json")
 runner = CliRunner()
 
 
@@ -63,7 +67,7 @@ def test_only_listed_variants_go_through_the_array_pipeline(tmp_path: Path):
 
 def _fake_checker(tmp_path: Path, verdict: str) -> Path:
     script = tmp_path / "drat-trim"
-    script.write_text(f"#!/bin/sh\ntest -s \"$1\" && test -s \"$2\" && echo 's {verdict}'\n")
+    script.write_text(f'#!/bin/sh\ntest -s "$1" && test -s "$2" && echo \'s {verdict}\'\n')
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     return script
 

@@ -227,7 +227,8 @@ def build_scale_certificate(
         "pipeline": "array (minttt.scale.certify): cardinality on table positions with a lookup "
         "clause; see the reduction line of the CNF",
     }
-    return _checked(Certificate(record, solve_seconds, files), cnf, proof, check, drat_trim, timeout)
+    cert = Certificate(record, solve_seconds, files)
+    return _checked(cert, cnf, proof, check, drat_trim, timeout)
 
 
 def _checked(

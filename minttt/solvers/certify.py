@@ -276,9 +276,7 @@ def certify_all(
         if on_variant:
             on_variant(variant.name, i, len(chosen))
         if scale_certified(variant):
-            done.append(
-                build_scale_certificate(variant, out_dir, check=check, drat_trim=drat_trim)
-            )
+            done.append(build_scale_certificate(variant, out_dir, check=check, drat_trim=drat_trim))
             continue
         if variant.game not in graphs:
             graphs[variant.game] = _graph(variant)
