@@ -159,6 +159,26 @@ def _compressed(data: bytes) -> bytes | None:
     return compress(data) if len(data) <= MAX_COMPRESSED_INPUT else None
 
 
+def certificate_table(found: Any) -> Any:
+    """The verified size-k table of :func:`minttt.scale.solve.prove_minimum`, its provenance
+    stating the variant, the solver and the proven bounds (as the object pipeline's tables do)."""
+    from dataclasses import replace
+
+    v = found.variant
+    provenance = {
+        "encoding": str(v.encoding),
+        "lower_bound": found.lower,
+        "objective": str(v.objective),
+        "optimal": found.optimal,
+        "size": found.size,
+        "size_counts": str(v.objective),
+        "solver": found.table.provenance.get("solver", "rc2"),
+        "upper_bound": found.size,
+        "variant": v.name,
+    }
+    return replace(found.table, provenance=provenance)
+
+
 def build_scale_certificate(
     variant: Variant,
     out_dir: str | Path,
@@ -192,7 +212,7 @@ def build_scale_certificate(
     stem = file_stem(variant)
     out = Path(out_dir)
     cnf_xz, proof_xz = _compressed(cnf), _compressed(proof)
-    table_json = found.table.to_json().encode("utf-8")
+    table_json = certificate_table(found).to_json().encode("utf-8")
     files = {out / f"{stem}.table.json": table_json}
     ship_cnf = cnf_xz is not None and len(cnf_xz) <= MAX_SHIPPED_PROOF * 4
     ship_proof = proof_xz is not None and len(proof_xz) <= MAX_SHIPPED_PROOF
@@ -261,6 +281,7 @@ __all__ = [
     "bound_literals",
     "build_scale_certificate",
     "certificate_cnf",
+    "certificate_table",
     "drat_trim_check",
     "scale_certified",
 ]
