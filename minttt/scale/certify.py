@@ -244,6 +244,7 @@ def build_scale_certificate(
         "deletions": proof.count(b"\nd ") + proof.startswith(b"d "),
         "table_verified": True,
         "shipped": ship_proof,
+        "cadical_seconds": round(solve_seconds, 1),
         "pipeline": "array (minttt.scale.certify): cardinality on table positions with a lookup "
         "clause; see the reduction line of the CNF",
     }
