@@ -37,7 +37,8 @@ def run() -> dict:
     records = []
     for folder in (PROOFS, PROOFS / "mnk"):
         index = json.loads((folder / "index.json").read_text("utf-8"))
-        records += [(folder, rec) for rec in index["certificates"]]
+        # a CNF not shipped (4x4, array pipeline): its check is in its index record
+        records += [(folder, rec) for rec in index["certificates"] if rec["cnf"] is not None]
     rows = []
     for folder, rec in records:
         cnf = lzma.decompress((folder / rec["cnf"]).read_bytes())

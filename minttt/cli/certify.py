@@ -24,6 +24,12 @@ def certify_command(
     no_check: bool = typer.Option(
         False, "--no-check", help="Skip minttt's DRAT check (the tests run it)."
     ),
+    drat_trim: Path = typer.Option(
+        None,
+        "--drat-trim",
+        help="A drat-trim binary: checks array-pipeline proofs (4x4) too large for minttt's "
+        "own checker.",
+    ),
 ) -> None:
     """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
     proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
@@ -39,7 +45,9 @@ def certify_command(
         chosen = [Variant.parse(v) for v in variants]
     jobs = _jobs(out, chosen)
     require_folder(out)
-    done, files = _certify(jobs, check=not no_check, quiet=json_out)
+    if drat_trim is not None and not drat_trim.is_file():
+        raise InputError(f"--drat-trim {drat_trim}: no such file")
+    done, files = _certify(jobs, check=not no_check, quiet=json_out, drat_trim=drat_trim)
     write_many_atomic(files, final=True)  # every certificate and index, or none
     if json_out:
         print_json([_record(c) for c in done])
@@ -61,7 +69,7 @@ def _jobs(out: Path, chosen: list[Any]) -> list[tuple[Path, list[Any]]]:
 
 
 def _certify(
-    jobs: list[tuple[Path, list[Any]]], *, check: bool, quiet: bool
+    jobs: list[tuple[Path, list[Any]]], *, check: bool, quiet: bool, drat_trim: Path | None = None
 ) -> tuple[list[Any], dict[Path, bytes]]:
     """Every certificate of ``jobs`` and the files to write, with a step progress bar."""
     from minttt.solvers.certify import certify_all, pending_files
@@ -76,7 +84,9 @@ def _certify(
             def on_variant(name: str, i: int, total: int, offset: int = offset) -> None:
                 progress.update(task, description=f"certify: {name}", completed=offset + i)
 
-            certified = certify_all(folder, group, on_variant=on_variant, check=check, write=False)
+            certified = certify_all(
+                folder, group, on_variant=on_variant, check=check, write=False, drat_trim=drat_trim
+            )
             files |= pending_files(folder, certified)
             done += certified
     return done, files
@@ -95,7 +105,10 @@ def _record(c: Any) -> dict[str, Any]:
 def _line(c: Any) -> str:
     """A certificate in one line: the minimum, the proof and its check."""
     r = c.record
-    if c.check:
+    if "checked_by" in r:
+        checked = f"{r['lemmas']:,} lemmas checked by {r['checked_by']} in {r['check_seconds']} s)"
+        checked += ", table verified"
+    elif c.check:
         checked = (
             f"{c.check.core_lemmas:,}/{r['lemmas']:,} lemmas checked in "
             f"{c.check_seconds:.2f} s), table verified"
@@ -104,7 +117,8 @@ def _line(c: Any) -> str:
         checked = f"{r['lemmas']:,} lemmas, not checked), table verified"
     return (
         f"{r['variant']}: minimum {r['minimum']}, UNSAT at {r['bound']} "
-        f"(proof {r['proof_bytes']:,} B xz{'' if r['shipped'] else ', not shipped'}, " + checked
+        f"(proof {r['proof_bytes_uncompressed']:,} B{'' if r['shipped'] else ', not shipped'}, "
+        + checked
     )
 
 

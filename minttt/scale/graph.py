@@ -70,7 +70,9 @@ class ArrayGraph:
     def unique_children(self) -> tuple[np.ndarray, np.ndarray]:
         """CSR ``(uptr, uchild)``: each node's distinct children (sorted by node index)."""
         key = self.parent.astype(np.int64) * self.size + self.child
-        key = np.sort(key)  # np.unique is far slower on millions of int64 keys
+        # edges are grouped by parent already: a stable sort (runs) is several times faster than
+        # quicksort here, and np.unique slower still
+        key = np.sort(key, kind="stable")
         key = key[np.r_[True, key[1:] != key[:-1]]]
         par = key // self.size
         uchild = (key % self.size).astype(np.int32)
@@ -106,8 +108,59 @@ def line_makers(digits: np.ndarray, rules: Rules) -> np.ndarray:
 
 
 def _decode(hashes: np.ndarray, n: int) -> np.ndarray:
-    powers = 3 ** np.arange(n, dtype=np.int64)
-    return ((hashes[:, None] // powers[None, :]) % 3).astype(np.int8)
+    """Base-3 digits (cells) of each hash, in int32 column passes (11x faster than a broadcast
+    int64 ``//`` and ``%``; hashes below ``3**n`` fit int32 up to 19 cells)."""
+    x: np.ndarray = hashes.astype(np.int32 if 3**n < 2**31 else np.int64)
+    out = np.empty((n, len(hashes)), dtype=np.int8)
+    for i in range(n):
+        q: np.ndarray = x // 3
+        out[i] = x - 3 * q
+        x = q
+    return out.T.copy()
+
+
+DIRECT_SHARE = 128  # a lookup array pays off once there are limit / DIRECT_SHARE keys or more
+
+
+def _dedupe(keys: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)`` for keys in ``0..limit-1``: the distinct keys
+    from a presence array (no sort) when there are many keys, else the sort; the inverse by
+    binary search (a full rank array costs more in fresh pages than it saves)."""
+    if len(keys) * DIRECT_SHARE < limit or limit >= 2**31:
+        uniq, inv = np.unique(keys, return_inverse=True)
+        return uniq, inv.astype(np.int64)
+    present = np.zeros(limit, dtype=bool)
+    present[keys] = True
+    uniq = np.flatnonzero(present).astype(np.int64)
+    return uniq, np.searchsorted(uniq, keys).astype(np.int64)
+
+
+def _children(
+    d_live: np.ndarray, live: np.ndarray, perm_pows: np.ndarray, mover: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every move of the live positions as ``(parent, cell, canonical child hash)``, ordered by
+    parent then cell.
+
+    The image hashes come from one int64 matrix product (float64 BLAS is faster on an idle
+    machine but its threads stall on a loaded one), transposed so that the minimum over
+    symmetries runs on contiguous vectors."""
+    images = np.ascontiguousarray((d_live.astype(np.int64) @ perm_pows).T)
+    step = mover * perm_pows  # (n, T): what the move adds to each image's hash
+    parent, moves, child = [], [], []
+    for cell in range(d_live.shape[1]):
+        sel = np.flatnonzero(d_live[:, cell] == 0)
+        if not len(sel):
+            continue
+        sub = images[:, sel]
+        best = sub[0] + step[cell, 0]
+        for t in range(1, len(sub)):
+            np.minimum(best, sub[t] + step[cell, t], out=best)
+        parent.append(live[sel])
+        moves.append(np.full(len(sel), cell, dtype=np.int8))
+        child.append(best)
+    pi, mv, ch = np.concatenate(parent), np.concatenate(moves), np.concatenate(child)
+    order = np.argsort(pi, kind="stable")  # by parent; cells stay increasing (stable)
+    return pi[order], mv[order], ch[order]
 
 
 def build_array_graph(rules: Rules) -> ArrayGraph:
@@ -129,22 +182,9 @@ def build_array_graph(rules: Rules) -> ArrayGraph:
             break
         mover = 1 if depth % 2 == 0 else 2
         live = np.flatnonzero(~term)
-        d_live = digits[live]
-        images = d_live.astype(np.int64) @ perm_pows  # (live, T): hash of every image
-        parent_idx, moves, child_hash = [], [], []
-        for cell in range(n):
-            sel = np.flatnonzero(d_live[:, cell] == 0)
-            if not len(sel):
-                continue
-            parent_idx.append(live[sel])
-            moves.append(np.full(len(sel), cell, dtype=np.int8))
-            child_hash.append((images[sel] + mover * perm_pows[cell]).min(axis=1))
-        pi = np.concatenate(parent_idx)
-        mv = np.concatenate(moves)
-        ch = np.concatenate(child_hash)
-        nxt, child_idx = np.unique(ch, return_inverse=True)
-        order = np.lexsort((mv, pi))
-        edges.append((pi[order], mv[order], child_idx[order].astype(np.int64)))
+        pi, mv, ch = _children(digits[live], live, perm_pows, mover)
+        nxt, child_idx = _dedupe(ch, 3**n)
+        edges.append((pi, mv, child_idx))
         level = nxt
         digits = _decode(nxt, n)
     offsets = np.zeros(len(hashes) + 1, dtype=np.int64)

@@ -42,7 +42,8 @@ INDEX = "index.json"
 FORMAT = "minttt-certificates/1"
 XZ_PRESET = 6
 MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its size recorded only
-# m,n,k minima proven in both solver families (results/games_study.json): 3x4 k=3, first player
+# m,n,k minima proven in both solver families (results/games_study.json): 3x4 k=3, first player;
+# 4x4 k=3 (first player, entries) is proven by the array pipeline: minttt.scale.certify
 MNK_GAMES = ("mnk:3,4,3",)
 MNK_FOLDER = "mnk"  # their certificates: minttt certify --all (minutes), not reproduce
 
@@ -52,12 +53,14 @@ def certificate_variants(mnk: bool = False) -> list[Variant]:
 
     The 18 standard 3x3 variants (joint ``both`` minima included), the same 18 under never-lose
     and misère tic-tac-toe (first and second player); with ``mnk``, instead, the first player of
-    3x4 k=3 (certified into the :data:`MNK_FOLDER` sub-folder).
+    3x4 k=3 and of 4x4 k=3 (entries; certified into the :data:`MNK_FOLDER` sub-folder).
     """
     from minttt.report.other_games import study_variants
+    from minttt.scale.certify import SCALE_VARIANTS
 
     if mnk:
-        return [v for game in MNK_GAMES for v in study_variants(game) if v.role is Role.X]
+        small = [v for game in MNK_GAMES for v in study_variants(game) if v.role is Role.X]
+        return small + [Variant.parse(name) for name in SCALE_VARIANTS]
     from minttt.solvers.api import standard_variants
 
     return standard_variants(("optimal", "never-lose")) + study_variants("3x3-misere")
@@ -257,15 +260,24 @@ def certify_all(
     check: bool = True,
     graph_3x3: Any = None,
     write: bool = True,
+    drat_trim: Path | None = None,
 ) -> list[Certificate]:
     """Certify ``variants`` (default: every proven minimum) and, with ``write``, write every file
-    and the merged index at once, only after every check passed (:func:`pending_files`)."""
+    and the merged index at once, only after every check passed (:func:`pending_files`).
+
+    Variants of :data:`minttt.scale.certify.SCALE_VARIANTS` go through the array pipeline, their
+    proof checked by ``drat_trim`` when given (else by :mod:`minttt.drat`, with ``check``)."""
+    from minttt.scale.certify import build_scale_certificate, scale_certified
+
     chosen = list(variants) if variants is not None else certificate_variants()
     graphs: dict[str, Any] = {} if graph_3x3 is None else {"3x3": graph_3x3}
     done: list[Certificate] = []
     for i, variant in enumerate(chosen):
         if on_variant:
             on_variant(variant.name, i, len(chosen))
+        if scale_certified(variant):
+            done.append(build_scale_certificate(variant, out_dir, check=check, drat_trim=drat_trim))
+            continue
         if variant.game not in graphs:
             graphs[variant.game] = _graph(variant)
         done.append(build_certificate(variant, out_dir, graph=graphs[variant.game], check=check))

@@ -1,0 +1,104 @@
+"""Certificates through the array pipeline (minttt.scale.certify): the bound on table positions
+with a lookup clause refutes the entries bound, the proof checks, and the 4x4 record is what
+`minttt certify` rebuilds."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import stat
+from pathlib import Path
+
+import pytest
+from pysat.solvers import Solver
+from typer.testing import CliRunner
+
+from minttt import drat
+from minttt.cli import app
+from minttt.errors import DefectError
+from minttt.formula.encode import Variant
+from minttt.game.rules import Rules
+from minttt.scale.certify import (
+    SCALE_VARIANTS,
+    build_scale_certificate,
+    certificate_cnf,
+    drat_trim_check,
+    prove,
+    scale_certified,
+)
+from minttt.scale.encode import encode_arrays
+from minttt.scale.graph import build_array_graph
+
+ROOT = Path(__file__).resolve().parent.parent
+PROOFS = ROOT / "results" / "proofs"
+
+
+def _records(path: Path) -> dict[str, dict]:
+    return {r["variant"]: r for r in json.loads(path.read_text("utf-8"))["certificates"]}
+
+
+STANDARD = _records(PROOFS / "index.json")
+MNK = _records(PROOFS / "mnk" / "index.json")
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("name", ["first-any-lookup-entries", "second-lookup-entries"])
+def test_position_bound_refutes_below_the_entries_minimum(name: str):
+    """On 3x3 the array certificate is UNSAT at k-1 (a proof minttt.drat accepts) and SAT at k,
+    where k is the entries minimum the object pipeline certified."""
+    k = STANDARD[name]["minimum"]
+    graph = build_array_graph(Rules())
+    formula = encode_arrays(graph, Variant.parse(name))
+    cnf, clauses = certificate_cnf(graph, formula, k)
+    proof, _ = prove(clauses)
+    result = drat.check(cnf, proof)
+    assert result.valid, result.message
+    assert b"c reduction:" in cnf and f"at most {k - 1} of".encode() in cnf
+    _, at_k = certificate_cnf(graph, formula, k + 1)
+    with Solver(name="cadical195", bootstrap_with=at_k) as solver:
+        assert solver.solve()
+
+
+def test_only_listed_variants_go_through_the_array_pipeline(tmp_path: Path):
+    assert [scale_certified(Variant.parse(n)) for n in SCALE_VARIANTS] == [True]
+    with pytest.raises(Exception, match="not certified through the array pipeline"):
+        build_scale_certificate(Variant.parse("first-any-lookup-entries"), tmp_path)
+
+
+def _fake_checker(tmp_path: Path, verdict: str) -> Path:
+    script = tmp_path / "drat-trim"
+    script.write_text(f'#!/bin/sh\ntest -s "$1" && test -s "$2" && echo \'s {verdict}\'\n')
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script
+
+
+def test_drat_trim_wrapper_reads_the_verdict(tmp_path: Path):
+    ok = drat_trim_check(_fake_checker(tmp_path, "VERIFIED"), b"p cnf 1 2\n1 0\n-1 0\n", b"0\n", 60)
+    assert ok["verified"] and ok["checker"].startswith("drat-trim")
+    with pytest.raises(DefectError, match="did not verify"):
+        drat_trim_check(_fake_checker(tmp_path, "NOT VERIFIED"), b"p cnf 1 0\n", b"0\n", 60)
+
+
+def test_certify_cli_rejects_a_missing_drat_trim(tmp_path: Path):
+    r = runner.invoke(
+        app, ["certify", SCALE_VARIANTS[0], "--out", str(tmp_path), "--drat-trim", "/nope/x"]
+    )
+    assert r.exit_code == 2 and "no such file" in r.output
+
+
+def test_4x4_record_states_its_check_and_sizes():
+    r = MNK[SCALE_VARIANTS[0]]
+    assert r["minimum"] == 55 and r["bound"] == 54 and r["table_verified"]
+    assert r["checked_by"] and r["check_seconds"] > 0
+    assert len(r["cnf_sha256"]) == len(r["proof_sha256"]) == 64
+    assert r["proof_bytes_uncompressed"] > 0 and r["lemmas"] > 0
+
+
+@pytest.mark.slow
+def test_4x4_formula_rebuilds_to_the_recorded_hash():
+    r = MNK[SCALE_VARIANTS[0]]
+    variant = Variant.parse(r["variant"])
+    graph = build_array_graph(variant.rules)
+    cnf, clauses = certificate_cnf(graph, encode_arrays(graph, variant), r["minimum"])
+    assert len(cnf) == r["cnf_bytes_uncompressed"] and len(clauses) == r["clauses"]
+    assert hashlib.sha256(cnf).hexdigest() == r["cnf_sha256"]
