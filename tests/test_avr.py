@@ -147,3 +147,15 @@ def test_the_perfect_hash_firmware_is_smaller_and_export_takes_the_layout(tmp_pa
     for bad in (["-f", "avr", "--layout", "zip", "-o", str(elf)], ["--layout", "hash"]):
         result = runner.invoke(app, ["export", str(X68_RAW), *bad])
         assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+
+
+@pytest.mark.slow
+@needs_avr_gcc
+@needs_simavr
+def test_the_hash_layout_on_the_raw_o_table(tmp_path):
+    """258 slots: the slot sum wraps at 2^16 on the chip, and the hash search must agree."""
+    table = load_table(TABLES / "second-lookup-entries-raw.json")
+    build_firmware(table, tmp_path / "fw.elf", layout="hash")
+    with SimavrPlayer(build_harness(tmp_path), tmp_path / "fw.elf") as chip:
+        report = verify_player(chip, table.role, table.criterion)
+    assert report.ok and report.losses == 0, report.counterexample

@@ -12,6 +12,7 @@ from minttt.table.export import lookup_data
 from minttt.table.firmware import firmware_source, table_bytes
 from minttt.table.layouts import (
     KEY_BITS,
+    PerfectHash,
     check_layout,
     find_perfect_hash,
     hashed_moves,
@@ -62,6 +63,11 @@ def test_the_perfect_hash_is_deterministic_and_minimal():
     assert sorted(first.slot(k) for k in keys) == list(range(40))
     with pytest.raises(InputError):
         find_perfect_hash([])
+
+
+def test_the_slot_sum_wraps_at_16_bits_as_on_the_chip():
+    ph = PerfectHash(a=1, b=65535, n=3, disp=(255,))
+    assert ph.slot(1) == ((65535 + 255) - 65536) % 3 == 2
 
 
 def test_the_bit_stream_round_trips():

@@ -8,7 +8,7 @@ Four layouts, each a C fragment that finds the move of a key ``best`` (a 16-bit 
   in order (19 bits an entry);
 * ``hash``: no keys at all. A minimal perfect hash ``h`` maps the table's keys one-to-one onto
   ``0..n-1`` and only the moves are stored (nibbles), plus a small displacement array:
-  ``bucket = ((key * A mod 2^16) >> 8) mod r``, ``slot = ((key * B mod 2^16) + disp[bucket])
+  ``bucket = ((key * A mod 2^16) >> 8) mod r``, ``slot = ((key * B + disp[bucket]) mod 2^16)
   mod n`` (hash and displace; :func:`find_perfect_hash` searches A, B and the displacements in
   Python). Such a firmware cannot tell a board outside its table: it answers *some* nibble.
   It is correct only on the positions its own play reaches, which is all the verifier (and a
@@ -51,7 +51,8 @@ def check_layout(layout: str) -> str:
 
 @dataclass(frozen=True)
 class PerfectHash:
-    """``slot(key) = ((key * b mod 2^16) + disp[bucket(key)]) mod n``, one-to-one on its keys."""
+    """``slot(key) = ((key * b + disp[bucket(key)]) mod 2^16) mod n``, one-to-one on its keys
+    (the firmware computes it in 16-bit arithmetic, so the sum wraps as it does here)."""
 
     a: int
     b: int
@@ -62,7 +63,7 @@ class PerfectHash:
         return (((key * self.a) & 0xFFFF) >> 8) % len(self.disp)
 
     def slot(self, key: int) -> int:
-        return (((key * self.b) & 0xFFFF) + self.disp[self.bucket(key)]) % self.n
+        return ((((key * self.b) & 0xFFFF) + self.disp[self.bucket(key)]) & 0xFFFF) % self.n
 
 
 def _displace(keys: Sequence[int], a: int, b: int, r: int) -> tuple[int, ...] | None:
@@ -78,7 +79,7 @@ def _displace(keys: Sequence[int], a: int, b: int, r: int) -> tuple[int, ...] | 
         if not buckets[i]:
             continue
         for d in range(256):
-            slots = {(h + d) % n for h in buckets[i]}
+            slots = {((h + d) & 0xFFFF) % n for h in buckets[i]}  # 16-bit sum, as in C
             if len(slots) == len(buckets[i]) and not any(used[s] for s in slots):
                 for s in slots:
                     used[s] = True
