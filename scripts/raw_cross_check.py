@@ -42,8 +42,13 @@ PROOFS = RESULTS / "proofs" / "raw"
 METHODS = ("drat", "z3")
 
 
+#: raw openings that have a name: ``corner`` is cell 0, ``edge`` cell 1 (README: --symmetry none)
+NAMED = {4: "center", 0: "corner", 1: "edge"}
+
+
 def cases(name: str) -> list[str]:
-    """The variants whose k-1 refutations together refute ``name`` (any opening: nine cases)."""
+    """The variants whose k-1 refutations together refute ``name`` (any opening: nine cases,
+    the centre, corner 0 and edge 1 under their own names, so their calls are shared)."""
     from minttt.formula.encode import Variant
     from minttt.game.graph import build_graph
 
@@ -52,7 +57,13 @@ def cases(name: str) -> list[str]:
         return [name]
     graph = build_graph(symmetric=False)
     return [
-        Variant(variant.role, str(m), variant.encoding, variant.objective, variant.criterion).name
+        Variant(
+            variant.role,
+            NAMED.get(m, str(m)),
+            variant.encoding,
+            variant.objective,
+            variant.criterion,
+        ).name
         for m in graph.allowed(graph.root, variant.criterion)
     ]
 
@@ -163,14 +174,20 @@ def _verdicts(minima: dict[str, int], calls: dict[str, Any]) -> list[dict[str, A
         row: dict[str, Any] = {"variant": name, "minimum": k, "cases": cases(name)}
         for method in METHODS:
             got = [calls.get(f"{method}:{c}") for c in row["cases"]]
-            row[method] = all(g is not None and g["confirmed"] for g in got)
+            row[method] = all(_proves(g, k) for g in got)
             row[f"{method}_seconds"] = round(sum(g["wall_seconds"] for g in got if g), 2)
         rows.append(row)
     return rows
 
 
-def _done(old: dict[str, Any] | None, limit: float) -> bool:
-    return old is not None and (old["confirmed"] or old["limit"] >= limit)
+def _proves(call: dict[str, Any] | None, k: int) -> bool:
+    """Whether ``call`` shows that no table of size k-1 exists (a call may be shared by an
+    any-opening case and its named variant: UNSAT at a higher bound implies it at k-1)."""
+    return call is not None and call["confirmed"] and call["bound"] >= k - 1
+
+
+def _done(old: dict[str, Any] | None, limit: float, k: int) -> bool:
+    return old is not None and (_proves(old, k) or old["limit"] >= limit)
 
 
 def _run_pending(minima: dict[str, int], args: argparse.Namespace, data: dict[str, Any]) -> None:
@@ -179,13 +196,14 @@ def _run_pending(minima: dict[str, int], args: argparse.Namespace, data: dict[st
         for case in cases(name):
             for method in args.method or METHODS:
                 key = f"{method}:{case}"
-                if _done(data["calls"].get(key), args.limit):
+                if _done(data["calls"].get(key), args.limit, minima.get(case, k)):
                     continue
-                record = run_call(method, case, k, args.limit)
+                bound_k = minima.get(case, k)  # a named case runs at its own minimum
+                record = run_call(method, case, bound_k, args.limit)
                 files = record.pop("files", {})
                 if files:
                     write_many_atomic({PROOFS / n: b for n, b in files.items()})
-                record["bound"] = k - 1
+                record["bound"] = bound_k - 1
                 data["calls"][key] = record
                 print(key, {x: record.get(x) for x in ("confirmed", "wall_seconds")}, flush=True)
                 _write(minima, data)
@@ -198,6 +216,11 @@ def _write(minima: dict[str, int], data: dict[str, Any]) -> None:
         "confirmed by a checked DRAT proof (drat) and/or by Z3 (z3); any opening by its cases"
     )
     data["variants"] = _verdicts(minima, data["calls"])
+    needed = {f"{m}:{c}" for row in data["variants"] for c in row["cases"] for m in METHODS}
+    for key in set(data["calls"]) - needed:  # a case renamed since: its files go too
+        del data["calls"][key]
+        for suffix in (".cnf.xz", ".drat.xz"):
+            (PROOFS / f"{key.split(':', 1)[1]}{suffix}").unlink(missing_ok=True)
     data["calls"] = dict(sorted(data["calls"].items()))
     write_json_atomic(OUT, data)
 
