@@ -12,7 +12,7 @@ from minttt.table.export import lookup_data
 from minttt.table.firmware import firmware_source, table_bytes
 from minttt.table.layouts import (
     KEY_BITS,
-    PerfectHash,
+    base_scale,
     check_layout,
     find_perfect_hash,
     hashed_moves,
@@ -65,9 +65,15 @@ def test_the_perfect_hash_is_deterministic_and_minimal():
         find_perfect_hash([])
 
 
-def test_the_slot_sum_wraps_at_16_bits_as_on_the_chip():
-    ph = PerfectHash(a=1, b=65535, n=3, disp=(255,))
-    assert ph.slot(1) == ((65535 + 255) - 65536) % 3 == 2
+def test_the_hash_needs_no_division_on_the_chip():
+    for n in (1, 68, 256, 257, 326, 600, 5000):
+        c, s = base_scale(n)
+        assert 255 * c < 1 << 16 and (255 * c) >> s < n  # 16-bit product, base below n
+    keys = random.Random(3).sample(range(3**9), 300)  # above 256 slots: the scaled base
+    ph = find_perfect_hash(keys)
+    assert sorted(ph.slot(k) for k in keys) == list(range(300))
+    for k in keys:
+        assert ph.base(k) < ph.n and ph.disp[ph.bucket(k)] < ph.n and ph.bucket(k) < len(ph.disp)
 
 
 def test_the_bit_stream_round_trips():

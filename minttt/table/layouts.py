@@ -8,8 +8,10 @@ Four layouts, each a C fragment that finds the move of a key ``best`` (a 16-bit 
   in order (19 bits an entry);
 * ``hash``: no keys at all. A minimal perfect hash ``h`` maps the table's keys one-to-one onto
   ``0..n-1`` and only the moves are stored (nibbles), plus a small displacement array:
-  ``bucket = ((key * A mod 2^16) >> 8) mod r``, ``slot = ((key * B + disp[bucket]) mod 2^16)
-  mod n`` (hash and displace; :func:`find_perfect_hash` searches A, B and the displacements in
+  with ``hi(x)`` the high byte of the 16-bit product, ``bucket = (hi(key * A) * r) >> 8``,
+  ``slot = ((hi(key * B) * n) >> 8) + disp[bucket]``, minus n if it reaches n (above 256
+  slots, ``(hi * (n >> k)) >> (8 - k)`` keeps the product in 16 bits) (hash and
+  displace, no division; :func:`find_perfect_hash` searches A, B and the displacements in
   Python). Such a firmware cannot tell a board outside its table: it answers *some* nibble.
   It is correct only on the positions its own play reaches, which is all the verifier (and a
   game against it) ever asks.
@@ -49,10 +51,26 @@ def check_layout(layout: str) -> str:
 # ------------------------------------------------------------------------------ perfect hash
 
 
+def _high(key: int, mult: int) -> int:
+    """The high byte of the 16-bit product ``key * mult`` (as the chip computes it)."""
+    return ((key * mult) & 0xFFFF) >> 8
+
+
+def base_scale(n: int) -> tuple[int, int]:
+    """``(c, s)`` with ``base = (hi * c) >> s`` in ``0..n-1`` for every byte ``hi``, the product
+    within 16 bits: ``c = n >> k``, ``s = 8 - k`` for the least such k (0 up to n = 256)."""
+    k = 0
+    while 255 * (n >> k) >= 1 << 16:
+        k += 1
+    return n >> k, 8 - k
+
+
 @dataclass(frozen=True)
 class PerfectHash:
-    """``slot(key) = ((key * b + disp[bucket(key)]) mod 2^16) mod n``, one-to-one on its keys
-    (the firmware computes it in 16-bit arithmetic, so the sum wraps as it does here)."""
+    """``slot(key) = (base(key) + disp[bucket(key)]) mod n``, one-to-one on its keys, where
+    ``bucket = (hi(key * a) * r) >> 8`` and ``base = (hi(key * b) * c) >> s`` (``hi``: the high
+    byte of the 16-bit product; ``c, s = base_scale(n)``: ``n, 8`` up to n = 256). No division:
+    the chip multiplies, shifts, and subtracts n at most once (``base < n``, ``disp < n``)."""
 
     a: int
     b: int
@@ -60,26 +78,31 @@ class PerfectHash:
     disp: tuple[int, ...]
 
     def bucket(self, key: int) -> int:
-        return (((key * self.a) & 0xFFFF) >> 8) % len(self.disp)
+        return (_high(key, self.a) * len(self.disp)) >> 8
+
+    def base(self, key: int) -> int:
+        c, s = base_scale(self.n)
+        return (_high(key, self.b) * c) >> s
 
     def slot(self, key: int) -> int:
-        return ((((key * self.b) & 0xFFFF) + self.disp[self.bucket(key)]) & 0xFFFF) % self.n
+        return (self.base(key) + self.disp[self.bucket(key)]) % self.n
 
 
 def _displace(keys: Sequence[int], a: int, b: int, r: int) -> tuple[int, ...] | None:
     """Hash and displace with ``r`` buckets: a byte per bucket, largest buckets first; None if
-    some bucket finds no displacement 0-255 onto free slots."""
+    some bucket finds no displacement below min(n, 256) onto free slots."""
     n = len(keys)
     buckets: list[list[int]] = [[] for _ in range(r)]
+    c, s = base_scale(n)
     for key in keys:
-        buckets[(((key * a) & 0xFFFF) >> 8) % r].append((key * b) & 0xFFFF)
+        buckets[(_high(key, a) * r) >> 8].append((_high(key, b) * c) >> s)
     used = [False] * n
     disp = [0] * r
     for i in sorted(range(r), key=lambda j: (-len(buckets[j]), j)):
         if not buckets[i]:
             continue
-        for d in range(256):
-            slots = {((h + d) & 0xFFFF) % n for h in buckets[i]}  # 16-bit sum, as in C
+        for d in range(min(n, 256)):
+            slots = {(h + d) % n for h in buckets[i]}
             if len(slots) == len(buckets[i]) and not any(used[s] for s in slots):
                 for s in slots:
                     used[s] = True
@@ -92,7 +115,7 @@ def _displace(keys: Sequence[int], a: int, b: int, r: int) -> tuple[int, ...] | 
 
 def _candidates(keys: Sequence[int], r: int, tries: int) -> Iterator[PerfectHash]:
     for a in _MULTIPLIERS[:tries]:
-        if len({(((k * a) & 0xFFFF) >> 8) % r for k in keys}) < min(r, len(keys)) // 2:
+        if len({(_high(k, a) * r) >> 8 for k in keys}) < min(r, len(keys)) // 2:
             continue  # the bucket hash collapses: hopeless
         for b in _MULTIPLIERS[:tries]:
             disp = _displace(keys, a, b, r)
@@ -103,13 +126,14 @@ def _candidates(keys: Sequence[int], r: int, tries: int) -> Iterator[PerfectHash
 def find_perfect_hash(keys: Sequence[int], tries: int = 16) -> PerfectHash:
     """The minimal perfect hash over ``keys`` with the fewest buckets found (deterministic).
 
-    Tries bucket counts from ``n/4`` up, each with ``tries`` x ``tries`` multiplier pairs."""
+    Tries bucket counts from ``n/4`` up to 255, each with ``tries`` x ``tries`` multiplier
+    pairs."""
     keys = sorted(set(keys))
     if not keys:
         raise InputError("a perfect hash needs at least one key")
     if max(keys) >= 1 << 16:
         raise InputError("perfect hash keys must be 16-bit")
-    for r in range(max(1, len(keys) // 4), 257):
+    for r in range(max(1, len(keys) // 4), 256):
         found = next(_candidates(keys, r, tries), None)
         if found is not None:
             return found
@@ -238,9 +262,15 @@ def _hash_c(pairs: Sequence[tuple[int, int]]) -> LayoutC:
         f"static const uint8_t disp[{len(ph.disp)}] PROGMEM = {{\n{_rows(ph.disp)}\n}};\n"
         f"static const uint8_t table_move[{len(data)}] PROGMEM = {{\n{_rows(data)}\n}};\n"
     )
+    r, n = len(ph.disp), ph.n
+    c, shift = base_scale(n)
     search = f"""    {{
-        uint8_t b = (uint8_t)(((uint16_t)(best * {ph.a}u) >> 8) % {len(ph.disp)}u);
-        uint16_t slot = (uint16_t)((uint16_t)(best * {ph.b}u) + pgm_read_byte(&disp[b])) % {ph.n}u;
+        uint8_t ha = (uint8_t)((uint16_t)(best * {ph.a}u) >> 8);
+        uint8_t hb = (uint8_t)((uint16_t)(best * {ph.b}u) >> 8);
+        uint8_t b = (uint8_t)(((uint16_t)ha * {r}u) >> 8);
+        uint16_t slot = (uint16_t)(((uint16_t)hb * {c}u) >> {shift});
+        slot += pgm_read_byte(&disp[b]);
+        if (slot >= {n}u) slot -= {n}u;
         uint8_t m = (uint8_t)((pgm_read_byte(&table_move[slot >> 1]) >> ((slot & 1) << 2)) & 15);
         FOUND
     }}
@@ -266,6 +296,7 @@ def layout_c(pairs: Sequence[tuple[int, int]], layout: str, opening: int) -> Lay
 
 __all__ = [
     "KEY_BITS",
+    "base_scale",
     "LAYOUTS",
     "LayoutC",
     "PerfectHash",
