@@ -34,8 +34,8 @@ def raw_cross_check_markdown(path: Path) -> list[str]:
         f"Second confirmation (long run `scripts/raw_cross_check.py`, `{RAW_CROSS_CHECK}`): "
         f"Z3 {versions['z3']} Optimize proves {z3} of the {len(rows)} raw minima; "
         f"{drat} have a DRAT certificate (CaDiCaL's proof that no table of size k-1 exists, "
-        "checked by `minttt.drat`; files in `proofs/raw/` where small enough). X with any "
-        "opening is confirmed when each of its nine opening cases is.",
+        "checked by `minttt.drat`; in `proofs/raw/`: the CNFs, and the proofs up to 1 MB xz). "
+        "X with any opening is confirmed when each of its nine opening cases is.",
         "",
         "| variant | raw minimum | Z3 Optimize | DRAT certificate |",
         "| --- | ---: | --- | --- |",
