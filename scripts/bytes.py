@@ -1,14 +1,16 @@
 """Bytes as the cost: firmware for every perfect player, symmetric tables vs raw tables.
 
 For each player (X with the centre opening, X with any opening, O, both sides) and each keying
-(``full``: canonical keys + transform code; ``none``: raw keys, no transform) and each layout
-(``bytes``: 16-bit key + 1 byte per move; ``nibbles``: moves packed two per byte), build the
-ATmega328P firmware with avr-gcc -Os, measure flash and RAM with avr-size, split flash into table
-data and code, and check the firmware plays perfectly in simavr (the exhaustive verifier).
+(``full``: canonical keys + transform code; ``none``: raw keys, no transform) and each layout of
+:mod:`minttt.table.layouts` (``bytes``: 16-bit key + 1 byte per move; ``nibbles``: moves packed
+two per byte; ``packed``: 15-bit keys + 4-bit moves in a bit stream; ``hash``: a minimal perfect
+hash, no keys stored), build the ATmega328P firmware with avr-gcc -Os, measure flash and RAM
+with avr-size, split flash into table data and code, and check the firmware plays perfectly in
+simavr (the exhaustive verifier).
 
 Reads the minimal entry tables from ``results/tables/`` (``minttt reproduce`` writes them);
 writes ``results/bytes.json``. Byte sizes are deterministic for a fixed avr-gcc version, which is
-recorded. Run: ``python scripts/bytes.py`` (about a minute: the simulator plays every line).
+recorded. Run: ``python scripts/bytes.py`` (a few minutes: the simulator plays every line).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from pathlib import Path
 
 from minttt.fileio import write_json_atomic
 from minttt.play.simavr import simavr_player
-from minttt.table.firmware import LAYOUTS, build_firmware, table_bytes
+from minttt.table.firmware import build_firmware, table_bytes
+from minttt.table.layouts import LAYOUTS
 from minttt.table.model import load_table
 from minttt.table.verify import verify_player
 

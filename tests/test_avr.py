@@ -113,3 +113,49 @@ def test_verify_drives_the_chip_from_the_command_line(tmp_path):
     for bad in (tmp_path / "missing.elf", BOTH94):
         result = runner.invoke(app, ["verify", "--player", f"avr:{bad}"])
         assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+
+
+X68_RAW = TABLES / "first-any-lookup-entries-raw.json"
+
+
+@needs_avr_gcc
+@needs_simavr
+@pytest.mark.parametrize("layout", ["packed", "hash"])
+@pytest.mark.parametrize("path", [X68_RAW, BOTH94], ids=["x68raw", "both94"])
+def test_compact_layouts_play_every_opponent_line(tmp_path, path, layout):
+    table = load_table(path)
+    built = build_firmware(table, tmp_path / "fw.elf", layout=layout)
+    assert built.layout == layout and built.ram == 0
+    with SimavrPlayer(build_harness(tmp_path), tmp_path / "fw.elf") as chip:
+        both = _Both(chip, table.player())
+        report = verify_player(both, table.role, table.criterion)
+        assert report.ok and report.losses == 0, report.counterexample
+        assert both.asked == report.positions == chip.calls
+
+
+@needs_avr_gcc
+def test_the_perfect_hash_firmware_is_smaller_and_export_takes_the_layout(tmp_path):
+    table = load_table(X68_RAW)
+    hashed = build_firmware(table, tmp_path / "h.elf", layout="hash")
+    assert hashed.flash < build_firmware(table, tmp_path / "n.elf", layout="nibbles").flash
+    runner = CliRunner()
+    elf = tmp_path / "cli.elf"
+    args = ["export", str(X68_RAW), "-f", "avr", "--layout", "hash", "-o", str(elf)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0 and "hash layout" in result.output, result.output
+    assert elf.read_bytes()[:4] == b"\x7fELF"
+    for bad in (["-f", "avr", "--layout", "zip", "-o", str(elf)], ["--layout", "hash"]):
+        result = runner.invoke(app, ["export", str(X68_RAW), *bad])
+        assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+
+
+@pytest.mark.slow
+@needs_avr_gcc
+@needs_simavr
+def test_the_hash_layout_on_the_raw_o_table(tmp_path):
+    """258 slots: the slot sum wraps at 2^16 on the chip, and the hash search must agree."""
+    table = load_table(TABLES / "second-lookup-entries-raw.json")
+    build_firmware(table, tmp_path / "fw.elf", layout="hash")
+    with SimavrPlayer(build_harness(tmp_path), tmp_path / "fw.elf") as chip:
+        report = verify_player(chip, table.role, table.criterion)
+    assert report.ok and report.losses == 0, report.counterexample

@@ -118,3 +118,90 @@ def test_raw_second_player_minimum_agrees_across_families() -> None:
     formula = encode(RAW, Variant("second", None, "lookup", "positions"))
     checked = cross_check(formula, solve(formula))
     assert checked.optimal and checked.cross_check["size"] == checked.size
+
+
+# ------------------------------------------------------------- raw minima, a second way (long run)
+
+ROOT = Path(__file__).resolve().parent.parent
+CROSS = ROOT / "results" / "raw_cross_check.json"
+RAW_PROOFS = ROOT / "results" / "proofs" / "raw"
+
+
+def _cross_check_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "raw_cross_check", ROOT / "scripts" / "raw_cross_check.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _shipped() -> list[tuple[str, dict]]:
+    data = json.loads(CROSS.read_text("utf-8"))
+    return [(k.split(":", 1)[1], r) for k, r in data["calls"].items() if r.get("shipped")]
+
+
+def test_any_opening_is_refuted_by_its_nine_cases() -> None:
+    script = _cross_check_script()
+    names = {0: "corner", 1: "edge", 4: "center"}
+    expected = [f"first-{names.get(c, c)}-lookup-entries" for c in range(9)]
+    assert script.cases("first-any-lookup-entries") == expected
+    assert script.cases("second-lookup-entries") == ["second-lookup-entries"]
+
+
+@pytest.mark.skipif(not CROSS.is_file(), reason="scripts/raw_cross_check.py has not run")
+def test_the_cross_check_record_matches_the_minima_and_the_shipped_files() -> None:
+    data = json.loads(CROSS.read_text("utf-8"))
+    minima = {
+        r["variant"]: r["size"]
+        for r in json.loads((ROOT / "results" / "tables-raw.json").read_text())
+    }
+    assert {r["variant"]: r["minimum"] for r in data["variants"]} == minima
+    for row in data["variants"]:  # a variant is confirmed only when each of its cases is
+        for method in ("drat", "z3"):
+            calls = [data["calls"].get(f"{method}:{c}") for c in row["cases"]]
+            k = row["minimum"]
+            assert row[method] == all(
+                c is not None and c["confirmed"] and c["bound"] >= k - 1 for c in calls
+            )
+    for key, record in data["calls"].items():  # a checked proof: its CNF, and the proof if small
+        method, name = key.split(":", 1)
+        if method == "drat" and record["confirmed"]:
+            assert (RAW_PROOFS / f"{name}.cnf.xz").is_file()
+            assert (RAW_PROOFS / f"{name}.drat.xz").is_file() == record["shipped"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CROSS.is_file(), reason="scripts/raw_cross_check.py has not run")
+def test_every_shipped_raw_proof_checks_and_its_cnf_is_the_claim() -> None:
+    import hashlib
+    import lzma
+
+    from minttt import drat
+    from minttt.solvers.certify import cnf_text
+
+    data = json.loads(CROSS.read_text("utf-8"))
+    for name, record in _shipped():
+        cnf = drat.read_bytes(RAW_PROOFS / f"{name}.cnf.xz")
+        formula = encode(RAW, Variant.parse(name))
+        assert cnf == cnf_text(formula, record["bound"] + 1).encode("ascii"), name
+        proof = lzma.decompress((RAW_PROOFS / f"{name}.drat.xz").read_bytes())
+        assert hashlib.sha256(proof).hexdigest() == record["proof_sha256"]
+        assert drat.check(cnf, proof).valid, name
+    assert data["versions"]["z3"]
+
+
+def test_the_report_section_reads_the_long_run(tmp_path) -> None:
+    from minttt.report.raw_cross import raw_cross_check_markdown
+    from minttt.report.reproduce import LONG_RUN_INPUTS
+
+    assert "raw_cross_check.json" in LONG_RUN_INPUTS  # carried into reproduce's staging folder
+    assert "not found" in raw_cross_check_markdown(tmp_path / "none.json")[0]
+    if CROSS.is_file():
+        lines = raw_cross_check_markdown(CROSS)
+        rows = [
+            line for line in lines if line.startswith("| first-") or line.startswith("| second")
+        ]
+        assert len(rows) + sum(line.startswith("| both") for line in lines) == 12

@@ -129,6 +129,9 @@ def export_command(
     table_path: str = typer.Argument(..., metavar="TABLE.json", help="Table file."),
     fmt: str = typer.Option("c", "--format", "-f", help="c, python, json or avr."),
     out: str | None = typer.Option(None, "--out", "-o", help="Write here (default: stdout)."),
+    layout: str = typer.Option(
+        "bytes", "--layout", help="avr only: bytes, nibbles, packed or hash (README: bytes)."
+    ),
 ) -> None:
     """Export a table: a C header with a player loop (-DMINTTT_MAIN), Python, JSON, or
     ATmega328P firmware (avr: an ELF, or Intel HEX for --out NAME.hex; needs avr-gcc)."""
@@ -139,12 +142,16 @@ def export_command(
     from minttt.table.model import load_table
 
     refuse_overwrite(out, table_path)
+    if fmt != "avr" and layout != "bytes":
+        raise InputError("--layout is for --format avr")
     if fmt == "avr":
         from minttt.table.firmware import build_firmware
+        from minttt.table.layouts import check_layout
 
+        check_layout(layout)
         if out is None:
             raise InputError("--format avr writes a binary: give --out FIRMWARE.elf or .hex")
-        built = build_firmware(load_table(table_path), out, final=True)
+        built = build_firmware(load_table(table_path), out, layout=layout, final=True)
         console.print(f"wrote {built.summary()}", highlight=False, soft_wrap=True)
         return
     if fmt not in FORMATS:

@@ -28,7 +28,8 @@ from pathlib import Path
 from minttt import __version__
 from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic
-from minttt.table.export import c_perms, c_rows, lookup_data
+from minttt.table.export import c_perms, lookup_data
+from minttt.table.layouts import LAYOUTS, layout_c
 from minttt.table.model import HASH_CONVENTION, Table
 
 MCU = "atmega328p"
@@ -46,67 +47,36 @@ class FirmwareBuild:
     ram: int
     stack: int
     entries: int
+    layout: str = "bytes"
 
     def summary(self) -> str:
         return (
-            f"{self.path}: {self.mcu}, {self.entries} entries, flash {self.flash:,} bytes, "
+            f"{self.path}: {self.mcu}, {self.entries} entries ({self.layout} layout), "
+            f"flash {self.flash:,} bytes, "
             f"RAM {self.ram:,} bytes static + {self.stack} bytes of stack"
         )
 
 
-LAYOUTS = ("bytes", "nibbles")
-
-
 def _lookup_c(table: Table, layout: str) -> str:
-    """The table arrays and ``lookup()``: canonicalise (symmetric tables only), binary search."""
+    """The table arrays and ``lookup()``: canonicalise (symmetric tables only), find, map back."""
     data = lookup_data(table)
-    hashes, moves, n = data.hashes, data.moves, data.length
-    if layout == "nibbles":  # two moves per byte, low nibble first
-        packed = [
-            moves[i] | ((moves[i + 1] if i + 1 < len(moves) else 0) << 4)
-            for i in range(0, len(moves), 2)
-        ]
-        move_array = (
-            f"static const uint8_t table_move[{len(packed)}] PROGMEM = {{\n{c_rows(packed)}\n}};"
-        )
-        read_move = "(uint8_t)((pgm_read_byte(&table_move[mid >> 1]) >> ((mid & 1) << 2)) & 15)"
-    elif layout == "bytes":
-        move_array = f"static const uint8_t table_move[{n}] PROGMEM = {{\n{c_rows(moves)}\n}};"
-        read_move = "pgm_read_byte(&table_move[mid])"
-    else:
-        raise InputError(
-            f"unknown firmware layout {layout!r}: expected one of {', '.join(LAYOUTS)}"
-        )
-    arrays = f"static const uint16_t table_hash[{n}] PROGMEM = {{\n{c_rows(hashes)}\n}};\n"
-    arrays += move_array + "\n"
-    search = f"""    lo = 0;
-    hi = SIZE - 1;
-    while (lo <= hi) {{
-        int16_t mid = (lo + hi) / 2;
-        uint16_t h = pgm_read_word(&table_hash[mid]);
-        if (h == best) {{
-            uint8_t m = {read_move};
-            MAP_BACK
-        }}
-        if (h < best) lo = mid + 1; else hi = mid - 1;
-    }}
-    if (best == 0 && OPENING >= 0) return OPENING;
-    return -1;
-}}
-"""
-    if table.raw:  # keyed by the raw board: hash it, search, play the move as it is
-        body = """static int8_t lookup(const uint8_t cells[9]) {
+    pairs = list(zip(data.hashes, data.moves, strict=True))[: table.size]
+    code = layout_c(pairs, layout, data.opening)
+    tail = "    if (best == 0 && OPENING >= 0) return OPENING;\n" if code.fallback else ""
+    tail += "    return -1;\n}\n"
+    if table.raw:  # keyed by the raw board: hash it, find, play the move as it is
+        head = """static int8_t lookup(const uint8_t cells[9]) {
     uint16_t best = 0;
     uint8_t i;
-    int16_t lo, hi;
     for (i = 9; i-- > 0;) best = (uint16_t)(best * 3 + cells[i]);
 """
-        return arrays + body + search.replace("MAP_BACK", "return (int8_t)m;")
-    arrays += f"static const uint8_t sym[8][9] PROGMEM = {{\n{c_perms(data.perms)}\n}};\n"
-    body = """static int8_t lookup(const uint8_t cells[9]) {
+        return code.arrays + head + code.search.replace("FOUND", "return (int8_t)m;") + tail
+    arrays = (
+        code.arrays + f"static const uint8_t sym[8][9] PROGMEM = {{\n{c_perms(data.perms)}\n}};\n"
+    )
+    head = """static int8_t lookup(const uint8_t cells[9]) {
     uint16_t best = 0xFFFF;
     uint8_t best_t = 0, t, i;
-    int16_t lo, hi;
     for (t = 0; t < 8; t++) {
         uint8_t image[9];
         uint16_t h = 0;
@@ -116,23 +86,25 @@ def _lookup_c(table: Table, layout: str) -> str:
     }
 """
     back = """for (i = 0; i < 9; i++)
-                if (pgm_read_byte(&sym[best_t][i]) == m) return (int8_t)i;
-            return -1;"""
-    return arrays + body + search.replace("MAP_BACK", back)
+                    if (pgm_read_byte(&sym[best_t][i]) == m) return (int8_t)i;
+                return -1;"""
+    return arrays + head + code.search.replace("FOUND", back) + tail
 
 
 def table_bytes(table: Table, layout: str = "bytes") -> int:
-    """Flash bytes of the table data alone: keys, moves, and the 72 bytes of symmetries."""
-    n = max(table.size, 1)
-    moves = (n + 1) // 2 if layout == "nibbles" else n
-    return 2 * n + moves + (0 if table.raw else 72)
+    """Flash bytes of the table data alone: the layout's arrays, and 72 bytes of symmetries."""
+    data = lookup_data(table)
+    pairs = list(zip(data.hashes, data.moves, strict=True))[: table.size]
+    code = layout_c(pairs, layout, data.opening)
+    return code.data_bytes + (0 if table.raw else 72)
 
 
 def firmware_source(table: Table, layout: str = "bytes") -> str:
     """The firmware as one C file for avr-gcc (see the module docstring).
 
-    ``layout``: ``bytes`` (a 16-bit key and a byte per move) or ``nibbles`` (moves packed two per
-    byte). A raw table (``symmetry: none``) gets no symmetry array and no transform code.
+    ``layout``: one of :data:`~minttt.table.layouts.LAYOUTS` (``bytes``, ``nibbles``, ``packed``,
+    ``hash``; see :mod:`minttt.table.layouts`). A raw table (``symmetry: none``) gets no symmetry
+    array and no transform code.
     """
     if table.rules.cells != 9:
         raise InputError(f"--format avr: the firmware is for 3x3 boards, not {table.game}")
@@ -250,7 +222,7 @@ def build_firmware(
             objcopy = _tool("avr-objcopy")
             _run_tool([objcopy, "-O", "ihex", "-R", ".eeprom", str(elf), str(built)])
         write_bytes_atomic(out, built.read_bytes(), final=final)
-    return FirmwareBuild(str(out), mcu, flash, ram, stack, table.size)
+    return FirmwareBuild(str(out), mcu, flash, ram, stack, table.size, layout)
 
 
 def _stack_bytes(directory: Path) -> int:
