@@ -195,7 +195,7 @@ def build_scale_certificate(
     its sizes and SHA-256 are recorded, and ``minttt certify`` rebuilds it.
     """
     from minttt.scale.solve import prove_minimum
-    from minttt.solvers.certify import MAX_SHIPPED_PROOF, Certificate, file_stem
+    from minttt.solvers.certify import MAX_SHIPPED_PROOF, Certificate, file_stem, record_head
 
     if not scale_certified(variant):
         raise InputError(f"{variant.name} is not certified through the array pipeline")
@@ -222,12 +222,7 @@ def build_scale_certificate(
         files[out / f"{stem}.drat.xz"] = proof_xz
     lemmas = sum(1 for line in proof.splitlines() if line and not line.startswith(b"d "))
     record: dict[str, Any] = {
-        "variant": variant.name,
-        "game": variant.game,
-        "criterion": variant.criterion,
-        "objective": variant.objective,
-        "minimum": k,
-        "bound": k - 1,
+        **record_head(variant, k),
         "cnf": f"{stem}.cnf.xz" if ship_cnf else None,
         "proof": f"{stem}.drat.xz" if ship_proof else None,
         "table": f"{stem}.table.json",

@@ -214,12 +214,7 @@ def build_certificate(
         files[out / f"{stem}.drat.xz"] = proof_xz
     lemmas = sum(1 for st in steps if st.kind == drat.ADD)
     record: dict[str, Any] = {
-        "variant": variant.name,
-        "game": variant.game,
-        "criterion": variant.criterion,
-        "objective": variant.objective,
-        "minimum": k,
-        "bound": k - 1,
+        **record_head(variant, k),
         "cnf": f"{stem}.cnf.xz",
         "proof": f"{stem}.drat.xz" if shipped else None,
         "table": f"{stem}.table.json",
@@ -244,6 +239,18 @@ def build_certificate(
     if not result.valid:
         raise DefectError(f"{variant.name}: CaDiCaL's proof fails the check: {result.message}")
     return Certificate(record, solve_seconds, files, result, check_seconds)
+
+
+def record_head(variant: Variant, k: int) -> dict[str, Any]:
+    """The first fields of a certificate's index record: what is claimed, about what."""
+    return {
+        "variant": variant.name,
+        "game": variant.game,
+        "criterion": variant.criterion,
+        "objective": variant.objective,
+        "minimum": k,
+        "bound": k - 1,
+    }
 
 
 def _graph(variant: Variant) -> Any:
@@ -331,6 +338,7 @@ def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
 
 
 __all__ = [
+    "record_head",
     "CARD_ENCODING",
     "Certificate",
     "FORMAT",
