@@ -14,6 +14,8 @@ from minttt import drat
 from minttt.cli import app
 from minttt.formula.encode import Variant, encode
 from minttt.solvers.certify import (
+    BOUND_DEPTH,
+    bound_literals,
     certificate_variants,
     certify,
     cnf_text,
@@ -96,6 +98,30 @@ def test_formula_rebuilds_byte_for_byte(record: dict):
     variant = Variant.parse(record["variant"])
     text = cnf_text(encode(_graph(record["game"]), variant), record["minimum"])
     assert lzma.decompress((record["_dir"] / record["cnf"]).read_bytes()) == text.encode("ascii")
+
+
+def test_depth_bound_keeps_exactly_the_shallow_objective_literals(monkeypatch):
+    """A certificate of BOUND_DEPTH bounds a subset of the objective (so its UNSAT is stronger
+    than the claim), named in the header with the reduction."""
+    variant = Variant.parse("first-any-tree-positions")
+    graph = _graph("3x3")
+    formula = encode(graph, variant)
+    assert bound_literals(formula) == list(formula.objective)
+    monkeypatch.setitem(BOUND_DEPTH, variant.name, 6)
+    depth = {v: graph.depth(h) for h, v in formula.parts[0].positions.items()}
+    kept = bound_literals(formula)
+    assert kept == [v for v in formula.objective if depth[v] <= 6]
+    assert 0 < len(kept) < len(formula.objective)
+    text = cnf_text(formula, 41)
+    assert f"at most 40 of the {len(kept)} objective literals of positions at most 6 plies" in text
+    assert "c reduction: a table with at most 40 positions has at most 40 positions" in text
+    assert "c objective " + " ".join(map(str, kept)) + " 0\n" in text
+
+
+def test_the_4x4_tree_certificate_bounds_shallow_positions():
+    (record,) = [r for r in EVERY if r["variant"] in BOUND_DEPTH]
+    assert record["minimum"] == 106 and record["bounded"] == "positions at most 7 plies deep"
+    assert record["checked_by"].startswith("drat-trim") and record["check_seconds"] > 0
 
 
 @pytest.mark.parametrize("record", EVERY, ids=[r["variant"] for r in EVERY])

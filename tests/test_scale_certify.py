@@ -22,12 +22,12 @@ from minttt.scale.certify import (
     SCALE_VARIANTS,
     build_scale_certificate,
     certificate_cnf,
-    drat_trim_check,
     prove,
     scale_certified,
 )
 from minttt.scale.encode import encode_arrays
 from minttt.scale.graph import build_array_graph
+from minttt.solvers.drat_trim import drat_trim_check
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"

@@ -27,8 +27,8 @@ def certify_command(
     drat_trim: Path = typer.Option(
         None,
         "--drat-trim",
-        help="A drat-trim binary: checks array-pipeline proofs (4x4) too large for minttt's "
-        "own checker.",
+        help="A drat-trim binary: checks the proofs instead of minttt's own checker (for the "
+        "4x4 ones, too large for it); recorded in the index.",
     ),
 ) -> None:
     """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT

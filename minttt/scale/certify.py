@@ -20,8 +20,6 @@ A table of size at most k-1 gives such a model (its moves and the positions they
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -114,35 +112,6 @@ def certificate_cnf(
     return ("\n".join(out) + "\n").encode("ascii"), clauses
 
 
-def drat_trim_check(drat_trim: Path, cnf: bytes, proof: bytes, timeout: float) -> dict[str, Any]:
-    """Run an external ``drat-trim CNF PROOF`` (backward checking) on the two texts.
-
-    Returns ``{"checker", "verified", "seconds", "output"}``; DefectError unless it says
-    ``s VERIFIED``. The files go to a temporary folder that is removed afterwards.
-    """
-    with tempfile.TemporaryDirectory(prefix="minttt-drat-") as tmp:
-        cnf_path, proof_path = Path(tmp) / "f.cnf", Path(tmp) / "p.drat"
-        cnf_path.write_bytes(cnf)
-        proof_path.write_bytes(proof)
-        start = time.perf_counter()
-        try:
-            run = subprocess.run(
-                [str(drat_trim), str(cnf_path), str(proof_path), "-t", str(int(timeout))],
-                capture_output=True,
-                text=True,
-                timeout=timeout + 60,
-                check=False,
-            )
-        except OSError as exc:
-            raise InputError(f"cannot run drat-trim {drat_trim}: {exc}") from None
-        seconds = time.perf_counter() - start
-    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("s ")]
-    verified = "s VERIFIED" in lines
-    if not verified:
-        raise DefectError(f"drat-trim did not verify the proof: {lines or run.stdout[-300:]}")
-    return {"checker": "drat-trim (backward)", "verified": True, "seconds": round(seconds, 1)}
-
-
 def prove(clauses: list[list[int]]) -> tuple[bytes, float]:
     """CaDiCaL 1.9.5's DRAT proof (text) that ``clauses`` are UNSAT, and its seconds."""
     from minttt.solvers.certify import prove_unsat
@@ -185,7 +154,6 @@ def build_scale_certificate(
     *,
     check: bool = True,
     drat_trim: Path | None = None,
-    timeout: float = 20_000.0,
 ) -> Any:
     """``variant``'s certificate through the array pipeline, in memory (nothing written).
 
@@ -195,7 +163,14 @@ def build_scale_certificate(
     its sizes and SHA-256 are recorded, and ``minttt certify`` rebuilds it.
     """
     from minttt.scale.solve import prove_minimum
-    from minttt.solvers.certify import MAX_SHIPPED_PROOF, Certificate, file_stem, record_head
+    from minttt.solvers.certify import (
+        MAX_SHIPPED_CNF,
+        MAX_SHIPPED_PROOF,
+        Certificate,
+        checked,
+        file_stem,
+        record_head,
+    )
 
     if not scale_certified(variant):
         raise InputError(f"{variant.name} is not certified through the array pipeline")
@@ -214,7 +189,7 @@ def build_scale_certificate(
     cnf_xz, proof_xz = _compressed(cnf), _compressed(proof)
     table_json = certificate_table(found).to_json().encode("utf-8")
     files = {out / f"{stem}.table.json": table_json}
-    ship_cnf = cnf_xz is not None and len(cnf_xz) <= MAX_SHIPPED_PROOF * 4
+    ship_cnf = cnf_xz is not None and len(cnf_xz) <= MAX_SHIPPED_CNF
     ship_proof = proof_xz is not None and len(proof_xz) <= MAX_SHIPPED_PROOF
     if ship_cnf and cnf_xz is not None:
         files[out / f"{stem}.cnf.xz"] = cnf_xz
@@ -244,32 +219,7 @@ def build_scale_certificate(
         "clause; see the reduction line of the CNF",
     }
     cert = Certificate(record, solve_seconds, files)
-    return _checked(cert, cnf, proof, check, drat_trim, timeout)
-
-
-def _checked(
-    cert: Any, cnf: bytes, proof: bytes, check: bool, drat_trim: Path | None, timeout: float
-) -> Any:
-    """``cert`` with its proof checked by drat-trim, by :mod:`minttt.drat`, or not at all."""
-    from dataclasses import replace
-
-    from minttt import drat
-
-    if drat_trim is not None:
-        verdict = drat_trim_check(drat_trim, cnf, proof, timeout)
-        cert.record["checked_by"] = verdict["checker"]
-        cert.record["check_seconds"] = verdict["seconds"]
-        return replace(cert, check_seconds=verdict["seconds"])
-    if not check:
-        return cert
-    start = time.perf_counter()
-    result = drat.check(cnf, proof)
-    seconds = time.perf_counter() - start
-    if not result.valid:
-        raise DefectError(f"{cert.record['variant']}: the proof fails the check: {result.message}")
-    cert.record["checked_by"] = "minttt check-proof (minttt.drat)"
-    cert.record["check_seconds"] = round(seconds, 1)
-    return replace(cert, check=result, check_seconds=seconds)
+    return checked(cert, cnf, proof, check=check, drat_trim=drat_trim, record=True)
 
 
 __all__ = [
@@ -278,6 +228,5 @@ __all__ = [
     "build_scale_certificate",
     "certificate_cnf",
     "certificate_table",
-    "drat_trim_check",
     "scale_certified",
 ]

@@ -45,7 +45,15 @@ MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its siz
 # m,n,k minima proven in both solver families (results/games_study.json): 3x4 k=3, first player;
 # 4x4 k=3 (first player, entries) is proven by the array pipeline: minttt.scale.certify
 MNK_GAMES = ("mnk:3,4,3",)
+# m,n,k minima RC2 proves and a certificate settles (Z3 does not finish): the object pipeline
+MNK_MORE = ("first-any-tree-positions@mnk:4,4,3",)
 MNK_FOLDER = "mnk"  # their certificates: minttt certify --all (minutes), not reproduce
+# Variants whose certificate bounds only the positions at most this many plies deep: a subset of
+# the objective literals, so a table with at most k-1 positions satisfies the bound too. The full
+# bound (243,345 literals on 4x4) is out of CaDiCaL's reach; at depth 7 (32,580) it is refuted.
+BOUND_DEPTH = {"first-any-tree-positions@mnk:4,4,3": 7}
+DRAT_TRIM_LIMIT = 20_000.0  # seconds for drat-trim's -t
+MAX_SHIPPED_CNF = 4 * MAX_SHIPPED_PROOF  # xz bytes; a larger CNF is rebuilt, its SHA-256 recorded
 
 
 def certificate_variants(mnk: bool = False) -> list[Variant]:
@@ -53,14 +61,14 @@ def certificate_variants(mnk: bool = False) -> list[Variant]:
 
     The 18 standard 3x3 variants (joint ``both`` minima included), the same 18 under never-lose
     and misère tic-tac-toe (first and second player); with ``mnk``, instead, the first player of
-    3x4 k=3 and of 4x4 k=3 (entries; certified into the :data:`MNK_FOLDER` sub-folder).
+    3x4 k=3 and of 4x4 k=3 (entries and tree positions; certified into :data:`MNK_FOLDER`).
     """
     from minttt.report.other_games import study_variants
     from minttt.scale.certify import SCALE_VARIANTS
 
     if mnk:
         small = [v for game in MNK_GAMES for v in study_variants(game) if v.role is Role.X]
-        return small + [Variant.parse(name) for name in SCALE_VARIANTS]
+        return small + [Variant.parse(name) for name in (*SCALE_VARIANTS, *MNK_MORE)]
     from minttt.solvers.api import standard_variants
 
     return standard_variants(("optimal", "never-lose")) + study_variants("3x3-misere")
@@ -74,20 +82,53 @@ def file_stem(variant: Variant) -> str:
 # ------------------------------------------------------------------------------------ formula
 
 
+def bound_literals(formula: Formula) -> list[int]:
+    """The objective literals the certificate bounds: all of them, or for a variant of
+    :data:`BOUND_DEPTH` those of positions at most that many plies deep (a subset: the bound on
+    them follows from the bound on all)."""
+    depth = BOUND_DEPTH.get(formula.variant.name)
+    if depth is None:
+        return list(formula.objective)
+    if formula.graph is None or len(formula.parts) != 1 or formula.variant.objective != "positions":
+        raise InputError(f"{formula.variant.name}: a depth bound needs one part's positions")
+    graph = formula.graph
+    deep = {v for h, v in formula.parts[0].positions.items() if graph.depth(h) > depth}
+    return [v for v in formula.objective if v not in deep]
+
+
 def bound_clauses(formula: Formula, bound: int) -> tuple[int, list[list[int]]]:
-    """``(variables, clauses)`` of the hard clauses plus ``sum(objective) <= bound``."""
+    """``(variables, clauses)`` of the hard clauses plus ``sum(bound_literals) <= bound``."""
     from pysat.card import CardEnc, EncType
 
     if bound < 0:
         raise InputError(f"bound must be >= 0, got {bound}")
     card = CardEnc.atmost(
-        list(formula.objective),
+        bound_literals(formula),
         bound=bound,
         top_id=formula.num_vars,
         encoding=getattr(EncType, CARD_ENCODING),
     )
     clauses = [list(c) for c in formula.clauses] + [list(c) for c in card.clauses]
     return max(formula.num_vars, card.nv), clauses
+
+
+def _cardinality_lines(formula: Formula, bound: int, card: int, nvars: int) -> list[str]:
+    """The header lines that state the bound (and the reduction, for a subset of literals)."""
+    literals = bound_literals(formula)
+    aux = f"auxiliary variables {formula.num_vars + 1}..{nvars}"
+    how = f"python-sat CardEnc.atmost(encoding={CARD_ENCODING}), {card} clauses, {aux}"
+    depth = BOUND_DEPTH.get(formula.variant.name)
+    if depth is None:
+        return [
+            f"cardinality: at most {bound} of the {len(formula.objective)} objective literals "
+            f"true, {how}"
+        ]
+    return [
+        f"cardinality: at most {bound} of the {len(literals)} objective literals of positions at "
+        f"most {depth} plies deep (of {len(formula.objective)}) true, {how}",
+        f"reduction: a table with at most {bound} positions has at most {bound} positions at "
+        f"most {depth} plies deep, so UNSAT here refutes the positions bound too",
+    ]
 
 
 def cnf_text(formula: Formula, minimum: int) -> str:
@@ -97,7 +138,7 @@ def cnf_text(formula: Formula, minimum: int) -> str:
     nvars, clauses = bound_clauses(formula, bound)
     what = "positions (terminal included)" if v.objective == "positions" else "entries (lookups)"
     counts = formula.counts()
-    objective = " ".join(map(str, formula.objective))
+    objective = " ".join(map(str, bound_literals(formula)))
     lines = [
         "minttt certificate formula: UNSATISFIABLE means no table of the variant has fewer than "
         f"{minimum} {what}",
@@ -108,10 +149,7 @@ def cnf_text(formula: Formula, minimum: int) -> str:
         f"hard clauses: {len(formula.clauses)} over variables 1..{formula.num_vars} "
         f"({counts['positions']} positions, {counts['edges']} edges, "
         f"{formula.num_vars - counts['positions'] - counts['edges']} shared-position)",
-        f"cardinality: at most {bound} of the {len(formula.objective)} objective literals true, "
-        f"python-sat CardEnc.atmost(encoding={CARD_ENCODING}), "
-        f"{len(clauses) - len(formula.clauses)} clauses, auxiliary variables "
-        f"{formula.num_vars + 1}..{nvars}",
+        *_cardinality_lines(formula, bound, len(clauses) - len(formula.clauses), nvars),
         "produced by: minttt certify (minttt.encode.encode + python-sat CardEnc.atmost); the "
         "hard clauses come first, in encode's order",
         "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H; "
@@ -174,16 +212,21 @@ def certify(
 
 
 def build_certificate(
-    variant: Variant, out_dir: str | Path, *, graph: Any = None, check: bool = True
+    variant: Variant,
+    out_dir: str | Path,
+    *,
+    graph: Any = None,
+    check: bool = True,
+    drat_trim: Path | None = None,
 ) -> Certificate:
     """Solve ``variant``: its CNF at k-1, CaDiCaL's DRAT proof and the size-k table, in memory.
 
-    With ``check`` the proof is checked with :mod:`minttt.drat`. The table always passes the
+    With ``check`` the proof is checked with :mod:`minttt.drat` (by the external ``drat_trim``
+    binary instead when given, for proofs too large for it). The table always passes the
     exhaustive verifier. Every check runs before anything is written; DefectError if one fails.
     """
     import time
 
-    from minttt import drat
     from minttt.solvers.api import make_table, solve
     from minttt.table.verify import verify_table
 
@@ -197,48 +240,87 @@ def build_certificate(
     k = solution.size
     cnf = cnf_text(formula, k).encode("ascii")
     nvars, clauses = bound_clauses(formula, k - 1)
+    n_clauses = len(clauses)
     t0 = time.perf_counter()
     proof = prove_unsat(nvars, clauses)
     solve_seconds = time.perf_counter() - t0
-    steps = drat.parse_proof(proof)
-    stem = file_stem(variant)
-    cnf_xz, proof_xz = compress(cnf), compress(proof)
-    shipped = len(proof_xz) <= MAX_SHIPPED_PROOF
+    del clauses
     table = make_table(graph, solution)
     report = verify_table(table)
     if not report.ok:
         raise DefectError(f"{variant.name}: the size-{k} table fails verification")
     table_json = table.to_json().encode("utf-8")
-    files = {out / f"{stem}.cnf.xz": cnf_xz, out / f"{stem}.table.json": table_json}
+    stem = file_stem(variant)
+    cnf_xz, proof_xz = compress(cnf), compress(proof)
+    shipped = len(proof_xz) <= MAX_SHIPPED_PROOF
+    big_cnf = len(cnf_xz) > MAX_SHIPPED_CNF
+    files = {out / f"{stem}.table.json": table_json}
+    if not big_cnf:
+        files[out / f"{stem}.cnf.xz"] = cnf_xz
     if shipped:
         files[out / f"{stem}.drat.xz"] = proof_xz
-    lemmas = sum(1 for st in steps if st.kind == drat.ADD)
+    lemmas = sum(1 for line in proof.splitlines() if line and not line.startswith(b"d "))
     record: dict[str, Any] = {
         **record_head(variant, k),
-        "cnf": f"{stem}.cnf.xz",
+        "cnf": None if big_cnf else f"{stem}.cnf.xz",
         "proof": f"{stem}.drat.xz" if shipped else None,
         "table": f"{stem}.table.json",
         "cnf_bytes": len(cnf_xz),
         "cnf_bytes_uncompressed": len(cnf),
+        **({"cnf_sha256": hashlib.sha256(cnf).hexdigest()} if big_cnf else {}),
         "proof_bytes": len(proof_xz),
         "proof_bytes_uncompressed": len(proof),
         "proof_sha256": hashlib.sha256(proof).hexdigest(),
         "table_bytes": len(table_json),
         "variables": nvars,
-        "clauses": len(clauses),
+        "clauses": n_clauses,
         "lemmas": lemmas,
-        "deletions": len(steps) - lemmas,
+        "deletions": sum(1 for line in proof.splitlines() if line.startswith(b"d ")),
         "table_verified": report.ok,
         "shipped": shipped,
     }
+    if variant.name in BOUND_DEPTH:
+        record["bounded"] = f"positions at most {BOUND_DEPTH[variant.name]} plies deep"
+        record["cadical_seconds"] = round(solve_seconds, 1)
+    cert = Certificate(record, solve_seconds, files)
+    return checked(cert, cnf, proof, check=check, drat_trim=drat_trim)
+
+
+def checked(
+    cert: Certificate,
+    cnf: bytes,
+    proof: bytes,
+    *,
+    check: bool,
+    drat_trim: Path | None,
+    record: bool = False,
+) -> Certificate:
+    """``cert`` with its proof checked: by drat-trim when given (recorded in the index with its
+    seconds), else with ``check`` by :mod:`minttt.drat` (recorded only with ``record``: the
+    standard certificates' index holds no timing); DefectError if the proof fails."""
+    import time
+    from dataclasses import replace
+
+    from minttt import drat
+    from minttt.solvers.drat_trim import drat_trim_check
+
+    name = cert.record["variant"]
+    if drat_trim is not None:
+        verdict = drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT)
+        cert.record["checked_by"] = verdict["checker"]
+        cert.record["check_seconds"] = verdict["seconds"]
+        return replace(cert, check_seconds=verdict["seconds"])
     if not check:
-        return Certificate(record, solve_seconds, files)
+        return cert
     t0 = time.perf_counter()
-    result = drat.check_parsed(*drat.parse_cnf(cnf), steps)
+    result = drat.check(cnf, proof)
     check_seconds = time.perf_counter() - t0
     if not result.valid:
-        raise DefectError(f"{variant.name}: CaDiCaL's proof fails the check: {result.message}")
-    return Certificate(record, solve_seconds, files, result, check_seconds)
+        raise DefectError(f"{name}: CaDiCaL's proof fails the check: {result.message}")
+    if record:
+        cert.record["checked_by"] = "minttt check-proof (minttt.drat)"
+        cert.record["check_seconds"] = round(check_seconds, 1)
+    return replace(cert, check=result, check_seconds=check_seconds)
 
 
 def record_head(variant: Variant, k: int) -> dict[str, Any]:
@@ -272,8 +354,8 @@ def certify_all(
     """Certify ``variants`` (default: every proven minimum) and, with ``write``, write every file
     and the merged index at once, only after every check passed (:func:`pending_files`).
 
-    Variants of :data:`minttt.scale.certify.SCALE_VARIANTS` go through the array pipeline, their
-    proof checked by ``drat_trim`` when given (else by :mod:`minttt.drat`, with ``check``)."""
+    Variants of :data:`minttt.scale.certify.SCALE_VARIANTS` go through the array pipeline. Every
+    proof is checked by ``drat_trim`` when given, else by :mod:`minttt.drat` (with ``check``)."""
     from minttt.scale.certify import build_scale_certificate, scale_certified
 
     chosen = list(variants) if variants is not None else certificate_variants()
@@ -287,7 +369,10 @@ def certify_all(
             continue
         if variant.game not in graphs:
             graphs[variant.game] = _graph(variant)
-        done.append(build_certificate(variant, out_dir, graph=graphs[variant.game], check=check))
+        graph = graphs[variant.game]
+        done.append(
+            build_certificate(variant, out_dir, graph=graph, check=check, drat_trim=drat_trim)
+        )
     if write:
         write_many_atomic(pending_files(out_dir, done), final=True)
     return done
@@ -338,6 +423,12 @@ def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
 
 
 __all__ = [
+    "BOUND_DEPTH",
+    "DRAT_TRIM_LIMIT",
+    "MAX_SHIPPED_CNF",
+    "MNK_MORE",
+    "bound_literals",
+    "checked",
     "record_head",
     "CARD_ENCODING",
     "Certificate",

@@ -1,0 +1,72 @@
+"""Hand a CNF and a DRAT proof to drat-trim, the standard external checker, and read its verdict.
+
+drat-trim (Heule, Hunt and Wetzler; github.com/marijnheule/drat-trim) is a C program that shares
+no code with minttt or the solvers: a certificate it verifies is checked independently of
+:mod:`minttt.drat` too. minttt does not ship it; give the path of a binary you built.
+
+>>> parse_summary("c 12 of 40 clauses in core\\nc 5 of 9 lemmas in core using 30 resolution steps")
+{'core_clauses': 12, 'clauses': 40, 'core_lemmas': 5, 'lemmas': 9}
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from minttt.errors import DefectError, InputError
+
+CHECKER = "drat-trim (backward)"
+_CORE = re.compile(r"^c (\d+) of (\d+) (clauses|lemmas) in core", re.MULTILINE)
+
+
+def parse_summary(output: str) -> dict[str, int]:
+    """The core sizes drat-trim prints: clauses of the formula and lemmas of the proof used.
+
+    drat-trim counts the empty clause among the lemmas."""
+    found: dict[str, int] = {}
+    for core, total, what in _CORE.findall(output):
+        key = "clauses" if what == "clauses" else "lemmas"
+        found[f"core_{key}"] = int(core)
+        found[key] = int(total)
+    return found
+
+
+def drat_trim_check(drat_trim: Path, cnf: bytes, proof: bytes, timeout: float) -> dict[str, Any]:
+    """Run ``drat-trim CNF PROOF -t TIMEOUT`` (backward checking) on the two texts.
+
+    Returns ``{"checker", "verified", "seconds", ...}`` with the core sizes of
+    :func:`parse_summary`; DefectError unless drat-trim says ``s VERIFIED``; InputError if the
+    binary cannot run. The files go to a temporary folder that is removed afterwards.
+    """
+    with tempfile.TemporaryDirectory(prefix="minttt-drat-") as tmp:
+        cnf_path, proof_path = Path(tmp) / "f.cnf", Path(tmp) / "p.drat"
+        cnf_path.write_bytes(cnf)
+        proof_path.write_bytes(proof)
+        start = time.perf_counter()
+        try:
+            run = subprocess.run(
+                [str(drat_trim), str(cnf_path), str(proof_path), "-t", str(int(timeout))],
+                capture_output=True,
+                text=True,
+                timeout=timeout + 60,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise InputError(f"cannot run drat-trim {drat_trim}: {exc}") from None
+        seconds = time.perf_counter() - start
+    lines = [ln.strip() for ln in run.stdout.splitlines() if ln.startswith("s ")]
+    if "s VERIFIED" not in lines:
+        raise DefectError(f"drat-trim did not verify the proof: {lines or run.stdout[-300:]}")
+    return {
+        "checker": CHECKER,
+        "verified": True,
+        "seconds": round(seconds, 1),
+        **parse_summary(run.stdout),
+    }
+
+
+__all__ = ["CHECKER", "drat_trim_check", "parse_summary"]

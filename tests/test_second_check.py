@@ -1,0 +1,90 @@
+"""The second check (scripts/second_check.py): drat-trim's verdicts cover every certificate, with
+the proof hashes of the indexes, and the script reports a rejected proof as a defect."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROOFS = ROOT / "results" / "proofs"
+SECOND = json.loads((PROOFS / "second-check.json").read_text("utf-8"))
+SUMMARY = "c 7 of 20 clauses in core\nc 3 of 11 lemmas in core using 40 resolution steps"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("second_check", ROOT / "scripts/second_check.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["second_check"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+second_check = _script()
+
+
+def _fake(tmp_path: Path, verdict: str) -> Path:
+    """A stand-in drat-trim: checks that both files are there and prints ``verdict``."""
+    script = tmp_path / "drat-trim"
+    script.write_text(
+        f"#!/bin/sh\ntest -s \"$1\" && test -s \"$2\" && printf '%s\\n' '{SUMMARY}' 's {verdict}'\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script
+
+
+def test_every_certificate_was_verified_by_drat_trim():
+    """In step with the indexes: a new or changed proof must be checked again."""
+    done = {f"{r['folder']}/{r['variant']}": r for r in SECOND["certificates"]}
+    jobs = list(second_check.jobs())
+    assert len(jobs) == len(done) > 60
+    for job in jobs:
+        record = done[second_check._key(job)]
+        assert record["proof_sha256"] == job.proof_sha256, job.variant
+        assert record["verdict"] == "VERIFIED"
+        assert 0 < record["core_lemmas"] <= record["lemmas"]
+        assert record["regenerated"] == (job.proof is None)
+    assert "commit" in SECOND["drat_trim"]
+    indexes = [PROOFS / "index.json", PROOFS / "mnk" / "index.json"]
+    for record in (r for p in indexes for r in json.loads(p.read_text("utf-8"))["certificates"]):
+        key = ("proofs/mnk/" if record["game"].startswith("mnk") else "proofs/") + record["variant"]
+        assert key in done or record["checked_by"].startswith("drat-trim"), key
+
+
+def test_the_script_records_a_verdict_and_reports_a_rejection(tmp_path: Path, capsys):
+    out = tmp_path / "second.json"
+    name = "first-center-lookup-positions"
+    args = [name, "--out", str(out)]
+    assert second_check.main([*args, "--drat-trim", str(_fake(tmp_path, "VERIFIED"))]) == 0
+    records = json.loads(out.read_text("utf-8"))["certificates"]
+    assert {r["variant"] for r in records} == {name}  # the 3x3 one and the raw one
+    assert {r["folder"] for r in records} == {"proofs", "proofs/raw"}
+    assert all(r["core_clauses"] == 7 and r["lemmas"] == 11 for r in records)
+    out.unlink()
+    assert second_check.main([*args, "--drat-trim", str(_fake(tmp_path, "NOT VERIFIED"))]) == 1
+    assert "did not verify" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_the_script_rejects_a_missing_binary(tmp_path: Path):
+    assert second_check.main(["--drat-trim", str(tmp_path / "nope")]) == 2
+
+
+@pytest.mark.slow
+def test_a_proof_not_shipped_is_regenerated_to_its_hash(tmp_path: Path):
+    out = tmp_path / "second.json"
+    name = "first-any-lookup-entries@mnk:3,4,3"
+    assert (
+        second_check.main(
+            [name, "--out", str(out), "--drat-trim", str(_fake(tmp_path, "VERIFIED"))]
+        )
+        == 0
+    )
+    (record,) = json.loads(out.read_text("utf-8"))["certificates"]
+    assert record["regenerated"] and record["folder"] == "proofs/mnk"
