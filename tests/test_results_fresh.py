@@ -17,8 +17,14 @@ pytestmark = pytest.mark.slow  # reruns the whole of minttt reproduce
 
 ROOT = Path(__file__).resolve().parent.parent
 # Written by scripts/bench.py, the long study script, scripts/bytes.py (needs avr-gcc) and
-# scripts/raw_cross_check.py (long), not by reproduce.
-NOT_FROM_REPRODUCE = {"bench.json", "games_study.json", "bytes.json", "raw_cross_check.json"}
+# scripts/raw_cross_check.py (long) and scripts/second_check.py (needs drat-trim), not by reproduce.
+NOT_FROM_REPRODUCE = {
+    "bench.json",
+    "games_study.json",
+    "bytes.json",
+    "raw_cross_check.json",
+    "second-check.json",
+}
 # Written by minttt certify --all (minutes) and scripts/scale_games.py (long 4x4 runs), not by
 # reproduce: the m,n,k certificates and the resumable bounds of the array pipeline; and the raw
 # minima's certificates (scripts/raw_cross_check.py).
