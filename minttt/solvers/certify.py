@@ -46,7 +46,7 @@ MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its siz
 # 4x4 k=3 (first player, entries) is proven by the array pipeline: minttt.scale.certify
 MNK_GAMES = ("mnk:3,4,3",)
 # m,n,k minima RC2 proves and a certificate settles (Z3 does not finish): the object pipeline
-MNK_MORE = ("first-any-tree-positions@mnk:4,4,3",)
+MNK_MORE = ("second-lookup-positions@mnk:3,4,3", "first-any-tree-positions@mnk:4,4,3")
 MNK_FOLDER = "mnk"  # their certificates: minttt certify --all (minutes), not reproduce
 # Variants whose certificate bounds only the positions at most this many plies deep: a subset of
 # the objective literals, so a table with at most k-1 positions satisfies the bound too. The full
