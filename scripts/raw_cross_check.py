@@ -6,7 +6,9 @@ every variant this script asks, with a time limit per call, nice'd, one process 
 
 * **drat**: CaDiCaL 1.9.5 refutes "a table of at most k-1 exists" (the variant's hard clauses +
   ``kmtotalizer`` at k-1, exactly :func:`minttt.solvers.certify.cnf_text`) with a DRAT proof,
-  which :mod:`minttt.drat` (pure Python, independent of the solvers) checks. For a checked
+  which :mod:`minttt.drat` (pure Python, independent of the solvers) checks, or drat-trim with
+  ``--drat-trim PATH`` (the C checker, for proofs of tens of MB), whose LRAT output
+  :mod:`minttt.lrat` then checks (the call's ``checked_by`` names both). For a checked
   proof the CNF is written to ``results/proofs/raw/`` (xz), and the proof too when it is at most
   :data:`~minttt.solvers.certify.MAX_SHIPPED_PROOF` bytes compressed (CaDiCaL is deterministic:
   the record's SHA-256 identifies the proof it regenerates from the CNF). The time limit covers
@@ -21,7 +23,7 @@ in PySAT nor a Z3 call stopped from outside returns reliably).
 
 Writes ``results/raw_cross_check.json`` after every call (resumable: calls already recorded with
 the same or a longer limit are skipped). Run: ``nice -n 10 python scripts/raw_cross_check.py
-[--limit SECONDS] [--method drat|z3] [VARIANT ...]``.
+[--limit SECONDS] [--method drat|z3] [--drat-trim PATH] [VARIANT ...]``.
 """
 
 from __future__ import annotations
@@ -36,12 +38,16 @@ from pathlib import Path
 from typing import Any
 
 from minttt.fileio import write_json_atomic, write_many_atomic
+from minttt.solvers.drat_trim import CHECKER as DRAT_TRIM
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 OUT = RESULTS / "raw_cross_check.json"
 PROOFS = RESULTS / "proofs" / "raw"
 METHODS = ("drat", "z3")
+MINTTT_CHECKER = "minttt.drat"
+#: seconds drat-trim may take on one proof (the call's own limit still applies)
+DRAT_TRIM_LIMIT = 20_000
 
 
 #: raw openings that have a name: ``corner`` is cell 0, ``edge`` cell 1 (README: --symmetry none)
@@ -77,10 +83,13 @@ def _formula(name: str) -> Any:
     return encode(build_graph(symmetric=False), Variant.parse(name))
 
 
-def _drat(name: str, k: int) -> dict[str, Any]:
-    """CaDiCaL's proof of UNSAT at k-1 and minttt.drat's verdict (runs in the child)."""
+def _drat(name: str, k: int, drat_trim: Path | None = None) -> dict[str, Any]:
+    """CaDiCaL's proof of UNSAT at k-1 and the checker's verdict (runs in the child):
+    minttt.drat, or drat-trim when its binary is given (proofs too large for the pure-Python
+    checker; the record names the checker)."""
     from minttt import drat
     from minttt.solvers.certify import MAX_SHIPPED_PROOF, cnf_text, compress, prove_unsat
+    from minttt.solvers.drat_trim import drat_trim_check
 
     formula = _formula(name)
     cnf = cnf_text(formula, k).encode("ascii")
@@ -89,20 +98,30 @@ def _drat(name: str, k: int) -> dict[str, Any]:
     proof = prove_unsat(nvars, [list(c) for c in clauses])
     solve_s = time.perf_counter() - t0
     t0 = time.perf_counter()
-    result = drat.check(cnf, proof)
+    if drat_trim is not None:  # DefectError unless VERIFIED: the child records it, unconfirmed
+        verdict = drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, lrat=True)
+        valid, checker = True, f"{verdict['checker']}; its LRAT by {verdict['lrat_checker']}"
+        message = (
+            f"VERIFIED: {verdict['core_lemmas']} of {verdict['lemmas']} lemmas in core; "
+            f"LRAT valid: {verdict['lrat_lemmas']} lemmas in {verdict['lrat_seconds']} s"
+        )
+    else:
+        result = drat.check(cnf, proof)
+        valid, checker, message = result.valid, MINTTT_CHECKER, result.message
     check_s = time.perf_counter() - t0
     cnf_xz, proof_xz = compress(cnf), compress(proof)
-    shipped = result.valid and len(proof_xz) <= MAX_SHIPPED_PROOF
+    shipped = valid and len(proof_xz) <= MAX_SHIPPED_PROOF
     return {
-        "confirmed": result.valid,
+        "confirmed": valid,
         "solve_seconds": round(solve_s, 2),
         "check_seconds": round(check_s, 2),
-        "check": result.message,
-        "lemmas": result.lemmas,
+        "checked_by": checker,
+        "check": message,
+        "lemmas": sum(1 for line in proof.splitlines() if line and not line.startswith(b"d ")),
         "proof_bytes": len(proof_xz),
         "proof_sha256": hashlib.sha256(proof).hexdigest(),
         "shipped": shipped,
-        "files": _files(name, cnf_xz, proof_xz if shipped else None) if result.valid else {},
+        "files": _files(name, cnf_xz, proof_xz if shipped else None) if valid else {},
     }
 
 
@@ -128,19 +147,21 @@ def _z3(name: str, k: int, limit: float) -> dict[str, Any]:
     }
 
 
-def _child(method: str, name: str, k: int, limit: float, conn: Any) -> None:
+def _child(method: str, name: str, k: int, limit: float, drat_trim: Path | None, conn: Any) -> None:
     try:
-        conn.send(_drat(name, k) if method == "drat" else _z3(name, k, limit))
+        conn.send(_drat(name, k, drat_trim) if method == "drat" else _z3(name, k, limit))
     except (Exception, KeyboardInterrupt) as exc:  # Z3 gave up: recorded, not a result
         conn.send({"confirmed": False, "answer": f"{type(exc).__name__}: {exc}"})
     conn.close()
 
 
-def run_call(method: str, name: str, k: int, limit: float) -> dict[str, Any]:
+def run_call(
+    method: str, name: str, k: int, limit: float, drat_trim: Path | None = None
+) -> dict[str, Any]:
     """One call in a child process, killed after ``limit`` seconds."""
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(method, name, k, limit, child))
+    proc = ctx.Process(target=_child, args=(method, name, k, limit, drat_trim, child))
     t0 = time.perf_counter()
     proc.start()
     child.close()
@@ -168,7 +189,8 @@ def versions() -> dict[str, str]:
         "z3": z3.get_version_string(),
         "python_sat": version("python-sat"),
         "sat_solver": SAT_SOLVER_NAME,
-        "checker": "minttt.drat (backward RUP/RAT)",
+        "checker": f"{MINTTT_CHECKER} (backward RUP/RAT), or {DRAT_TRIM} where a call's "
+        "checked_by says so",
     }
 
 
@@ -210,7 +232,7 @@ def _run_pending(minima: dict[str, int], args: argparse.Namespace, data: dict[st
                 if _done(data["calls"].get(key), args.limit, minima.get(case, k)):
                     continue
                 bound_k = minima.get(case, k)  # a named case runs at its own minimum
-                record = run_call(method, case, bound_k, args.limit)
+                record = run_call(method, case, bound_k, args.limit, args.drat_trim)
                 files = record.pop("files", {})
                 if files:
                     write_many_atomic({PROOFS / n: b for n, b in files.items()})
@@ -241,12 +263,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("variants", nargs="*", help="raw variants (default: all 12)")
     parser.add_argument("--limit", type=float, default=300.0, help="seconds per call")
     parser.add_argument("--method", action="append", choices=METHODS)
+    parser.add_argument(
+        "--drat-trim",
+        type=Path,
+        metavar="PATH",
+        help="check the proofs with this drat-trim binary instead of minttt.drat (large proofs)",
+    )
     args = parser.parse_args(argv)
     table = json.loads((RESULTS / "tables-raw.json").read_text("utf-8"))
     minima = {r["variant"]: r["size"] for r in table}
     unknown = [v for v in args.variants if v not in minima]
     if unknown:
         print(f"not a raw variant: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    if args.drat_trim is not None and not args.drat_trim.is_file():
+        print(f"no drat-trim binary at {args.drat_trim}", file=sys.stderr)
         return 2
     data = _load()
     _run_pending(minima, args, data)

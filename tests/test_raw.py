@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from functools import cache
 from pathlib import Path
@@ -151,6 +152,54 @@ def test_any_opening_is_refuted_by_its_nine_cases() -> None:
     assert script.cases("second-lookup-entries") == ["second-lookup-entries"]
 
 
+def _fake_drat_trim(tmp_path: Path, verdict: str) -> Path:
+    """A stand-in drat-trim: checks that both files are there and prints ``verdict``."""
+    script = tmp_path / "drat-trim"
+    summary = "c 7 of 20 clauses in core\nc 3 of 11 lemmas in core using 40 resolution steps"
+    script.write_text(
+        f"#!/bin/sh\ntest -s \"$1\" && test -s \"$2\" && printf '%s\\n' '{summary}' 's {verdict}'\n"
+    )
+    script.chmod(0o755)
+    return script
+
+
+def test_a_call_rejected_by_drat_trim_or_its_lrat_check_is_not_confirmed(tmp_path) -> None:
+    """``--drat-trim``: CaDiCaL really refutes the bound, the given binary judges the proof and
+    minttt.lrat its LRAT output (the stand-in writes none: not confirmed either)."""
+    script = _cross_check_script()
+    name, k = "first-7-lookup-positions", 68  # X opens in cell 7 (raw): CaDiCaL takes 0.1 s
+    rejected = script.run_call("drat", name, k, 120, _fake_drat_trim(tmp_path, "NOT VERIFIED"))
+    assert not rejected["confirmed"] and "did not verify" in rejected["answer"]
+    no_lrat = script.run_call("drat", name, k, 120, _fake_drat_trim(tmp_path, "VERIFIED"))
+    assert not no_lrat["confirmed"] and "wrote no LRAT" in no_lrat["answer"]
+    plain = script.run_call("drat", name, k, 120)  # no binary: minttt.drat checks it
+    assert plain["confirmed"] and plain["checked_by"] == "minttt.drat"
+    assert f"{name}.cnf.xz" in plain["files"] and plain["lemmas"] > 0
+
+
+REAL_DRAT_TRIM = os.environ.get("MINTTT_DRAT_TRIM") or shutil.which("drat-trim")
+
+
+@pytest.mark.skipif(
+    REAL_DRAT_TRIM is None,
+    reason="no drat-trim binary (set MINTTT_DRAT_TRIM or put drat-trim on PATH)",
+)
+def test_a_call_checked_by_real_drat_trim_and_minttt_lrat() -> None:
+    script = _cross_check_script()
+    record = script.run_call("drat", "first-7-lookup-positions", 68, 120, Path(REAL_DRAT_TRIM))
+    assert record["confirmed"], record
+    assert record["checked_by"] == (
+        "drat-trim (backward); its LRAT by minttt check-proof --lrat (minttt.lrat)"
+    )
+    assert "LRAT valid" in record["check"]
+
+
+def test_the_script_rejects_a_missing_drat_trim(tmp_path, capsys) -> None:
+    script = _cross_check_script()
+    assert script.main(["--drat-trim", str(tmp_path / "nope")]) == 2
+    assert "no drat-trim binary" in capsys.readouterr().err
+
+
 @pytest.mark.skipif(not CROSS.is_file(), reason="scripts/raw_cross_check.py has not run")
 def test_the_cross_check_record_matches_the_minima_and_the_shipped_files() -> None:
     data = json.loads(CROSS.read_text("utf-8"))
@@ -193,6 +242,25 @@ def test_every_shipped_raw_proof_checks_and_its_cnf_is_the_claim() -> None:
     assert data["versions"]["z3"]
 
 
+@pytest.mark.skipif(not CROSS.is_file(), reason="scripts/raw_cross_check.py has not run")
+def test_every_raw_cnf_whose_proof_is_not_shipped_is_the_claim() -> None:
+    """The large proofs are regenerated from these CNFs (second_check.py): each is the claim."""
+    from minttt import drat
+    from minttt.solvers.certify import cnf_text
+
+    data = json.loads(CROSS.read_text("utf-8"))
+    unshipped = [
+        (key.split(":", 1)[1], r)
+        for key, r in data["calls"].items()
+        if key.startswith("drat:") and r["confirmed"] and not r["shipped"]
+    ]
+    assert len(unshipped) >= 4  # second and both-center, positions and entries
+    for name, record in unshipped:
+        cnf = drat.read_bytes(RAW_PROOFS / f"{name}.cnf.xz")
+        formula = encode(RAW, Variant.parse(name))
+        assert cnf == cnf_text(formula, record["bound"] + 1).encode("ascii"), name
+
+
 def test_the_report_section_reads_the_long_run(tmp_path) -> None:
     from minttt.report.raw_cross import raw_cross_check_markdown
     from minttt.report.reproduce import LONG_RUN_INPUTS
@@ -205,3 +273,21 @@ def test_the_report_section_reads_the_long_run(tmp_path) -> None:
             line for line in lines if line.startswith("| first-") or line.startswith("| second")
         ]
         assert len(rows) + sum(line.startswith("| both") for line in lines) == 12
+
+
+def test_the_report_names_the_checkers_of_the_large_raw_proofs() -> None:
+    from minttt.report.raw_cross import _drat_trim_note
+
+    lrat = "drat-trim (backward); its LRAT by minttt check-proof --lrat (minttt.lrat)"
+    calls = {
+        "drat:a": {"confirmed": True, "checked_by": lrat},
+        "drat:b": {"confirmed": True},  # checked by minttt.drat
+        "drat:c": {"confirmed": False, "checked_by": "drat-trim (backward)"},
+        "z3:a": {"confirmed": True},
+    }
+    assert _drat_trim_note({"calls": calls}) == (
+        ", or by drat-trim and its LRAT output by `minttt.lrat` for a"
+    )
+    calls["drat:c"]["confirmed"] = True  # one without LRAT: the note must not claim it
+    assert _drat_trim_note({"calls": calls}) == ", or by drat-trim for a, c"
+    assert _drat_trim_note({"calls": {"drat:b": calls["drat:b"]}}) == ""

@@ -1,10 +1,13 @@
-"""The second check (scripts/second_check.py): drat-trim's verdicts cover every certificate, with
-the proof hashes of the indexes, and the script reports a rejected proof as a defect."""
+"""The second check (scripts/second_check.py): drat-trim's verdicts, and minttt.lrat's on
+drat-trim's LRAT, cover every certificate, with the proof hashes of the indexes; the script
+reports a rejected proof as a defect."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import shutil
 import stat
 import sys
 from pathlib import Path
@@ -30,10 +33,12 @@ second_check = _script()
 
 
 def _fake(tmp_path: Path, verdict: str) -> Path:
-    """A stand-in drat-trim: checks that both files are there and prints ``verdict``."""
+    """A stand-in drat-trim: checks that both files are there, prints ``verdict`` and writes an
+    empty LRAT file where ``-L`` asks."""
     script = tmp_path / "drat-trim"
     script.write_text(
         f"#!/bin/sh\ntest -s \"$1\" && test -s \"$2\" && printf '%s\\n' '{SUMMARY}' 's {verdict}'\n"
+        'test "$5" = -L && : > "$6"\n'
     )
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     return script
@@ -49,27 +54,60 @@ def test_every_certificate_was_verified_by_drat_trim():
         assert record["proof_sha256"] == job.proof_sha256, job.variant
         assert record["verdict"] == "VERIFIED"
         assert 0 < record["core_lemmas"] <= record["lemmas"]
+        assert record["lrat_lemmas"] > 0 and record["lrat_seconds"] >= 0  # minttt.lrat: valid
         assert record["regenerated"] == (job.proof is None)
     assert "commit" in SECOND["drat_trim"]
     indexes = [PROOFS / "index.json", PROOFS / "mnk" / "index.json"]
     for record in (r for p in indexes for r in json.loads(p.read_text("utf-8"))["certificates"]):
         key = ("proofs/mnk/" if record["game"].startswith("mnk") else "proofs/") + record["variant"]
-        assert key in done or record["checked_by"].startswith("drat-trim"), key
+        assert key in done, key
 
 
-def test_the_script_records_a_verdict_and_reports_a_rejection(tmp_path: Path, capsys):
+def _stub_lrat(monkeypatch) -> None:
+    """minttt.lrat's verdict on the stand-in's (empty) LRAT file, stubbed as valid: the real
+    check is tested in test_lrat.py and, with a real drat-trim, below."""
+    from minttt.solvers import drat_trim
+
+    def valid(cnf_path: Path, lrat_path: Path) -> dict:
+        assert cnf_path.is_file() and lrat_path.is_file()
+        return {"lrat_checker": "stub", "lrat_lemmas": 3, "lrat_bytes": 0, "lrat_seconds": 0.0}
+
+    monkeypatch.setattr(drat_trim, "lrat_check", valid)
+
+
+def test_the_script_records_a_verdict_and_reports_a_rejection(tmp_path: Path, capsys, monkeypatch):
     out = tmp_path / "second.json"
     name = "first-center-lookup-positions"
     args = [name, "--out", str(out)]
+    assert second_check.main([*args, "--drat-trim", str(_fake(tmp_path, "VERIFIED"))]) == 1
+    assert "fails minttt's check" in capsys.readouterr().err  # the empty LRAT file
+    assert not out.exists()
+    _stub_lrat(monkeypatch)
     assert second_check.main([*args, "--drat-trim", str(_fake(tmp_path, "VERIFIED"))]) == 0
     records = json.loads(out.read_text("utf-8"))["certificates"]
     assert {r["variant"] for r in records} == {name}  # the 3x3 one and the raw one
     assert {r["folder"] for r in records} == {"proofs", "proofs/raw"}
     assert all(r["core_clauses"] == 7 and r["lemmas"] == 11 for r in records)
+    assert all(r["lrat_lemmas"] == 3 for r in records)
     out.unlink()
     assert second_check.main([*args, "--drat-trim", str(_fake(tmp_path, "NOT VERIFIED"))]) == 1
     assert "did not verify" in capsys.readouterr().err
     assert not out.exists()
+
+
+REAL_DRAT_TRIM = os.environ.get("MINTTT_DRAT_TRIM") or shutil.which("drat-trim")
+
+
+@pytest.mark.skipif(
+    REAL_DRAT_TRIM is None,
+    reason="no drat-trim binary (set MINTTT_DRAT_TRIM or put drat-trim on PATH)",
+)
+def test_the_script_with_real_drat_trim_and_minttt_lrat(tmp_path: Path):
+    out = tmp_path / "second.json"
+    args = ["first-center-lookup-positions", "--out", str(out), "--drat-trim", REAL_DRAT_TRIM]
+    assert second_check.main(args) == 0
+    records = json.loads(out.read_text("utf-8"))["certificates"]
+    assert len(records) == 2 and all(0 < r["lrat_lemmas"] <= r["lemmas"] for r in records)
 
 
 def test_the_script_rejects_a_missing_binary(tmp_path: Path):
@@ -77,7 +115,8 @@ def test_the_script_rejects_a_missing_binary(tmp_path: Path):
 
 
 @pytest.mark.slow
-def test_a_proof_not_shipped_is_regenerated_to_its_hash(tmp_path: Path):
+def test_a_proof_not_shipped_is_regenerated_to_its_hash(tmp_path: Path, monkeypatch):
+    _stub_lrat(monkeypatch)
     out = tmp_path / "second.json"
     name = "first-any-lookup-entries@mnk:3,4,3"
     assert (

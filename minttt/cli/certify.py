@@ -27,8 +27,9 @@ def certify_command(
     drat_trim: Path = typer.Option(
         None,
         "--drat-trim",
-        help="A drat-trim binary: checks the proofs instead of minttt's own checker (for the "
-        "4x4 ones, too large for it); recorded in the index.",
+        help="A drat-trim binary: checks the proofs, and minttt.lrat checks the LRAT refutation "
+        "it writes, instead of minttt's DRAT checker (for proofs of hundreds of MB); recorded "
+        "in the index.",
     ),
 ) -> None:
     """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
@@ -124,18 +125,31 @@ def _line(c: Any) -> str:
 
 def check_proof_command(
     cnf: Path = typer.Argument(..., help="DIMACS CNF (plain, .xz or .gz)."),
-    proof: Path = typer.Argument(..., help="DRAT proof, text or binary (plain, .xz or .gz)."),
+    proof: Path = typer.Argument(
+        ..., help="DRAT proof, text or binary, or LRAT text (plain, .xz or .gz)."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    lrat: bool = typer.Option(
+        False,
+        "--lrat",
+        help="PROOF is LRAT (DRAT with hints, as drat-trim -L writes it; implied by a "
+        "file name with .lrat), checked in one pass by minttt.lrat.",
+    ),
 ) -> None:
     """Check that PROOF refutes CNF (DRAT: RUP or RAT lemmas, ending in the empty clause).
 
+    An LRAT proof (drat-trim -L) is checked in one pass over its hints instead.
     Exit 0 when the proof is valid, 1 when it is not (naming the first lemma that fails),
     2 for a file that cannot be read.
     """
     from minttt import drat
+    from minttt import lrat as lrat_checker
 
     start = time.perf_counter()
-    result = drat.check_files(cnf, proof)
+    if lrat or ".lrat" in proof.name:
+        result = lrat_checker.check_files(cnf, proof)
+    else:
+        result = drat.check_files(cnf, proof)
     seconds = time.perf_counter() - start
     if json_out:
         print_json({**result.to_dict(), "seconds": round(seconds, 3)})

@@ -295,9 +295,10 @@ def checked(
     drat_trim: Path | None,
     record: bool = False,
 ) -> Certificate:
-    """``cert`` with its proof checked: by drat-trim when given (recorded in the index with its
-    seconds), else with ``check`` by :mod:`minttt.drat` (recorded only with ``record``: the
-    standard certificates' index holds no timing); DefectError if the proof fails."""
+    """``cert`` with its proof checked: by drat-trim when given, then drat-trim's LRAT by
+    :mod:`minttt.lrat` (both recorded in the index with their seconds), else with ``check`` by
+    :mod:`minttt.drat` (recorded only with ``record``: the standard certificates' index holds no
+    timing); DefectError if the proof fails."""
     import time
     from dataclasses import replace
 
@@ -306,9 +307,10 @@ def checked(
 
     name = cert.record["variant"]
     if drat_trim is not None:
-        verdict = drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT)
-        cert.record["checked_by"] = verdict["checker"]
+        verdict = drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, lrat=True)
+        cert.record["checked_by"] = f"{verdict['checker']}; its LRAT by {verdict['lrat_checker']}"
         cert.record["check_seconds"] = verdict["seconds"]
+        cert.record["lrat_seconds"] = verdict["lrat_seconds"]
         return replace(cert, check_seconds=verdict["seconds"])
     if not check:
         return cert

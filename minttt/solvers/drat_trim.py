@@ -20,6 +20,7 @@ from typing import Any
 from minttt.errors import DefectError, InputError
 
 CHECKER = "drat-trim (backward)"
+LRAT_CHECKER = "minttt check-proof --lrat (minttt.lrat)"
 _CORE = re.compile(r"^c (\d+) of (\d+) (clauses|lemmas) in core", re.MULTILINE)
 
 
@@ -35,21 +36,30 @@ def parse_summary(output: str) -> dict[str, int]:
     return found
 
 
-def drat_trim_check(drat_trim: Path, cnf: bytes, proof: bytes, timeout: float) -> dict[str, Any]:
+def drat_trim_check(
+    drat_trim: Path, cnf: bytes, proof: bytes, timeout: float, *, lrat: bool = False
+) -> dict[str, Any]:
     """Run ``drat-trim CNF PROOF -t TIMEOUT`` (backward checking) on the two texts.
 
     Returns ``{"checker", "verified", "seconds", ...}`` with the core sizes of
     :func:`parse_summary`; DefectError unless drat-trim says ``s VERIFIED``; InputError if the
     binary cannot run. The files go to a temporary folder that is removed afterwards.
+
+    With ``lrat``, drat-trim also writes the refutation as LRAT (``-L``) and :mod:`minttt.lrat`,
+    minttt's own checker, checks it: the verdict adds ``lrat_checker``, ``lrat_lemmas`` and
+    ``lrat_seconds``, and a DefectError if the LRAT proof fails. A wrong hint cannot pass that
+    check, so the proof stands on minttt's checker too, whatever drat-trim's own verdict is worth.
     """
     with tempfile.TemporaryDirectory(prefix="minttt-drat-") as tmp:
         cnf_path, proof_path = Path(tmp) / "f.cnf", Path(tmp) / "p.drat"
+        lrat_path = Path(tmp) / "p.lrat"
         cnf_path.write_bytes(cnf)
         proof_path.write_bytes(proof)
+        extra = ["-L", str(lrat_path)] if lrat else []
         start = time.perf_counter()
         try:
             run = subprocess.run(
-                [str(drat_trim), str(cnf_path), str(proof_path), "-t", str(int(timeout))],
+                [str(drat_trim), str(cnf_path), str(proof_path), "-t", str(int(timeout)), *extra],
                 capture_output=True,
                 text=True,
                 timeout=timeout + 60,
@@ -58,15 +68,36 @@ def drat_trim_check(drat_trim: Path, cnf: bytes, proof: bytes, timeout: float) -
         except (OSError, subprocess.SubprocessError) as exc:
             raise InputError(f"cannot run drat-trim {drat_trim}: {exc}") from None
         seconds = time.perf_counter() - start
-    lines = [ln.strip() for ln in run.stdout.splitlines() if ln.startswith("s ")]
-    if "s VERIFIED" not in lines:
-        raise DefectError(f"drat-trim did not verify the proof: {lines or run.stdout[-300:]}")
+        lines = [ln.strip() for ln in run.stdout.splitlines() if ln.startswith("s ")]
+        if "s VERIFIED" not in lines:
+            raise DefectError(f"drat-trim did not verify the proof: {lines or run.stdout[-300:]}")
+        verdict: dict[str, Any] = {
+            "checker": CHECKER,
+            "verified": True,
+            "seconds": round(seconds, 1),
+            **parse_summary(run.stdout),
+        }
+        if lrat:
+            verdict.update(lrat_check(cnf_path, lrat_path))
+    return verdict
+
+
+def lrat_check(cnf_path: Path, lrat_path: Path) -> dict[str, Any]:
+    """minttt's LRAT checker on drat-trim's LRAT output; DefectError if it fails."""
+    from minttt import lrat
+
+    if not lrat_path.is_file():
+        raise DefectError("drat-trim wrote no LRAT proof")
+    start = time.perf_counter()
+    result = lrat.check_files(cnf_path, lrat_path)
+    if not result.valid:
+        raise DefectError(f"drat-trim's LRAT proof fails minttt's check: {result.message}")
     return {
-        "checker": CHECKER,
-        "verified": True,
-        "seconds": round(seconds, 1),
-        **parse_summary(run.stdout),
+        "lrat_checker": LRAT_CHECKER,
+        "lrat_lemmas": result.lemmas,
+        "lrat_bytes": lrat_path.stat().st_size,
+        "lrat_seconds": round(time.perf_counter() - start, 1),
     }
 
 
-__all__ = ["CHECKER", "drat_trim_check", "parse_summary"]
+__all__ = ["CHECKER", "LRAT_CHECKER", "drat_trim_check", "lrat_check", "parse_summary"]

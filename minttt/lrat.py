@@ -1,0 +1,230 @@
+"""An independent LRAT proof checker: DIMACS CNF + LRAT proof (text) in, verdict out.
+
+LRAT is DRAT with hints: each lemma names the clauses that, in order, become unit under the
+negation of the lemma and end in a conflict, so checking it needs no search (one pass, linear in
+the hints). It is how proofs of hundreds of MB are checked: a DRAT proof is turned into LRAT by
+``drat-trim CNF PROOF -L out.lrat`` (which keeps only the lemmas the refutation needs), and this
+module checks the result. The hints only say where to look: a wrong hint fails the check, so
+trusting the LRAT check does not mean trusting drat-trim.
+
+Like :mod:`minttt.drat` it imports no solver and nothing of minttt but the CNF reader and the
+verdict type of :mod:`minttt.drat`. Lines are ``ID LITS 0 HINTS 0`` (a lemma) or ``ID d IDS 0``
+(deletions; an unknown id is ignored, which is sound). Formula clauses have ids 1..m in file order;
+lemma ids must increase. A positive hint is a clause that must be unit (or falsified, the
+conflict). A lemma that is not RUP may be RAT on its first literal p: after its positive hints come
+groups ``-D h1 h2 ...``, one for each live clause D containing -p whose resolvent with the lemma is
+not already satisfied; the group's hints refute that resolvent. The proof is valid when it adds the
+empty clause.
+
+>>> cnf = b"p cnf 2 4\\n1 2 0\\n-1 2 0\\n1 -2 0\\n-1 -2 0\\n"
+>>> check(cnf, b"5 2 0 1 2 0\\n6 0 5 3 4 0\\n").valid
+True
+>>> r = check(cnf, b"5 2 0 3 0\\n")
+>>> r.valid, r.message
+(False, 'lemma 1 (id 5, line 1): hint 3 is satisfied, not unit')
+"""
+
+from __future__ import annotations
+
+import gzip
+import lzma
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from minttt.drat import CheckResult, ProofFormatError, Step, parse_cnf, read_bytes
+
+_CONFLICT = ""  # what _propagate returns on a conflict (else the reason it failed)
+_NO_CONFLICT = "the hints end without a conflict"
+
+
+def check(cnf: bytes, proof: bytes) -> CheckResult:
+    """Check an LRAT ``proof`` (text bytes) of the DIMACS ``cnf`` (bytes)."""
+    _, clauses = parse_cnf(cnf)
+    return check_lines(clauses, proof.split(b"\n"))
+
+
+def check_files(cnf: str | Path, proof: str | Path) -> CheckResult:
+    """Check files (plain, .xz or .gz); the proof is read as a stream (LRAT files run to GB)."""
+    _, clauses = parse_cnf(read_bytes(cnf))
+    return check_lines(clauses, _stream(Path(proof)))
+
+
+def _stream(path: Path) -> Iterator[bytes]:
+    """The lines of a plain, xz or gzip file (by magic number), read lazily."""
+    try:
+        with path.open("rb") as f:
+            magic = f.read(6)
+        opener: Callable[..., Any] = open  # lzma.open and gzip.open are overloaded
+        if magic == b"\xfd7zXZ\x00":
+            opener = lzma.open
+        elif magic[:2] == b"\x1f\x8b":
+            opener = gzip.open
+        with opener(path, "rb") as lines:
+            yield from lines
+    except (lzma.LZMAError, EOFError, gzip.BadGzipFile) as exc:
+        raise ProofFormatError(f"{path}: corrupt compressed file ({exc})") from None
+    except OSError as exc:
+        raise ProofFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> CheckResult:
+    """Check LRAT ``lines`` against the formula ``clauses`` (ids 1..m), up to the empty clause."""
+    checker = _Checker(clauses)
+    result = checker.result
+    last = len(clauses)
+    for number, raw in enumerate(lines, start=1):
+        words = raw.split()
+        if not words or words[0][:1] == b"c":
+            continue
+        if len(words) > 1 and words[1] == b"d":
+            for cid in _deletions(words, number):
+                checker.db.pop(cid, None)
+                result.deletions += 1
+            continue
+        cid, lits, hints = _lemma(words, number)
+        result.lemmas += 1
+        step = Step(0, lits, number)
+        if cid <= last:
+            return _fail(result, step, cid, f"its id is not above the previous id {last}")
+        why = checker.implied(lits, hints)
+        if why:
+            return _fail(result, step, cid, why)
+        checker.db[cid] = lits
+        last = cid
+        if not lits:
+            result.valid = True
+            result.core_lemmas = result.lemmas
+            result.core_formula = sorted(i - 1 for i in checker.used)
+            result.core_clauses = len(checker.used)
+            result.message = f"valid: {result.lemmas} lemmas checked" + (
+                f" ({result.rat_lemmas} by RAT)" if result.rat_lemmas else ""
+            )
+            return result
+    result.message = "the proof never adds the empty clause"
+    return result
+
+
+class _Checker:
+    """The live clauses by id, and the formula clauses the hints have used."""
+
+    def __init__(self, clauses: list[tuple[int, ...]]) -> None:
+        self.db: dict[int, tuple[int, ...]] = {i: c for i, c in enumerate(clauses, start=1)}
+        self.formula = len(clauses)
+        self.used: set[int] = set()
+        self.result = CheckResult(False, "")
+
+    def implied(self, lits: tuple[int, ...], hints: list[int]) -> str:
+        """Why the lemma ``lits`` does not follow with ``hints`` ("" when it does)."""
+        true = {-lit for lit in lits}
+        if any(-lit in true for lit in true):
+            return ""  # a tautology follows from anything
+        rup = hints[: _first_negative(hints)]
+        why = self.propagate(true, rup)
+        if why == _CONFLICT:
+            return ""
+        if why != _NO_CONFLICT:
+            return why  # a hint that is not unit or not live: no RAT check repairs that
+        if not lits:
+            return why
+        rat_why = self.rat(lits[0], true, hints[len(rup) :])
+        if not rat_why:
+            self.result.rat_lemmas += 1
+            return ""
+        return rat_why if len(rup) < len(hints) else f"{why}, and it is not RAT ({rat_why})"
+
+    def propagate(self, true: set[int], hints: list[int]) -> str:
+        """Make each hint clause unit under ``true`` (adding its literal) until one is falsified."""
+        for h in hints:
+            clause = self.db.get(h)
+            if clause is None:
+                return f"hint {h} is not a live clause"
+            if h <= self.formula:
+                self.used.add(h)
+            unit = 0
+            free = 0
+            for lit in clause:
+                if lit in true:
+                    return f"hint {h} is satisfied, not unit"
+                if -lit not in true:
+                    unit, free = lit, free + 1
+            if free == 0:
+                return _CONFLICT
+            if free > 1:
+                return f"hint {h} is not unit ({free} literals unassigned)"
+            true.add(unit)
+        return _NO_CONFLICT
+
+    def rat(self, pivot: int, true: set[int], groups: list[int]) -> str:
+        """RAT on ``pivot``: every live clause with -pivot gives a resolvent its group refutes."""
+        by_clause: dict[int, list[int]] = {}
+        current: list[int] | None = None
+        for h in groups:
+            if h < 0:
+                current = by_clause.setdefault(-h, [])
+            elif current is not None:
+                current.append(h)
+        for cid, clause in self.db.items():
+            if -pivot not in clause:
+                continue
+            rest = [lit for lit in clause if lit != -pivot]
+            if any(lit in true or -lit in rest for lit in rest):
+                continue  # the resolvent is already satisfied (or a tautology): nothing to refute
+            if cid not in by_clause:
+                return f"RAT on {pivot}: no hints for clause {cid}"
+            why = self.propagate(true | {-lit for lit in rest}, by_clause[cid])
+            if why != _CONFLICT:
+                return f"RAT on {pivot}, clause {cid}: {why}"
+        return ""
+
+
+def _ints(words: list[bytes], number: int) -> list[int]:
+    try:
+        return [int(w) for w in words]
+    except ValueError:
+        raise ProofFormatError(f"LRAT line {number}: not numbers: {_show(words)}") from None
+
+
+def _show(words: list[bytes]) -> str:
+    text = b" ".join(words).decode("utf-8", "replace")
+    return repr(text if len(text) <= 40 else text[:40] + "...")
+
+
+def _deletions(words: list[bytes], number: int) -> list[int]:
+    """The ids of an ``ID d IDS 0`` line."""
+    ids = _ints(words[2:], number)
+    if not ids or ids[-1] != 0 or 0 in ids[:-1] or min(ids[:-1], default=1) < 0:
+        raise ProofFormatError(f"LRAT line {number}: bad deletion {_show(words)}")
+    return ids[:-1]
+
+
+def _lemma(words: list[bytes], number: int) -> tuple[int, tuple[int, ...], list[int]]:
+    """``(id, literals, hints)`` of an ``ID LITS 0 HINTS 0`` line."""
+    nums = _ints(words, number)
+    bad = ProofFormatError(f"LRAT line {number}: not 'ID LITERALS 0 HINTS 0': {_show(words)}")
+    if len(nums) < 3 or nums[0] <= 0 or nums[-1] != 0:
+        raise bad
+    try:
+        zero = nums.index(0, 1)
+    except ValueError:
+        raise bad from None
+    hints = nums[zero + 1 : -1]
+    if zero == len(nums) - 1 or 0 in hints:
+        raise bad
+    return nums[0], tuple(nums[1:zero]), hints
+
+
+def _fail(result: CheckResult, step: Step, cid: int, why: str) -> CheckResult:
+    result.failed, result.failed_index = step, result.lemmas
+    result.message = f"lemma {result.lemmas} (id {cid}, line {step.line}): {why}"
+    return result
+
+
+def _first_negative(hints: list[int]) -> int:
+    for i, h in enumerate(hints):
+        if h < 0:
+            return i
+    return len(hints)
+
+
+__all__ = ["check", "check_files", "check_lines"]

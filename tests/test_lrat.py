@@ -1,0 +1,182 @@
+"""The LRAT checker (minttt.lrat) on hand-made proofs, their corruptions, and drat-trim's output
+on a shipped certificate when a drat-trim binary is at hand."""
+
+from __future__ import annotations
+
+import gzip
+import lzma
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from minttt import drat, lrat
+from minttt.cli import app
+from minttt.errors import DefectError
+from minttt.solvers.drat_trim import drat_trim_check
+
+runner = CliRunner()
+
+# pigeonhole 3 -> 2 (as in test_drat.py): p(i, j) = pigeon i in hole j is variable 2 * (i - 1) + j
+PHP32 = b"""p cnf 6 9
+1 2 0
+3 4 0
+5 6 0
+-1 -3 0
+-1 -5 0
+-3 -5 0
+-2 -4 0
+-2 -6 0
+-4 -6 0
+"""
+# -1: (-1 -3) and (-1 -5) make 3 and 5 false, (3 4) and (5 6) make 4 and 6 true: (-4 -6) fails.
+PHP32_LRAT = b"""10 -1 0 4 5 2 3 9 0
+11 -3 0 4 6 1 3 8 0
+11 d 4 5 0
+12 0 10 11 1 2 7 0
+"""
+# RAT: 1 is not RUP-implied by its hint 2 alone; the one clause with -1 (clause 1) gives the
+# resolvent (4 2), refuted by the group -1: clause 4 makes 5 false, clause 3 (4 5) then fails.
+RAT_CNF = b"p cnf 5 4\n-1 2 0\n-2 4 0\n4 5 0\n-5 2 0\n"
+
+
+def _lines(proof: bytes) -> list[bytes]:
+    return proof.splitlines(keepends=True)
+
+
+def test_pigeonhole_lrat_is_valid_and_uses_the_formula():
+    r = lrat.check(PHP32, PHP32_LRAT)
+    assert r.valid, r.message
+    assert (r.lemmas, r.deletions, r.rat_lemmas) == (3, 2, 0)
+    assert r.core_clauses == 9  # every clause of the pigeonhole formula is needed
+
+
+@pytest.mark.parametrize(
+    "proof, why",
+    [
+        (PHP32_LRAT.replace(b"10 -1 0", b"10 1 0"), "lemma 1 (id 10, line 1): hint 4 is satisfied"),
+        (PHP32_LRAT.replace(b"4 5 2 3 9 0", b"4 5 2 3 0"), "lemma 1 (id 10"),  # a dropped hint
+        (PHP32_LRAT.replace(b"12 0 10 11 1 2 7 0\n", b""), "never adds the empty clause"),
+        (PHP32_LRAT.replace(b" 4 6 1 3 8", b" 8 4 6 1 3"), "lemma 2 (id 11"),  # out of order
+        (PHP32_LRAT.replace(b"11 d 4 5 0", b"11 d 4 7 0"), "hint 7 is not a live clause"),
+        (PHP32_LRAT.replace(b"11 -3", b"10 -3"), "not above the previous id 10"),
+        (PHP32_LRAT.replace(b"12 0 10 11 1 2 7 0", b"12 0 10 11 1 2 99 0"), "not a live clause"),
+    ],
+    ids=["flipped", "dropped-hint", "no-empty", "order", "deleted-hint", "id", "unknown-id"],
+)
+def test_a_corrupted_lrat_proof_is_invalid_and_names_the_lemma(proof: bytes, why: str):
+    r = lrat.check(PHP32, proof)
+    assert not r.valid and why in r.message, r.message
+
+
+def test_removing_a_formula_clause_breaks_the_proof():
+    cnf = PHP32.replace(b"p cnf 6 9", b"p cnf 6 8").replace(b"-4 -6 0\n", b"")
+    r = lrat.check(cnf, PHP32_LRAT)  # ids shift: the hints no longer fit
+    assert not r.valid and "lemma 1 " in r.message
+
+
+def test_rat_lemma_with_its_group():
+    proof = b"5 1 4 0 2 -1 4 3 0\n"
+    r = lrat.check_lines(drat.parse_cnf(RAT_CNF)[1], [proof])
+    assert r.rat_lemmas == 1 and "never adds the empty clause" in r.message
+    r = lrat.check(RAT_CNF, b"5 1 4 0 2 -1 4 0\n")  # the group stops short of a conflict
+    assert "RAT on 1, clause 1: the hints end without a conflict" in r.message
+    r = lrat.check(RAT_CNF, b"5 1 4 0 2 0\n")  # no group for clause 1
+    assert "and it is not RAT (RAT on 1: no hints for clause 1)" in r.message
+    # x1 <-> x2 & x3 (extended resolution): both resolvents on 1 are tautologies, so RAT holds
+    r = lrat.check(b"p cnf 3 2\n-1 2 0\n-1 3 0\n", b"3 1 -2 -3 0 0\n")
+    assert r.rat_lemmas == 1 and not r.failed
+
+
+def test_a_tautology_needs_no_hints():
+    r = lrat.check_lines(drat.parse_cnf(PHP32)[1], [b"10 1 -1 0 0\n"])
+    assert r.lemmas == 1 and r.message == "the proof never adds the empty clause"
+
+
+@pytest.mark.parametrize(
+    "proof", [b"10 -1 0 4 5\n", b"x 0\n", b"10 -1 4 5 2 3 9\n", b"11 d 4 x 0\n", b"11 d\n"]
+)
+def test_a_malformed_line_is_a_bad_file(proof: bytes):
+    with pytest.raises(drat.ProofFormatError, match="LRAT line 1"):
+        lrat.check(PHP32, proof)
+
+
+@pytest.mark.parametrize(
+    "pack", [lambda b: b, lzma.compress, gzip.compress], ids=["txt", "xz", "gz"]
+)
+def test_the_cli_reads_lrat_plain_or_compressed(tmp_path: Path, pack):
+    (tmp_path / "f.cnf").write_bytes(PHP32)
+    (tmp_path / "p.lrat").write_bytes(pack(PHP32_LRAT))
+    r = runner.invoke(app, ["check-proof", str(tmp_path / "f.cnf"), str(tmp_path / "p.lrat")])
+    assert r.exit_code == 0 and "valid: 3 lemmas checked" in r.output, r.output
+    (tmp_path / "bad").write_bytes(pack(PHP32_LRAT.replace(b"4 5 2 3 9 0", b"4 5 2 3 0")))
+    r = runner.invoke(
+        app, ["check-proof", "--lrat", str(tmp_path / "f.cnf"), str(tmp_path / "bad")]
+    )
+    assert r.exit_code == 1 and "lemma 1 (id 10" in r.output
+    (tmp_path / "broken.lrat").write_bytes(b"\xfd7zXZ\x00garbage")
+    r = runner.invoke(app, ["check-proof", str(tmp_path / "f.cnf"), str(tmp_path / "broken.lrat")])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+# ------------------------------------------------------------------ drat-trim's LRAT, checked
+
+
+def _fake_drat_trim(tmp_path: Path, lrat_text: bytes | None) -> Path:
+    """A stand-in drat-trim that says VERIFIED and writes ``lrat_text`` where -L asks."""
+    (tmp_path / "canned.lrat").write_bytes(lrat_text or b"")
+    copy = f'cp {tmp_path / "canned.lrat"} "$6"' if lrat_text is not None else "true"
+    script = tmp_path / "drat-trim"
+    script.write_text(
+        "#!/bin/sh\n"
+        "printf 'c 9 of 9 clauses in core\\nc 3 of 3 lemmas in core using 9 resolution steps\\n'\n"
+        f'test "$5" = -L && {copy}\necho "s VERIFIED"\n'
+    )
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script
+
+
+def test_drat_trim_lrat_output_is_checked_by_minttt(tmp_path: Path):
+    verdict = drat_trim_check(_fake_drat_trim(tmp_path, PHP32_LRAT), PHP32, b"0\n", 60, lrat=True)
+    assert verdict["lrat_lemmas"] == 3 and verdict["lrat_checker"].startswith("minttt")
+    bad = PHP32_LRAT.replace(b"2 7 0", b"2 0")
+    with pytest.raises(DefectError, match="fails minttt's check"):
+        drat_trim_check(_fake_drat_trim(tmp_path, bad), PHP32, b"0\n", 60, lrat=True)
+    with pytest.raises(DefectError, match="wrote no LRAT"):
+        drat_trim_check(_fake_drat_trim(tmp_path, None), PHP32, b"0\n", 60, lrat=True)
+
+
+REAL_DRAT_TRIM = os.environ.get("MINTTT_DRAT_TRIM") or shutil.which("drat-trim")
+
+
+@pytest.mark.skipif(
+    REAL_DRAT_TRIM is None,
+    reason="no drat-trim binary (set MINTTT_DRAT_TRIM or put drat-trim on PATH): the real "
+    "drat-trim -> minttt.lrat chain is not run; the fake one above is",
+)
+def test_a_shipped_certificate_through_real_drat_trim_and_minttt_lrat():
+    proofs = Path(__file__).resolve().parent.parent / "results" / "proofs"
+    cnf = drat.read_bytes(proofs / "first-center-lookup-positions.cnf.xz")
+    proof = drat.read_bytes(proofs / "first-center-lookup-positions.drat.xz")
+    verdict = drat_trim_check(Path(str(REAL_DRAT_TRIM)), cnf, proof, 600, lrat=True)
+    assert verdict["verified"] and 0 < verdict["lrat_lemmas"] <= verdict["lemmas"]
+
+
+@pytest.mark.skipif(
+    REAL_DRAT_TRIM is None,
+    reason="no drat-trim binary (set MINTTT_DRAT_TRIM or put drat-trim on PATH)",
+)
+def test_certify_with_drat_trim_records_both_checks(tmp_path: Path):
+    import json
+
+    args = ["certify", "first-center-lookup-positions", "--out", str(tmp_path)]
+    r = runner.invoke(app, [*args, "--drat-trim", str(REAL_DRAT_TRIM)])
+    assert r.exit_code == 0, r.output
+    (record,) = json.loads((tmp_path / "index.json").read_text("utf-8"))["certificates"]
+    assert record["checked_by"] == (
+        "drat-trim (backward); its LRAT by minttt check-proof --lrat (minttt.lrat)"
+    )
+    assert record["lrat_seconds"] >= 0
