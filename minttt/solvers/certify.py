@@ -309,8 +309,8 @@ def checked(
     if drat_trim is not None:
         verdict = drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, lrat=True)
         cert.record["checked_by"] = f"{verdict['checker']}; its LRAT by {verdict['lrat_checker']}"
-        cert.record["check_seconds"] = verdict["seconds"]
-        cert.record["lrat_seconds"] = verdict["lrat_seconds"]
+        cert.record["check_seconds"] = round(verdict["seconds"], 1)
+        cert.record["lrat_seconds"] = round(verdict["lrat_seconds"], 1)
         return replace(cert, check_seconds=verdict["seconds"])
     if not check:
         return cert

@@ -74,7 +74,7 @@ def drat_trim_check(
         verdict: dict[str, Any] = {
             "checker": CHECKER,
             "verified": True,
-            "seconds": round(seconds, 1),
+            "seconds": round(seconds, 3),
             **parse_summary(run.stdout),
         }
         if lrat:
@@ -96,7 +96,7 @@ def lrat_check(cnf_path: Path, lrat_path: Path) -> dict[str, Any]:
         "lrat_checker": LRAT_CHECKER,
         "lrat_lemmas": result.lemmas,
         "lrat_bytes": lrat_path.stat().st_size,
-        "lrat_seconds": round(time.perf_counter() - start, 1),
+        "lrat_seconds": round(time.perf_counter() - start, 3),
     }
 
 
