@@ -66,6 +66,7 @@ class CheckResult:
     failed_index: int | None = None  # 1-based among the added lemmas
     core_formula: list[int] = field(default_factory=list)  # 0-based formula clause indices
     core_steps: list[int] = field(default_factory=list)  # 0-based proof step indices, checked
+    lrat: bytes | None = None  # the refutation as LRAT (check(..., lrat=True), RUP proofs only)
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -263,6 +264,8 @@ class _Checker:
         self.seen = bytearray(top + 1)
         self.occurs: dict[int, list[int]] | None = None
         self.pivot: dict[int, int] = {}  # lemma id -> its first literal as written (RAT pivot)
+        self.hints: dict[int, list[int]] | None = None  # lemma id -> LRAT hints (clause ids)
+        self.last_hints: list[int] = []
 
     # --- clause database
 
@@ -494,11 +497,16 @@ class _Checker:
             if in_top[v]:
                 cone[v] = 1
 
-    def rup(self, lemma: list[int]) -> bool:
-        """Is ``lemma`` implied by unit propagation? Marks what the conflict used."""
+    def rup(self, lemma: list[int], hints: bool = False) -> bool:
+        """Is ``lemma`` implied by unit propagation? Marks what the conflict used.
+
+        With ``hints``, :attr:`last_hints` receives the clauses of the refutation in LRAT order.
+        """
         val = self.val
         for x in lemma:
             if val[x] == 1:  # already true at top level: its reasons refute the negation
+                if hints:
+                    self.last_hints = self.hints_for(self.reason[abs(x)], len(self.trail), lemma)
                 self.mark_conflict_lit(x)
                 return True
         base = len(self.trail)
@@ -508,9 +516,43 @@ class _Checker:
                 self.trail.append(-x)
         conflict = self.propagate(base, top=False)
         if conflict >= 0:
+            if hints:
+                self.last_hints = self.hints_for(conflict, base, lemma)
             self.mark_conflict(conflict)
         self.backtrack(base)
         return conflict >= 0
+
+    def hints_for(self, conflict: int, base: int, lemma: list[int] | tuple[()] = ()) -> list[int]:
+        """The clauses that unit-propagate to ``conflict``: every reason in its implication graph
+        (top-level ones included, which an LRAT checker does not have), in trail order, then
+        ``conflict``. Literals from ``trail[base:]`` are the lemma's (their positions are local).
+        The lemma's own variables are the LRAT checker's assumptions: their reasons, if they
+        were already set at top level, are not followed.
+        """
+        lits, reason, seen, in_top, tpos = self.lits, self.reason, self.seen, self.in_top, self.tpos
+        local = {abs(x): i for i, x in enumerate(self.trail[base:], start=base)}
+        found: list[tuple[int, int]] = []
+        visited: list[int] = []
+        for x in lemma:
+            v = abs(x)
+            if not seen[v]:
+                seen[v] = 1
+                visited.append(v)
+        stack = [abs(x) for x in lits[conflict]]
+        while stack:
+            v = stack.pop()
+            if seen[v]:
+                continue
+            seen[v] = 1
+            visited.append(v)
+            r = reason[v]
+            if r >= 0 and r != conflict:
+                found.append((local[v] if v in local else tpos[v] if in_top[v] else -1, r))
+                stack.extend(abs(x) for x in lits[r])
+        for v in visited:
+            seen[v] = 0
+        found.sort()
+        return [r for _, r in found] + [conflict]
 
     def mark_conflict_lit(self, x: int) -> None:
         v = abs(x)
@@ -541,21 +583,36 @@ class _Checker:
         return True
 
 
-def check(cnf: bytes, proof: bytes) -> CheckResult:
-    """Check a DRAT ``proof`` (text or binary bytes) of the DIMACS ``cnf`` (bytes)."""
+def check(cnf: bytes, proof: bytes, *, lrat: bool = False) -> CheckResult:
+    """Check a DRAT ``proof`` (text or binary bytes) of the DIMACS ``cnf`` (bytes).
+
+    With ``lrat``, a valid proof whose needed lemmas are all RUP also gets ``result.lrat``: the
+    refutation as LRAT text (the needed lemmas only, each with the ids of the clauses that
+    propagate to its conflict), which an LRAT checker (:mod:`minttt.lrat`, cake_lpr) checks in
+    one pass without search. A proof that needs RAT gets none (``result.lrat`` stays None).
+
+    >>> cnf = b"p cnf 2 4\\n1 2 0\\n-1 2 0\\n1 -2 0\\n-1 -2 0\\n"
+    >>> print(check(cnf, b"2 0\\n0\\n", lrat=True).lrat.decode(), end="")
+    5 2 0 1 2 0
+    6 0 5 3 4 0
+    """
     nvars, clauses = parse_cnf(cnf)
     steps = parse_proof(proof)
-    return check_parsed(nvars, clauses, steps)
+    return check_parsed(nvars, clauses, steps, lrat=lrat)
 
 
-def check_files(cnf: str | Path, proof: str | Path) -> CheckResult:
+def check_files(cnf: str | Path, proof: str | Path, *, lrat: bool = False) -> CheckResult:
     """Check files (plain, .xz or .gz); raises ProofFormatError for an unreadable file."""
-    return check(read_bytes(cnf), read_bytes(proof))
+    return check(read_bytes(cnf), read_bytes(proof), lrat=lrat)
 
 
-def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) -> CheckResult:
+def check_parsed(
+    nvars: int, clauses: list[tuple[int, ...]], steps: list[Step], *, lrat: bool = False
+) -> CheckResult:
     """Check parsed ``steps`` against ``clauses`` (see the module docstring for the method)."""
     ch = _Checker(nvars, clauses, steps)
+    if lrat:
+        ch.hints = {}
     n_lemmas = sum(1 for s in steps if s.kind == ADD)
     result = CheckResult(False, "", lemmas=n_lemmas, deletions=len(steps) - n_lemmas)
     conflict = _load_formula(ch, clauses)
@@ -567,6 +624,7 @@ def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) 
         conflict, failed = _forward(ch, steps, events, result)
         if failed is not None:  # no conflict before it: the empty clause is not RUP
             return _fail(result, steps, failed, "the empty clause, not RUP")
+    final_hints = ch.hints_for(conflict, len(ch.trail)) if lrat else []
     ch.mark_conflict(conflict)
     failures = _backward(ch, events, result)
     result.core_formula = [i for i in range(ch.nformula) if ch.marked[i]]
@@ -580,7 +638,30 @@ def check_parsed(nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) 
     result.message = f"valid: {n_lemmas} lemmas, {result.core_lemmas} needed and checked" + (
         f" ({result.rat_lemmas} by RAT)" if result.rat_lemmas else ""
     )
+    if lrat and not result.rat_lemmas:
+        result.lrat = _lrat_text(ch, events, final_hints)
     return result
+
+
+def _lrat_text(ch: _Checker, events: list[tuple[int, int, int]], final: list[int]) -> bytes:
+    """The needed lemmas in proof order, then the empty clause, as LRAT lines.
+
+    Formula clause i (0-based) has id i + 1; the lemmas are numbered on from there.
+    """
+    assert ch.hints is not None
+    ids = {cid: cid + 1 for cid in range(ch.nformula)}
+    next_id = ch.nformula + 1
+    out: list[str] = []
+    for kind, cid, _ in events:
+        if kind != ADD or cid not in ch.hints:
+            continue
+        ids[cid] = next_id
+        clause = " ".join(map(str, ch.lits[cid]))
+        hints = " ".join(str(ids[h]) for h in ch.hints[cid])
+        out.append(f"{next_id} {clause} 0 {hints} 0" if clause else f"{next_id} 0 {hints} 0")
+        next_id += 1
+    out.append(f"{next_id} 0 {' '.join(str(ids[h]) for h in final)} 0")
+    return ("\n".join(out) + "\n").encode("ascii")
 
 
 def _load_formula(ch: _Checker, clauses: list[tuple[int, ...]]) -> int:
@@ -647,7 +728,9 @@ def _backward(ch: _Checker, events: list[tuple[int, int, int]], result: CheckRes
             continue
         result.core_lemmas += 1
         result.core_steps.append(index)
-        if ch.rup(ch.lits[cid]):
+        if ch.rup(ch.lits[cid], hints=ch.hints is not None):
+            if ch.hints is not None:
+                ch.hints[cid] = ch.last_hints
             continue
         if ch.rat(cid):
             result.rat_lemmas += 1

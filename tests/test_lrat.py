@@ -180,3 +180,139 @@ def test_certify_with_drat_trim_records_both_checks(tmp_path: Path):
         "drat-trim (backward); its LRAT by minttt check-proof --lrat (minttt.lrat)"
     )
     assert record["lrat_seconds"] >= 0
+
+
+# ------------------------------------------------------------------ LRAT written by minttt.drat
+
+PROOFS = Path(__file__).resolve().parent.parent / "results" / "proofs"
+PHP32_PROOF = b"-1 0\n-3 0\nd -1 -5 0\n0\n"  # DRAT, with a deletion
+# test_drat's RAT case: UNSAT, and 4 is RAT on 4 but not RUP (minttt.drat writes no LRAT for it)
+DRAT_RAT_CNF = (
+    b"p cnf 4 8\n1 -2 0\n-2 -1 0\n1 2 0\n-4 -2 0\n3 4 2 0\n-1 2 0\n3 2 -1 0\n-1 -2 -4 0\n"
+)
+DRAT_RAT_PROOF = b"4 0\n0\n"
+
+
+def test_the_drat_checker_writes_lrat_that_minttt_lrat_accepts():
+    result = drat.check(PHP32, PHP32_PROOF, lrat=True)
+    assert result.valid and result.lrat is not None
+    checked = lrat.check(PHP32, result.lrat)
+    assert checked.valid, checked.message
+    assert checked.lemmas == result.core_lemmas + 1  # the needed lemmas, then the empty clause
+    assert drat.check(PHP32, PHP32_PROOF).lrat is None  # only when asked for
+
+
+def test_lrat_from_random_accepted_drat_proofs_always_checks():
+    """3,000 random formulas with random DRAT proofs (as in test_drat's soundness test): every
+    proof minttt.drat accepts yields LRAT that minttt.lrat accepts, hints for top-level units,
+    lemma literals already true or false at top level and honoured deletions included."""
+    import random
+
+    rng = random.Random(20261124)
+    n = 7
+
+    def clause(size: int) -> tuple[int, ...]:
+        return tuple(v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), size))
+
+    written = 0
+    for _ in range(3000):
+        clauses = [clause(rng.choice((1, 2, 2, 2, 3, 3))) for _ in range(rng.randint(3, 12))]
+        lines, added = [], list(clauses)
+        for _ in range(rng.randint(1, 7)):
+            if rng.random() < 0.2:
+                lines.append("d " + " ".join(map(str, rng.choice(added))) + " 0\n")
+            else:
+                lemma = clause(rng.choice((1, 2, 2, 3)))
+                added.append(lemma)
+                lines.append(" ".join(map(str, lemma)) + " 0\n")
+        cnf = (
+            f"p cnf {n} {len(clauses)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+        ).encode()
+        r = drat.check(cnf, ("".join(lines) + "0\n").encode(), lrat=True)
+        if r.valid and r.lrat is not None:
+            written += 1
+            checked = lrat.check(cnf, r.lrat)
+            assert checked.valid, (cnf, lines, r.lrat, checked.message)
+    assert written > 100
+
+
+def _shipped_3x3() -> list:
+    import json
+
+    index = json.loads((PROOFS / "index.json").read_text("utf-8"))["certificates"]
+    return [
+        pytest.param(
+            r,
+            id=r["variant"],
+            marks=() if r["proof_bytes_uncompressed"] < 60_000 else pytest.mark.slow,
+        )
+        for r in index
+    ]
+
+
+@pytest.mark.parametrize("record", _shipped_3x3())
+def test_every_shipped_certificate_turns_into_checked_lrat(record: dict):
+    result = drat.check_files(PROOFS / record["cnf"], PROOFS / record["proof"], lrat=True)
+    assert result.valid and result.lrat is not None
+    checked = lrat.check(drat.read_bytes(PROOFS / record["cnf"]), result.lrat)
+    assert checked.valid, checked.message
+    assert checked.lemmas == result.core_lemmas + 1
+
+
+def test_a_corrupted_hint_in_written_lrat_is_caught():
+    result = drat.check(PHP32, PHP32_PROOF, lrat=True)
+    assert result.lrat is not None
+    lines = result.lrat.splitlines()
+    head, hints = lines[0].split(b" 0 ", 1)
+    dropped = hints.split()[1:]  # drop the first hint of the first lemma
+    broken = b"\n".join([head + b" 0 " + b" ".join(dropped), *lines[1:]]) + b"\n"
+    assert not lrat.check(PHP32, broken).valid
+
+
+def test_check_proof_writes_lrat_for_any_checker(tmp_path: Path):
+    cnf, proof = tmp_path / "php.cnf", tmp_path / "php.drat"
+    cnf.write_bytes(PHP32)
+    proof.write_bytes(PHP32_PROOF)
+    out = tmp_path / "php.lrat.xz"
+    r = runner.invoke(app, ["check-proof", str(cnf), str(proof), "--lrat-out", str(out)])
+    assert r.exit_code == 0 and "wrote the LRAT refutation" in r.output
+    assert lrat.check(PHP32, lzma.decompress(out.read_bytes())).valid
+    r = runner.invoke(app, ["check-proof", str(cnf), str(out)])  # .lrat in the name: LRAT
+    assert r.exit_code == 0 and "lemmas checked" in r.output
+    r = runner.invoke(
+        app,
+        ["check-proof", str(cnf), str(proof), "--lrat-out", str(tmp_path / "p.lrat.gz"), "--json"],
+    )
+    assert r.exit_code == 0 and '"lrat_out"' in r.output
+    assert lrat.check(PHP32, gzip.decompress((tmp_path / "p.lrat.gz").read_bytes())).valid
+
+
+@pytest.mark.parametrize(
+    "args, why",
+    [
+        (["{proof}", "--lrat-out", "{tmp}"], "is a folder"),
+        (["{proof}", "--lrat-out", "{proof}"], "is an input"),
+        (["{lrat}", "--lrat-out", "{tmp}/x.lrat"], "LRAT already"),
+        (["{rat}", "--lrat-out", "{tmp}/r.lrat"], "needs RAT"),
+    ],
+)
+def test_check_proof_lrat_out_refuses_in_one_line(tmp_path: Path, args: list[str], why: str):
+    cnf = tmp_path / "php.cnf"
+    cnf.write_bytes(PHP32)
+    (tmp_path / "php.drat").write_bytes(PHP32_PROOF)
+    (tmp_path / "php.lrat").write_bytes(drat.check(PHP32, PHP32_PROOF, lrat=True).lrat or b"")
+    names = {
+        "proof": str(tmp_path / "php.drat"),
+        "lrat": str(tmp_path / "php.lrat"),
+        "tmp": str(tmp_path),
+        "rat": str(tmp_path / "rat.drat"),
+    }
+    rat_cnf = tmp_path / "rat.cnf"
+    rat_cnf.write_bytes(DRAT_RAT_CNF)
+    (tmp_path / "rat.drat").write_bytes(DRAT_RAT_PROOF)
+    target = rat_cnf if "{rat}" in args else cnf
+    before = sorted(p.name for p in tmp_path.iterdir())
+    r = runner.invoke(app, ["check-proof", str(target), *[a.format(**names) for a in args]])
+    assert r.exit_code == 2 and why in r.output, r.output
+    assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written

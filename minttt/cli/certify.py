@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import lzma
 import time
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,7 @@ import typer
 
 from minttt.cli.common import console, fail, guarded, print_json, require_folder, step_progress
 from minttt.errors import InputError
+from minttt.fileio import refuse_overwrite, write_bytes_atomic
 
 
 def certify_command(
@@ -135,6 +138,13 @@ def check_proof_command(
         help="PROOF is LRAT (DRAT with hints, as drat-trim -L writes it; implied by a "
         "file name with .lrat), checked in one pass by minttt.lrat.",
     ),
+    lrat_out: Path | None = typer.Option(
+        None,
+        "--lrat-out",
+        help="Write the refutation as LRAT (the needed lemmas with their hints; .xz or .gz "
+        "compresses) once the DRAT proof is found valid, for minttt.lrat or a verified LRAT "
+        "checker such as cake_lpr. RUP proofs only.",
+    ),
 ) -> None:
     """Check that PROOF refutes CNF (DRAT: RUP or RAT lemmas, ending in the empty clause).
 
@@ -145,23 +155,52 @@ def check_proof_command(
     from minttt import drat
     from minttt import lrat as lrat_checker
 
+    is_lrat = lrat or ".lrat" in proof.name
+    if lrat_out is not None:
+        if is_lrat:
+            raise InputError("--lrat-out needs a DRAT proof; this one is LRAT already")
+        if lrat_out.is_dir():
+            raise InputError(f"--lrat-out {lrat_out}: is a folder; give a file name")
+        refuse_overwrite(lrat_out, cnf, proof, what="--lrat-out")
     start = time.perf_counter()
-    if lrat or ".lrat" in proof.name:
+    if is_lrat:
         result = lrat_checker.check_files(cnf, proof)
     else:
-        result = drat.check_files(cnf, proof)
+        result = drat.check_files(cnf, proof, lrat=lrat_out is not None)
     seconds = time.perf_counter() - start
+    wrote = lrat_out is not None and result.valid
+    if wrote:
+        assert lrat_out is not None
+        _write_lrat(lrat_out, result)
     if json_out:
-        print_json({**result.to_dict(), "seconds": round(seconds, 3)})
+        extra = {"lrat_out": str(lrat_out)} if wrote else {}
+        print_json({**result.to_dict(), "seconds": round(seconds, 3), **extra})
     elif result.valid:
         console.print(
             f"{result.message}; {result.core_clauses:,} formula clauses used ({seconds:.2f} s)",
             highlight=False,
         )
+        if wrote:
+            console.print(f"wrote the LRAT refutation to {lrat_out}", highlight=False, markup=False)
     if not result.valid:
         if json_out:
             raise typer.Exit(1)
         fail(f"invalid proof: {result.message}", code=1)
+
+
+def _write_lrat(path: Path, result: Any) -> None:
+    """Write the LRAT of a valid DRAT check (compressed by the name's .xz or .gz)."""
+    if result.lrat is None:
+        raise InputError(
+            f"--lrat-out: the proof needs RAT ({result.rat_lemmas} lemma(s)); "
+            "LRAT is written for RUP proofs only"
+        )
+    data = result.lrat
+    if path.name.endswith(".xz"):
+        data = lzma.compress(data)
+    elif path.name.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
+    write_bytes_atomic(path, data, final=True)
 
 
 def register(app: typer.Typer) -> None:
