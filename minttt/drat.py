@@ -29,12 +29,15 @@ from __future__ import annotations
 
 import gzip
 import lzma
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from minttt.errors import InputError
 
 ADD, DELETE = 0, 1
+PROGRESS_EVERY = 4096  # steps between two progress calls
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 
 class ProofFormatError(InputError):
@@ -583,13 +586,16 @@ class _Checker:
         return True
 
 
-def check(cnf: bytes, proof: bytes, *, lrat: bool = False) -> CheckResult:
+def check(
+    cnf: bytes, proof: bytes, *, lrat: bool = False, progress: Progress | None = None
+) -> CheckResult:
     """Check a DRAT ``proof`` (text or binary bytes) of the DIMACS ``cnf`` (bytes).
 
     With ``lrat``, a valid proof whose needed lemmas are all RUP also gets ``result.lrat``: the
     refutation as LRAT text (the needed lemmas only, each with the ids of the clauses that
     propagate to its conflict), which an LRAT checker (:mod:`minttt.lrat`, cake_lpr) checks in
     one pass without search. A proof that needs RAT gets none (``result.lrat`` stays None).
+    ``progress(phase, done, total)`` is called now and then ("forward", then "backward").
 
     >>> cnf = b"p cnf 2 4\\n1 2 0\\n-1 2 0\\n1 -2 0\\n-1 -2 0\\n"
     >>> print(check(cnf, b"2 0\\n0\\n", lrat=True).lrat.decode(), end="")
@@ -598,16 +604,23 @@ def check(cnf: bytes, proof: bytes, *, lrat: bool = False) -> CheckResult:
     """
     nvars, clauses = parse_cnf(cnf)
     steps = parse_proof(proof)
-    return check_parsed(nvars, clauses, steps, lrat=lrat)
+    return check_parsed(nvars, clauses, steps, lrat=lrat, progress=progress)
 
 
-def check_files(cnf: str | Path, proof: str | Path, *, lrat: bool = False) -> CheckResult:
+def check_files(
+    cnf: str | Path, proof: str | Path, *, lrat: bool = False, progress: Progress | None = None
+) -> CheckResult:
     """Check files (plain, .xz or .gz); raises ProofFormatError for an unreadable file."""
-    return check(read_bytes(cnf), read_bytes(proof), lrat=lrat)
+    return check(read_bytes(cnf), read_bytes(proof), lrat=lrat, progress=progress)
 
 
 def check_parsed(
-    nvars: int, clauses: list[tuple[int, ...]], steps: list[Step], *, lrat: bool = False
+    nvars: int,
+    clauses: list[tuple[int, ...]],
+    steps: list[Step],
+    *,
+    lrat: bool = False,
+    progress: Progress | None = None,
 ) -> CheckResult:
     """Check parsed ``steps`` against ``clauses`` (see the module docstring for the method)."""
     ch = _Checker(nvars, clauses, steps)
@@ -621,12 +634,12 @@ def check_parsed(
         return result
     events: list[tuple[int, int, int]] = []  # (kind, clause id, step index)
     if conflict < 0:
-        conflict, failed = _forward(ch, steps, events, result)
+        conflict, failed = _forward(ch, steps, events, result, progress)
         if failed is not None:  # no conflict before it: the empty clause is not RUP
             return _fail(result, steps, failed, "the empty clause, not RUP")
     final_hints = ch.hints_for(conflict, len(ch.trail)) if lrat else []
     ch.mark_conflict(conflict)
-    failures = _backward(ch, events, result)
+    failures = _backward(ch, events, result, progress)
     result.core_formula = [i for i in range(ch.nformula) if ch.marked[i]]
     result.core_clauses = len(result.core_formula)
     if failures:
@@ -675,13 +688,19 @@ def _load_formula(ch: _Checker, clauses: list[tuple[int, ...]]) -> int:
 
 
 def _forward(
-    ch: _Checker, steps: list[Step], events: list[tuple[int, int, int]], result: CheckResult
+    ch: _Checker,
+    steps: list[Step],
+    events: list[tuple[int, int, int]],
+    result: CheckResult,
+    progress: Progress | None = None,
 ) -> tuple[int, int | None]:
     """Add lemmas (and honour deletions) until top-level propagation conflicts.
 
     Returns ``(conflicting clause id or -1, index of an empty clause met before any conflict)``.
     """
     for index, s in enumerate(steps):
+        if progress is not None and index % PROGRESS_EVERY == 0:
+            progress("forward", index, len(steps))
         if s.kind == ADD:
             if not s.lits:
                 return -1, index
@@ -707,11 +726,18 @@ def _forward(
     return -1, None
 
 
-def _backward(ch: _Checker, events: list[tuple[int, int, int]], result: CheckResult) -> list[int]:
+def _backward(
+    ch: _Checker,
+    events: list[tuple[int, int, int]],
+    result: CheckResult,
+    progress: Progress | None = None,
+) -> list[int]:
     """Check the marked lemmas, last first, each against the clauses present when it was added;
     the step indexes of those that fail."""
     failures: list[int] = []
     for position, (kind, cid, index) in enumerate(reversed(events)):
+        if progress is not None and position % PROGRESS_EVERY == 0:
+            progress("backward", position, len(events))
         if kind == DELETE:
             if ch.activate(cid) >= 0:  # pragma: no cover - see the module docstring
                 raise RuntimeError("internal: top-level conflict when restoring a clause")

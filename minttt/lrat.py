@@ -44,10 +44,25 @@ def check(cnf: bytes, proof: bytes) -> CheckResult:
     return check_lines(clauses, proof.split(b"\n"))
 
 
-def check_files(cnf: str | Path, proof: str | Path) -> CheckResult:
-    """Check files (plain, .xz or .gz); the proof is read as a stream (LRAT files run to GB)."""
+def check_files(
+    cnf: str | Path, proof: str | Path, progress: Callable[[str, int, int], None] | None = None
+) -> CheckResult:
+    """Check files (plain, .xz or .gz); the proof is read as a stream (LRAT files run to GB).
+
+    ``progress("lines", done, 0)`` is called every 65,536 lines (the total is not known ahead).
+    """
     _, clauses = parse_cnf(read_bytes(cnf))
-    return check_lines(clauses, _stream(Path(proof)))
+    lines: Iterable[bytes] = _stream(Path(proof))
+    if progress is not None:
+        lines = _counted(lines, progress)
+    return check_lines(clauses, lines)
+
+
+def _counted(lines: Iterable[bytes], progress: Callable[[str, int, int], None]) -> Iterator[bytes]:
+    for number, line in enumerate(lines):
+        if number % 65536 == 0:
+            progress("lines", number, 0)
+        yield line
 
 
 def _stream(path: Path) -> Iterator[bytes]:

@@ -316,3 +316,61 @@ def test_check_proof_lrat_out_refuses_in_one_line(tmp_path: Path, args: list[str
     assert r.exit_code == 2 and why in r.output, r.output
     assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
+
+
+def test_long_checks_report_progress(tmp_path: Path):
+    """DRAT reports its forward and backward passes against their totals; LRAT counts lines."""
+    name = "first-corner-lookup-positions-never-lose"  # 41 KB proof, 2,125 steps
+    calls: list[tuple[str, int, int]] = []
+    result = drat.check_files(
+        PROOFS / f"{name}.cnf.xz",
+        PROOFS / f"{name}.drat.xz",
+        lrat=True,
+        progress=lambda *a: calls.append(a),
+    )
+    assert result.valid and result.lrat is not None
+    phases = [c[0] for c in calls]
+    assert phases.index("forward") < phases.index("backward") and set(phases) == {
+        "forward",
+        "backward",
+    }
+    for phase in ("forward", "backward"):
+        done = [d for p, d, t in calls if p == phase]
+        assert done == sorted(done) and all(0 <= d < t for p, d, t in calls if p == phase)
+    assert calls[0] == ("forward", 0, result.lemmas + result.deletions)  # every proof step
+    lines = tmp_path / "p.lrat"
+    lines.write_bytes(result.lrat)
+    seen: list[tuple[str, int, int]] = []
+    assert lrat.check_files(PROOFS / f"{name}.cnf.xz", lines, progress=lambda *a: seen.append(a))
+    assert seen and seen[0] == ("lines", 0, 0)
+
+
+def test_an_interrupted_check_writes_no_lrat(tmp_path: Path):
+    """Ctrl-C during a long DRAT check: exit 130, no LRAT file and no staging file left."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    name = "second-tree-positions@3x3-misere"  # about 8 s of checking
+    out = tmp_path / "p.lrat"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "minttt",
+            "check-proof",
+            str(PROOFS / f"{name}.cnf.xz"),
+            str(PROOFS / f"{name}.drat.xz"),
+            "--lrat-out",
+            str(out),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert b"Traceback" not in err
+    assert proc.returncode in (130, -signal.SIGINT), (proc.returncode, err)
+    assert list(tmp_path.iterdir()) == []

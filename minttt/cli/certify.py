@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import lzma
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -163,10 +165,11 @@ def check_proof_command(
             raise InputError(f"--lrat-out {lrat_out}: is a folder; give a file name")
         refuse_overwrite(lrat_out, cnf, proof, what="--lrat-out")
     start = time.perf_counter()
-    if is_lrat:
-        result = lrat_checker.check_files(cnf, proof)
-    else:
-        result = drat.check_files(cnf, proof, lrat=lrat_out is not None)
+    with _check_progress(disable=json_out) as on_progress:
+        if is_lrat:
+            result = lrat_checker.check_files(cnf, proof, progress=on_progress)
+        else:
+            result = drat.check_files(cnf, proof, lrat=lrat_out is not None, progress=on_progress)
     seconds = time.perf_counter() - start
     wrote = lrat_out is not None and result.valid
     if wrote:
@@ -186,6 +189,25 @@ def check_proof_command(
         if json_out:
             raise typer.Exit(1)
         fail(f"invalid proof: {result.message}", code=1)
+
+
+@contextmanager
+def _check_progress(*, disable: bool) -> Iterator[Callable[[str, int, int], None]]:
+    """A transient bar for a long proof check: the phase, steps done of total, time elapsed."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), TimeElapsedColumn())
+    out = console.get()
+    disable = disable or not out.is_terminal  # no bar (nor its blank line) in a pipe
+    with Progress(*columns, console=out, transient=True, disable=disable) as bar:
+        task = bar.add_task("check-proof: reading", total=None)
+
+        def on_progress(phase: str, done: int, total: int) -> None:
+            counts = f"{done:,}/{total:,}" if total else f"{done:,}"
+            description = f"check-proof: {phase} {counts}"
+            bar.update(task, description=description, completed=done, total=total or None)
+
+        yield on_progress
 
 
 def _write_lrat(path: Path, result: Any) -> None:
