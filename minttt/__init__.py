@@ -15,6 +15,11 @@ True
 >>> table.move(minttt.Board.parse("o...x...."))         # O took a corner: X answers at cell 1
 1
 
+A minimum's certificate (``minttt.certify(variant, folder)``: the CNF "a table of size k-1
+exists", CaDiCaL's DRAT proof that it does not, the size-k table) is checked by
+``minttt.drat.check(cnf, proof)``, a checker that shares no code with the solvers; with
+``lrat=True`` it also returns the refutation as LRAT, which ``minttt.lrat.check`` checks.
+
 Every name is imported on first use, so ``import minttt`` itself is quick; the modules behind the
 names are listed in ``docs/DESIGN.md`` (``minttt.game``, ``minttt.formula``, ``minttt.solvers``,
 ``minttt.table``, ``minttt.play``, ``minttt.render``, ``minttt.report``, ...).
@@ -60,6 +65,8 @@ _EXPORTS: dict[str, str] = {
     "verify_player": "minttt.table.verify",
     "exact_odds": "minttt.table.odds",
     "export_table": "minttt.table.export",
+    # certificates: "no table of size k-1", a CNF and a DRAT proof (checked by minttt.drat)
+    "certify": "minttt.solvers.certify",
     # play
     "tournament": "minttt.play.tournament",
     "play_game": "minttt.play.tournament",
@@ -71,6 +78,8 @@ _EXPORTS: dict[str, str] = {
 
 # the layers, reachable as attributes too (``minttt.render.board(...)``)
 _SUBPACKAGES = (
+    "drat",  # the DRAT proof checker (minttt.drat.check), and the LRAT one
+    "lrat",
     "evolve",
     "formula",
     "game",
@@ -100,6 +109,7 @@ __all__ = [
     "Table",
     "Variant",
     "build_graph",
+    "certify",
     "count_all",
     "cross_check",
     "encode",
@@ -145,6 +155,7 @@ if TYPE_CHECKING:  # what a type checker and an editor see
     from minttt.play.players.registry import make_player
     from minttt.play.tournament import play_game, tournament
     from minttt.solvers.api import cross_check, make_table, solve, standard_variants
+    from minttt.solvers.certify import certify
     from minttt.solvers.solution import Solution
     from minttt.table.export import export_table
     from minttt.table.model import Table, load_table, save_table
