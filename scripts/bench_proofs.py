@@ -7,9 +7,10 @@ deterministic: its SHA-256 must match the index) and checked the same way. The c
 whose index names drat-trim as their checker (hundreds of MB of proof: hours for a Python DRAT
 checker) are left to ``scripts/second_check.py``; ``second-check.json`` has their seconds.
 
-With ``MINTTT_DRAT_TRIM=PATH`` each proof also goes to drat-trim with ``-L``, and minttt.lrat
-checks the LRAT it writes: ``drat_trim_seconds``, ``lrat_seconds`` and ``lrat_over_drat_trim``
-(minttt's LRAT check against drat-trim's DRAT check, the C baseline).
+Each proof is also checked once more writing LRAT (``check-proof --lrat-out``), and that LRAT
+is checked by minttt.lrat. With ``MINTTT_DRAT_TRIM=PATH`` each proof also goes to drat-trim with
+``-L``, and minttt.lrat checks the LRAT it writes: ``drat_trim_seconds``, ``lrat_seconds`` and
+``lrat_over_drat_trim`` (minttt's LRAT check against drat-trim's DRAT check, the C baseline).
 Usage: ``python scripts/bench.py proofs``.
 """
 
@@ -22,7 +23,7 @@ import os
 import time
 from pathlib import Path
 
-from minttt import drat
+from minttt import drat, lrat
 from minttt.solvers.certify import SAT_SOLVER
 from minttt.solvers.drat_trim import drat_trim_check
 
@@ -77,6 +78,16 @@ def run() -> dict:
             "check_seconds": round(check_s, 3),
             "check_over_cadical": round(check_s / solve_s, 1),
         }
+        # the same check writing LRAT (check-proof --lrat-out), and minttt.lrat on that LRAT
+        start = time.perf_counter()
+        with_lrat = drat.check(cnf, proof, lrat=True)
+        row["check_with_lrat_out_seconds"] = round(time.perf_counter() - start, 3)
+        assert with_lrat.lrat is not None
+        start = time.perf_counter()
+        own = lrat.check(cnf, with_lrat.lrat)
+        row["own_lrat_check_seconds"] = round(time.perf_counter() - start, 3)
+        if not own.valid:
+            raise RuntimeError(f"{rec['variant']}: minttt.drat's LRAT fails: {own.message}")
         if trim:
             verdict = drat_trim_check(Path(trim), cnf, proof, 3600, lrat=True)
             row["drat_trim_seconds"] = verdict["seconds"]
@@ -100,6 +111,11 @@ def run() -> dict:
             "check_over_cadical": round(c / s, 1) if s else None,
             "proof_bytes_uncompressed": sum(r["proof_bytes_uncompressed"] for r in sel),
         }
+        if sel:
+            out["check_with_lrat_out_seconds"] = round(
+                sum(r["check_with_lrat_out_seconds"] for r in sel), 2
+            )
+            out["own_lrat_check_seconds"] = round(sum(r["own_lrat_check_seconds"] for r in sel), 2)
         if sel and all("lrat_seconds" in r for r in sel):
             t = sum(r["drat_trim_seconds"] for r in sel)
             lr = sum(r["lrat_seconds"] for r in sel)
@@ -115,7 +131,8 @@ def run() -> dict:
         "what": "minttt.drat (pure Python, backward, core-first) checking CaDiCaL 1.9.5's DRAT "
         "proofs, against CaDiCaL's own time to find and log them (python-sat, same machine); "
         "with drat-trim given, minttt.lrat checking drat-trim's LRAT against drat-trim's DRAT "
-        "check",
+        "check; and minttt.drat writing its own LRAT (check_with_lrat_out_seconds), which "
+        "minttt.lrat checks (own_lrat_check_seconds)",
         "left_to_second_check": [
             f"{folder.name}/{rec['variant']}"
             for folder in (PROOFS, PROOFS / "mnk")
