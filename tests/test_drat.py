@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gzip
 import lzma
-import random
 
 import pytest
+from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases
 from typer.testing import CliRunner
 
 from minttt import drat
@@ -14,21 +14,6 @@ from minttt.cli import app
 
 runner = CliRunner()
 
-# pigeonhole 3 -> 2: p(i, j) = pigeon i in hole j is variable 2 * (i - 1) + j
-PHP32 = b"""c pigeonhole 3 -> 2
-p cnf 6 9
-1 2 0
-3 4 0
-5 6 0
--1 -3 0
--1 -5 0
--3 -5 0
--2 -4 0
--2 -6 0
--4 -6 0
-"""
-# -1: pigeon 1 in hole 1 sends 2 and 3 to hole 2. -3: then pigeon 1 in hole 2, 3 too. Then 2, 4.
-PHP32_PROOF = b"-1 0\n-3 0\nd -1 -5 0\n0\n"
 XOR2 = b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
 
 
@@ -166,28 +151,10 @@ def test_an_accepted_proof_means_unsatisfiable():
     random proofs (units, binary and ternary lemmas, deletions of present clauses, then the
     empty clause): whenever the checker accepts, brute force finds no model. (This found the
     bug of a removed binary lemma left as the reason of a top-level literal.)"""
-    rng = random.Random(20261123)
-    n = 7
-
-    def clause(size: int) -> tuple[int, ...]:
-        return tuple(v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), size))
-
     accepted = 0
-    for _ in range(5000):
-        clauses = [clause(rng.choice((1, 2, 2, 2, 3, 3))) for _ in range(rng.randint(3, 12))]
-        lines, added = [], list(clauses)
-        for _ in range(rng.randint(1, 7)):
-            if rng.random() < 0.2:
-                lines.append("d " + " ".join(map(str, rng.choice(added))) + " 0\n")
-            else:
-                lemma = clause(rng.choice((1, 2, 2, 3)))
-                added.append(lemma)
-                lines.append(" ".join(map(str, lemma)) + " 0\n")
-        cnf = f"p cnf {n} {len(clauses)}\n" + "".join(
-            " ".join(map(str, c)) + " 0\n" for c in clauses
-        )
-        r = drat.check(cnf.encode(), ("".join(lines) + "0\n").encode())
+    for cnf, clauses, proof in random_drat_cases(20261123, 5000):
+        r = drat.check(cnf, proof)
         if r.valid:
             accepted += 1
-            assert not _satisfiable(n, clauses), (cnf, lines)
+            assert not _satisfiable(7, clauses), (cnf, proof)
     assert accepted > 100  # the test exercises accepted proofs, not only rejections

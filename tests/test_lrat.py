@@ -11,6 +11,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases
 from typer.testing import CliRunner
 
 from minttt import drat, lrat
@@ -20,18 +21,6 @@ from minttt.solvers.drat_trim import drat_trim_check
 
 runner = CliRunner()
 
-# pigeonhole 3 -> 2 (as in test_drat.py): p(i, j) = pigeon i in hole j is variable 2 * (i - 1) + j
-PHP32 = b"""p cnf 6 9
-1 2 0
-3 4 0
-5 6 0
--1 -3 0
--1 -5 0
--3 -5 0
--2 -4 0
--2 -6 0
--4 -6 0
-"""
 # -1: (-1 -3) and (-1 -5) make 3 and 5 false, (3 4) and (5 6) make 4 and 6 true: (-4 -6) fails.
 PHP32_LRAT = b"""10 -1 0 4 5 2 3 9 0
 11 -3 0 4 6 1 3 8 0
@@ -185,7 +174,6 @@ def test_certify_with_drat_trim_records_both_checks(tmp_path: Path):
 # ------------------------------------------------------------------ LRAT written by minttt.drat
 
 PROOFS = Path(__file__).resolve().parent.parent / "results" / "proofs"
-PHP32_PROOF = b"-1 0\n-3 0\nd -1 -5 0\n0\n"  # DRAT, with a deletion
 # test_drat's RAT case: UNSAT, and 4 is RAT on 4 but not RUP (minttt.drat writes no LRAT for it)
 DRAT_RAT_CNF = (
     b"p cnf 4 8\n1 -2 0\n-2 -1 0\n1 2 0\n-4 -2 0\n3 4 2 0\n-1 2 0\n3 2 -1 0\n-1 -2 -4 0\n"
@@ -206,33 +194,13 @@ def test_lrat_from_random_accepted_drat_proofs_always_checks():
     """3,000 random formulas with random DRAT proofs (as in test_drat's soundness test): every
     proof minttt.drat accepts yields LRAT that minttt.lrat accepts, hints for top-level units,
     lemma literals already true or false at top level and honoured deletions included."""
-    import random
-
-    rng = random.Random(20261124)
-    n = 7
-
-    def clause(size: int) -> tuple[int, ...]:
-        return tuple(v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), size))
-
     written = 0
-    for _ in range(3000):
-        clauses = [clause(rng.choice((1, 2, 2, 2, 3, 3))) for _ in range(rng.randint(3, 12))]
-        lines, added = [], list(clauses)
-        for _ in range(rng.randint(1, 7)):
-            if rng.random() < 0.2:
-                lines.append("d " + " ".join(map(str, rng.choice(added))) + " 0\n")
-            else:
-                lemma = clause(rng.choice((1, 2, 2, 3)))
-                added.append(lemma)
-                lines.append(" ".join(map(str, lemma)) + " 0\n")
-        cnf = (
-            f"p cnf {n} {len(clauses)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
-        ).encode()
-        r = drat.check(cnf, ("".join(lines) + "0\n").encode(), lrat=True)
+    for cnf, _, proof in random_drat_cases(20261124, 3000):
+        r = drat.check(cnf, proof, lrat=True)
         if r.valid and r.lrat is not None:
             written += 1
             checked = lrat.check(cnf, r.lrat)
-            assert checked.valid, (cnf, lines, r.lrat, checked.message)
+            assert checked.valid, (cnf, proof, r.lrat, checked.message)
     assert written > 100
 
 
