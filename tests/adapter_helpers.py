@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from minttt.cli import app
 from minttt.table.model import Table, load_table

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from freshness import explain
 
 from minttt.report.reproduce import LONG_RUN_INPUTS, reproduce
 
@@ -65,6 +66,8 @@ def test_committed_outputs_match_a_fresh_reproduce(fresh: tuple[Path, Path], whi
         f"{which}/ lacks files reproduce writes (run minttt reproduce): {missing[:10]}"
     )
     assert not stale, f"{which}/ holds files reproduce no longer writes: {stale[:10]}"
+    versions = [explain(f"{which}/{k}", committed[k], produced[k]) for k in changed]
+    assert not any(versions), "\n".join(v for v in versions if v)
     assert not changed, f"{which}/ is stale (run minttt reproduce and commit): {changed[:10]}"
 
 

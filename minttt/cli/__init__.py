@@ -16,13 +16,9 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-try:  # typer >= 0.2x ships its own copy of click
-    from typer._click import exceptions as click_exceptions
-except ImportError:  # pragma: no cover - older typer uses click itself
-    from click import exceptions as click_exceptions  # type: ignore[no-redef]
-
-ClickException = click_exceptions.ClickException
-NoArgsIsHelpError = click_exceptions.NoArgsIsHelpError
+# click's base exception, reached through typer's public BadParameter: typer 0.28 carries its own
+# copy of click (older releases used click itself), so click is never imported by name
+ClickException: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 # command name -> module of minttt.cli that registers it
 COMMANDS: dict[str, str] = {
@@ -56,10 +52,10 @@ class OneLineErrors(TyperGroup):
             return super().main(*args, **options)
         try:
             code = super().main(*args, **options)
-        except NoArgsIsHelpError as exc:
-            exc.show()
-            sys.exit(exc.exit_code)
         except ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare ``minttt``: the help, exit 2
+                exc.show()
+                sys.exit(exc.exit_code)
             from minttt.cli.common import plain
 
             message = plain(" ".join(exc.format_message().split()))
@@ -128,7 +124,6 @@ __all__ = [
     "COMMANDS",
     "COMMAND_MODULES",
     "ClickException",
-    "NoArgsIsHelpError",
     "OneLineErrors",
     "build_app",
     "main",
