@@ -30,7 +30,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from minttt.version import __version__
 
 # name -> the module that defines it
 _EXPORTS: dict[str, str] = {
@@ -52,10 +52,10 @@ _EXPORTS: dict[str, str] = {
     "Variant": "minttt.formula.encode",
     "Formula": "minttt.formula.encode",
     "encode": "minttt.formula.encode",
-    "solve": "minttt.solvers.api",
-    "cross_check": "minttt.solvers.api",
-    "make_table": "minttt.solvers.api",
-    "standard_variants": "minttt.solvers.api",
+    "solve": "minttt.solvers.portfolio",
+    "cross_check": "minttt.solvers.portfolio",
+    "make_table": "minttt.solvers.portfolio",
+    "standard_variants": "minttt.solvers.portfolio",
     "Solution": "minttt.solvers.solution",
     # tables and what checks them
     "Table": "minttt.table.model",
@@ -66,7 +66,7 @@ _EXPORTS: dict[str, str] = {
     "exact_odds": "minttt.table.odds",
     "export_table": "minttt.table.export",
     # certificates: "no table of size k-1", a CNF and a DRAT proof (checked by minttt.drat)
-    "certify": "minttt.solvers.certify",
+    "certify": "minttt.proof.certify",
     # play
     "tournament": "minttt.play.tournament",
     "play_game": "minttt.play.tournament",
@@ -77,20 +77,25 @@ _EXPORTS: dict[str, str] = {
 }
 
 # the layers, reachable as attributes too (``minttt.render.board(...)``)
-_SUBPACKAGES = (
-    "drat",  # the DRAT proof checker (minttt.drat.check), and the LRAT one
-    "lrat",
-    "evolve",
-    "formula",
-    "game",
-    "nine",
-    "play",
-    "render",
-    "report",
-    "scale",
-    "solvers",
-    "table",
-)
+_SUBPACKAGES = {
+    name: f"minttt.{name}"
+    for name in (
+        "bounds",
+        "evolve",
+        "formula",
+        "game",
+        "integrations",
+        "nine",
+        "play",
+        "proof",
+        "render",
+        "report",
+        "solvers",
+        "table",
+    )
+}
+# the proof checkers by their short names (``minttt.drat.check``, ``minttt.lrat.check``)
+_SUBPACKAGES |= {"drat": "minttt.proof.drat", "lrat": "minttt.proof.lrat"}
 
 __all__ = [
     "Board",
@@ -133,7 +138,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """Import a front-door name (or a layer) on first use (PEP 562)."""
     if name in _SUBPACKAGES:
-        return importlib.import_module(f"minttt.{name}")
+        return importlib.import_module(_SUBPACKAGES[name])
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'minttt' has no attribute {name!r}")
@@ -154,8 +159,8 @@ if TYPE_CHECKING:  # what a type checker and an editor see
     from minttt.game.rules import TIC_TAC_TOE, Board, Rules
     from minttt.play.players.registry import make_player
     from minttt.play.tournament import play_game, tournament
-    from minttt.solvers.api import cross_check, make_table, solve, standard_variants
-    from minttt.solvers.certify import certify
+    from minttt.proof.certify import certify
+    from minttt.solvers.portfolio import cross_check, make_table, solve, standard_variants
     from minttt.solvers.solution import Solution
     from minttt.table.export import export_table
     from minttt.table.model import Table, load_table, save_table

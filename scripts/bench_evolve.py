@@ -18,8 +18,8 @@ from statistics import median
 from typing import Any
 
 from minttt.evolve import runner
-from minttt.evolve.hochmuth import HochmuthConfig
 from minttt.evolve.runner import SOURCE_000, evolved_table
+from minttt.evolve.situations import HochmuthConfig
 
 SEEDS = (0, 1, 2, 3, 4)
 

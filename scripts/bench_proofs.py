@@ -23,9 +23,9 @@ import os
 import time
 from pathlib import Path
 
-from minttt import drat, lrat
-from minttt.solvers.certify import SAT_SOLVER
-from minttt.solvers.drat_trim import drat_trim_check
+from minttt.proof import drat, lrat
+from minttt.proof.certify import SAT_SOLVER
+from minttt.proof.drat_trim import drat_trim_check
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"

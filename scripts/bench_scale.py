@@ -49,9 +49,9 @@ def case(name: str) -> dict[str, Any]:
     stages: dict[str, Any] = {}
     out: dict[str, Any] = {"case": name, "game": game, "variant": variant.name, "stages": stages}
     if name.endswith("new"):
-        from minttt.scale.encode import encode_arrays
-        from minttt.scale.graph import build_array_graph
-        from minttt.scale.solve import ArrayRC2, array_table, moves_from_model, rc2_arrays
+        from minttt.formula.arrays import encode_arrays
+        from minttt.game.arrays import build_array_graph
+        from minttt.solvers.arrays import ArrayRC2, array_table, moves_from_model, rc2_arrays
 
         graph = _stage(stages, "graph", lambda: build_array_graph(rules))
         formula = _stage(stages, "formula", lambda: encode_arrays(graph, variant))
@@ -81,11 +81,11 @@ def case(name: str) -> dict[str, Any]:
             solver.delete()
     else:
         from minttt.formula.encode import encode
-        from minttt.game.arrays import build_graph_fast
+        from minttt.game.graph import graph_for
         from minttt.solvers import solve
-        from minttt.solvers.api import make_table
+        from minttt.solvers.portfolio import make_table
 
-        graph = _stage(stages, "graph", lambda: build_graph_fast(rules))
+        graph = _stage(stages, "graph", lambda: graph_for(rules))
         formula = _stage(stages, "formula", lambda: encode(graph, variant))
         out["clauses"] = len(formula.clauses)
         if name == "k3_old":

@@ -46,7 +46,7 @@ def _table():
 
 
 def run() -> dict:
-    from minttt.play.players.base import RandomPlayer
+    from minttt.game.player import RandomPlayer
     from minttt.play.tournament import play_game, tournament
     from minttt.table.odds import exact_odds
     from minttt.table.verify import verify_table

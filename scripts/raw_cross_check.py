@@ -5,21 +5,21 @@ alone (SAT at k, UNSAT at k-1); each size-k table is in ``results/tables/`` and 
 every variant this script asks, with a time limit per call, nice'd, one process at a time:
 
 * **drat**: CaDiCaL 1.9.5 refutes "a table of at most k-1 exists" (the variant's hard clauses +
-  ``kmtotalizer`` at k-1, exactly :func:`minttt.solvers.certify.cnf_text`) with a DRAT proof,
+  ``kmtotalizer`` at k-1, exactly :func:`minttt.proof.certify.cnf_text`) with a DRAT proof,
   which :mod:`minttt.drat` (pure Python, independent of the solvers) checks, or drat-trim with
   ``--drat-trim PATH`` (the C checker, for proofs of tens of MB), whose LRAT output
   :mod:`minttt.lrat` then checks (the call's ``checked_by`` names both). For a checked
   proof the CNF is written to ``results/proofs/raw/`` (xz), and the proof too when it is at most
-  :data:`~minttt.solvers.certify.MAX_SHIPPED_PROOF` bytes compressed (CaDiCaL is deterministic:
+  :data:`~minttt.proof.certify.MAX_SHIPPED_PROOF` bytes compressed (CaDiCaL is deterministic:
   the record's SHA-256 identifies the proof it regenerates from the CNF). The time limit covers
   CaDiCaL and the check;
 * **z3**: Z3's Optimize (``z3-opt``, the other solver family) proves a lower bound of k (its
   minimum is k: the size-k table exists and is verified).
 
-X with any opening is done by cases, as :func:`minttt.solvers.raw.solve_raw` solves it: a table
-with any opening is a table with one of the nine openings, so "none of size k-1" holds when it holds
-for each opening. Each call runs in a child process that is killed at the limit (neither CaDiCaL
-in PySAT nor a Z3 call stopped from outside returns reliably).
+X with any opening is done by cases, as :func:`minttt.solvers.no_symmetry.solve_raw` solves it: a
+table with any opening is a table with one of the nine openings, so "none of size k-1" holds when it
+holds for each opening. Each call runs in a child process that is killed at the limit (neither
+CaDiCaL in PySAT nor a Z3 call stopped from outside returns reliably).
 
 Writes ``results/raw_cross_check.json`` after every call (resumable: calls already recorded with
 the same or a longer limit are skipped). Run: ``nice -n 10 python scripts/raw_cross_check.py
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from minttt.fileio import write_json_atomic, write_many_atomic
-from minttt.solvers.drat_trim import CHECKER as DRAT_TRIM
+from minttt.proof.drat_trim import CHECKER as DRAT_TRIM
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -87,9 +87,9 @@ def _drat(name: str, k: int, drat_trim: Path | None = None) -> dict[str, Any]:
     """CaDiCaL's proof of UNSAT at k-1 and the checker's verdict (runs in the child):
     minttt.drat, or drat-trim when its binary is given (proofs too large for the pure-Python
     checker; the record names the checker)."""
-    from minttt import drat
-    from minttt.solvers.certify import MAX_SHIPPED_PROOF, cnf_text, compress, prove_unsat
-    from minttt.solvers.drat_trim import drat_trim_check
+    from minttt.proof import drat
+    from minttt.proof.certify import MAX_SHIPPED_PROOF, cnf_text, compress, prove_unsat
+    from minttt.proof.drat_trim import drat_trim_check
 
     formula = _formula(name)
     cnf = cnf_text(formula, k).encode("ascii")
@@ -137,7 +137,7 @@ def _files(name: str, cnf_xz: bytes, proof_xz: bytes | None) -> dict[str, bytes]
 def _z3(name: str, k: int, limit: float) -> dict[str, Any]:
     """Z3 Optimize's minimum of ``name`` (runs in the child): confirmed when its proven lower
     bound reaches k (an any-opening case may have a larger minimum than k)."""
-    from minttt.solvers.api import solve
+    from minttt.solvers.portfolio import solve
 
     solution = solve(_formula(name), solver="z3-opt", timeout=max(limit - 10, 1))
     return {
@@ -183,7 +183,7 @@ def versions() -> dict[str, str]:
 
     import z3
 
-    from minttt.solvers.certify import SAT_SOLVER_NAME
+    from minttt.proof.certify import SAT_SOLVER_NAME
 
     return {
         "z3": z3.get_version_string(),

@@ -15,15 +15,15 @@ import json
 import sys
 from pathlib import Path
 
-from minttt.fileio import write_json_atomic
-from minttt.formula.encode import Variant
-from minttt.scale.run import (
+from minttt.bounds.long_run import (
     bounds_plot,
     hinted_upper,
     load_checkpoint,
     long_solve,
     opening_bounds,
 )
+from minttt.fileio import write_json_atomic
+from minttt.formula.encode import Variant
 
 RUNS: tuple[tuple[str, str, float], ...] = (  # game, role, seconds
     ("mnk:3,4,3", "first", 60.0),
@@ -82,9 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     decomposition = old.get("opening_decomposition", [])
     lp_rows = old.get("lp_relaxation", [])
     if args.lp:
-        from minttt.scale.encode import encode_arrays
-        from minttt.scale.graph import build_array_graph
-        from minttt.scale.lp import lp_bound
+        from minttt.bounds.lp import lp_bound
+        from minttt.formula.arrays import encode_arrays
+        from minttt.game.arrays import build_array_graph
 
         lp_rows = []
         for game, role, limit in LP_RUNS:

@@ -9,9 +9,9 @@ from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.errors import InputError
+from minttt.game.player import PlayerError
 from minttt.game.rules import Board
 from minttt.play.players import make_player
-from minttt.play.players.base import PlayerError
 from minttt.table.odds import exact_odds
 from minttt.table.verify import verify_player
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from minttt import drat
 from minttt.cli import app
 from minttt.formula.encode import Variant, encode
-from minttt.solvers.certify import (
+from minttt.proof import drat
+from minttt.proof.certify import (
     BOUND_DEPTH,
     bound_literals,
     certificate_variants,

@@ -9,8 +9,8 @@ import pytest
 from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases
 from typer.testing import CliRunner
 
-from minttt import drat
 from minttt.cli import app
+from minttt.proof import drat
 
 runner = CliRunner()
 

@@ -7,7 +7,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from minttt.evolve import cornell, hochmuth
+from minttt.evolve import raw_genome, situations
 from minttt.evolve.fitness import ExhaustiveTree, reached_moves
 from minttt.evolve.genome import GeneIndex
 from minttt.evolve.runner import evolved_table, run, summary
@@ -133,7 +133,7 @@ def test_reached_moves_table_verifies() -> None:
     genome = perfect_genome(index)
     state = EvolutionState(
         recipe="hochmuth",
-        config=hochmuth.HochmuthConfig(population=2, seed=0).recipe_key(),
+        config=situations.HochmuthConfig(population=2, seed=0).recipe_key(),
         generation=1,
         population=np.stack([genome, genome]),
         rng_state={},
@@ -152,28 +152,28 @@ def test_reached_moves_table_verifies() -> None:
 
 def test_sus_is_proportional_and_breed_keeps_alleles_legal() -> None:
     rng = np.random.default_rng(0)
-    picks = hochmuth.sus(np.array([0.0, 1.0, 3.0]), 400, rng)
+    picks = situations.sus(np.array([0.0, 1.0, 3.0]), 400, rng)
     assert (picks != 0).all() and abs((picks == 2).sum() - 300) <= 1
     index = index627()
-    cfg = hochmuth.HochmuthConfig(population=41, p_mutate=0.2)
+    cfg = situations.HochmuthConfig(population=41, p_mutate=0.2)
     pop = index.random_population(rng, 41)
-    kids = hochmuth.breed(cfg, index, pop, np.ones(41), rng)
+    kids = situations.breed(cfg, index, pop, np.ones(41), rng)
     assert kids.shape == pop.shape and (kids >= 0).all() and (kids < index.n_legal).all()
 
 
 def test_crossover_only_mixes_parents() -> None:
     index = index627()
-    cfg = hochmuth.HochmuthConfig(population=2, p_mutate=0.0, p_replicate=0.0, p_crossover=0.5)
+    cfg = situations.HochmuthConfig(population=2, p_mutate=0.0, p_replicate=0.0, p_crossover=0.5)
     a = np.zeros(index.size, dtype=np.int8)
     b = (index.n_legal - 1).astype(np.int8)
-    kids = hochmuth.breed(cfg, index, np.stack([a, b]), np.ones(2), np.random.default_rng(1))
+    kids = situations.breed(cfg, index, np.stack([a, b]), np.ones(2), np.random.default_rng(1))
     for kid in kids:
         assert ((kid == a) | (kid == b)).all()
     assert (kids[0] != kids[1]).any()
 
 
 def test_hochmuth_run_is_deterministic_and_records_history() -> None:
-    cfg = hochmuth.HochmuthConfig(population=40, generations=6, seed=7)
+    cfg = situations.HochmuthConfig(population=40, generations=6, seed=7)
     first, second = run(cfg), run(cfg)
     assert first.history == second.history and len(first.history["best"]) == 7
     assert np.array_equal(first.population, second.population)
@@ -183,7 +183,7 @@ def test_hochmuth_run_is_deterministic_and_records_history() -> None:
 
 
 def test_points_run() -> None:
-    cfg = hochmuth.HochmuthConfig(population=20, generations=2, seed=1, fitness="points")
+    cfg = situations.HochmuthConfig(population=20, generations=2, seed=1, fitness="points")
     state = run(cfg)
     assert state.best_fitness is not None and state.best_fitness > 100
 
@@ -205,7 +205,7 @@ def plain_game(x: np.ndarray, o: np.ndarray) -> int:
 @pytest.mark.slow
 def test_round_robin_matches_plain_games() -> None:
     rng = np.random.default_rng(2)
-    pop = cornell.random_genomes(rng, 5)
+    pop = raw_genome.random_genomes(rng, 5)
     # make some organisms play legally more often: copy a perfect strategy into one genome
     pop[0] = cornell_perfect()
     losses = np.zeros(5, dtype=int)
@@ -217,7 +217,7 @@ def test_round_robin_matches_plain_games() -> None:
                     losses[i] += 1
                 elif loser == O:
                     losses[j] += 1
-    assert (cornell.round_robin(pop) == losses).all()
+    assert (raw_genome.round_robin(pop) == losses).all()
 
 
 @cache
@@ -241,15 +241,15 @@ def cornell_perfect() -> np.ndarray:
 
 def test_cornell_measure_matches_fitness_and_verifier() -> None:
     raw = cornell_perfect()
-    fraction, lines, lost = cornell.not_lost_fraction(raw)
+    fraction, lines, lost = raw_genome.not_lost_fraction(raw)
     out = ExhaustiveTree(index627()).evaluate(perfect_genome(index627())[None, :])
     assert fraction == 1.0 and lost == 0 and lines == int(out.games.sum())
 
 
 def test_cornell_measure_counts_invalid_moves_as_losses() -> None:
     raw = np.zeros(3**9, dtype=np.int8)  # always cell 0: invalid as soon as it is taken
-    lx, ox = cornell.exhaustive_lines(raw, X)
-    lo, oo = cornell.exhaustive_lines(raw, O)
+    lx, ox = raw_genome.exhaustive_lines(raw, X)
+    lo, oo = raw_genome.exhaustive_lines(raw, O)
     assert lx == ox == 8  # X takes 0, each O reply, then X plays 0 again: invalid
     # as O: X opens on 0 (O's move 0 is invalid at once, 1 line) or elsewhere (O takes 0, then
     # O's next move 0 is invalid on each of X's 7 replies)
@@ -257,7 +257,7 @@ def test_cornell_measure_counts_invalid_moves_as_losses() -> None:
 
 
 def test_cornell_run_and_single_parent() -> None:
-    cfg = cornell.CornellConfig(population=6, generations=3, seed=4)
+    cfg = raw_genome.CornellConfig(population=6, generations=3, seed=4)
     state = run(cfg)
     assert len(state.history["best"]) == 4
     assert all(-10 <= b <= 0 for b in state.history["best"])

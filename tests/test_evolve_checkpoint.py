@@ -11,9 +11,9 @@ import pytest
 
 from minttt.errors import InputError
 from minttt.evolve import checkpoint as ck
-from minttt.evolve.cornell import CornellConfig
-from minttt.evolve.hochmuth import HochmuthConfig
+from minttt.evolve.raw_genome import CornellConfig
 from minttt.evolve.runner import Interrupted, evolve_until_perfect, run
+from minttt.evolve.situations import HochmuthConfig
 from minttt.schema import load_schema
 
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from minttt.cli import app
-from minttt.evolve.hochmuth import HochmuthConfig
 from minttt.evolve.plot import plot_bytes
 from minttt.evolve.runner import evolution_summary, run
+from minttt.evolve.situations import HochmuthConfig
 from minttt.table.model import load_table
 from minttt.table.verify import verify_table
 

@@ -6,16 +6,16 @@ import pytest
 from typer.testing import CliRunner
 
 from minttt.errors import InputError
-from minttt.game.arrays import build_graph_fast
-from minttt.game.graph import build_graph
+from minttt.game.arrays import build_array_graph
+from minttt.game.graph import Graph, build_graph
 from minttt.game.rules import Rules
 from minttt.report.other_games import growth_plot, study_game
 
 
 @pytest.mark.parametrize("name", ["3x3", "3x3-misere", "mnk:3,4,3", "mnk:3,3,2", "mnk:2,3,2"])
-def test_fast_builder_equals_recursive(name):
+def test_array_builder_equals_recursive(name):
     rules = Rules.from_name(name)
-    a, b = build_graph(rules), build_graph_fast(rules)
+    a, b = build_graph(rules), Graph.from_arrays(build_array_graph(rules))
     assert dict(a.boards) == dict(b.boards)
     assert dict(a.children) == dict(b.children)
     assert a.examined == b.examined

@@ -14,8 +14,8 @@ import pytest
 from minttt import interrupt
 from minttt.errors import InputError
 from minttt.evolve.checkpoint import load_checkpoint
-from minttt.evolve.hochmuth import HochmuthConfig
 from minttt.evolve.runner import Interrupted, run
+from minttt.evolve.situations import HochmuthConfig
 from minttt.fileio import write_texts_atomic
 from minttt.solvers.z3_drivers import _raise_if_stopped
 

@@ -14,10 +14,10 @@ import pytest
 from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases
 from typer.testing import CliRunner
 
-from minttt import drat, lrat
 from minttt.cli import app
 from minttt.errors import DefectError
-from minttt.solvers.drat_trim import drat_trim_check
+from minttt.proof import drat, lrat
+from minttt.proof.drat_trim import drat_trim_check
 
 runner = CliRunner()
 

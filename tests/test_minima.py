@@ -11,7 +11,7 @@ from minttt.game.graph import build_graph
 from minttt.report.enumeration import solve_and_enumerate
 from minttt.report.minima import beyond_report_markdown
 from minttt.solvers import solve
-from minttt.solvers.minimum import prove_minimum, pysat_bounds
+from minttt.solvers.two_families import prove_minimum, pysat_bounds
 
 
 @pytest.fixture(scope="module")

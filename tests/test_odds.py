@@ -8,8 +8,8 @@ import pytest
 
 from minttt.errors import InputError
 from minttt.game.graph import build_graph
+from minttt.game.player import RandomPlayer
 from minttt.play.players import make_player
-from minttt.play.players.base import RandomPlayer
 from minttt.table.model import first_move_table, merge_tables
 from minttt.table.odds import exact_odds, exact_outcome, pct
 

@@ -14,6 +14,7 @@ from adapter_helpers import (  # noqa: E402
     verify_agent_file,
 )
 
+from minttt.game.player import RandomPlayer  # noqa: E402
 from minttt.game.rules import Board  # noqa: E402
 from minttt.integrations.openspiel import (  # noqa: E402
     OpenSpielPlayer,
@@ -21,7 +22,6 @@ from minttt.integrations.openspiel import (  # noqa: E402
     state_of_board,
     table_bot,
 )
-from minttt.play.players.base import RandomPlayer  # noqa: E402
 from minttt.table.odds import exact_odds  # noqa: E402
 from minttt.table.verify import verify_player  # noqa: E402
 

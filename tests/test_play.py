@@ -7,9 +7,9 @@ from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.game.graph import build_graph
+from minttt.game.player import RandomPlayer
 from minttt.game.rules import Board
 from minttt.play.console import play_console, render
-from minttt.play.players.base import RandomPlayer
 from minttt.table.model import first_move_table, merge_tables, save_table
 
 GRAPH = build_graph()

@@ -18,7 +18,7 @@ from minttt.game.graph import build_graph
 from minttt.game.rules import Board
 from minttt.play.simavr import simavr_missing, simavr_player
 from minttt.solvers import cross_check, make_table, solve
-from minttt.solvers.raw import solve_raw
+from minttt.solvers.no_symmetry import solve_raw
 from minttt.table.model import load_table, table_from_json
 from minttt.table.verify import verify_player, verify_table
 
@@ -228,8 +228,8 @@ def test_every_shipped_raw_proof_checks_and_its_cnf_is_the_claim() -> None:
     import hashlib
     import lzma
 
-    from minttt import drat
-    from minttt.solvers.certify import cnf_text
+    from minttt.proof import drat
+    from minttt.proof.certify import cnf_text
 
     data = json.loads(CROSS.read_text("utf-8"))
     for name, record in _shipped():
@@ -245,8 +245,8 @@ def test_every_shipped_raw_proof_checks_and_its_cnf_is_the_claim() -> None:
 @pytest.mark.skipif(not CROSS.is_file(), reason="scripts/raw_cross_check.py has not run")
 def test_every_raw_cnf_whose_proof_is_not_shipped_is_the_claim() -> None:
     """The large proofs are regenerated from these CNFs (second_check.py): each is the claim."""
-    from minttt import drat
-    from minttt.solvers.certify import cnf_text
+    from minttt.proof import drat
+    from minttt.proof.certify import cnf_text
 
     data = json.loads(CROSS.read_text("utf-8"))
     unshipped = [

@@ -9,16 +9,16 @@ import pytest
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
+from minttt.bounds.greedy import greedy_for
+from minttt.bounds.long_run import load_checkpoint, long_solve
 from minttt.errors import InputError
+from minttt.formula.arrays import encode_arrays, hard_clauses
 from minttt.formula.encode import Variant, encode
+from minttt.game.arrays import build_array_graph
 from minttt.game.graph import build_graph
 from minttt.game.rules import Rules
-from minttt.scale.encode import encode_arrays, hard_clauses
-from minttt.scale.graph import build_array_graph
-from minttt.scale.greedy import greedy_for
-from minttt.scale.run import load_checkpoint, long_solve
-from minttt.scale.solve import array_table, moves_from_model, rc2_arrays
 from minttt.solvers import solve
+from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
 from minttt.table.verify import verify_table
 
 
@@ -127,7 +127,7 @@ def test_long_solve_bounds_under_a_zero_limit(tmp_path):
 
 
 def test_prove_minimum_for_certificates():
-    from minttt.scale import prove_minimum
+    from minttt.solvers.arrays import prove_minimum
 
     m = prove_minimum(Variant("first", "any", "lookup", "entries", game="mnk:3,4,3"))
     assert m.optimal and m.size == m.lower == m.table.size
@@ -138,7 +138,7 @@ def test_prove_minimum_for_certificates():
 def test_position_objective_proves_the_edge_optimum_with_each_backend(sat):
     """RC2 minimises table positions (one soft literal per lookup clause): same optimum as the
     edge objective of the formula, whichever SAT backend loads the clauses."""
-    from minttt.scale.solve import solver_objective
+    from minttt.solvers.arrays import solver_objective
 
     variant = Variant("second", None, "lookup", "entries", game="3x3")
     g = build_array_graph(variant.rules)
@@ -160,7 +160,7 @@ def test_position_objective_proves_the_edge_optimum_with_each_backend(sat):
 
 
 def test_hinted_descent_reaches_and_proves_the_optimum():
-    from minttt.scale.hint import hinted_descent
+    from minttt.bounds.hinted import hinted_descent
 
     variant = Variant("second", None, "lookup", "entries", game="3x3")
     g = build_array_graph(variant.rules)
@@ -176,7 +176,7 @@ def test_hinted_descent_reaches_and_proves_the_optimum():
 
 
 def test_hinted_upper_keeps_a_verified_table(tmp_path):
-    from minttt.scale.run import hinted_upper
+    from minttt.bounds.long_run import hinted_upper
     from minttt.table.model import load_table
 
     variant = Variant("second", None, "lookup", "entries", game="3x3")

@@ -1,6 +1,6 @@
-"""Certificates through the array pipeline (minttt.scale.certify): the bound on table positions
-with a lookup clause refutes the entries bound, the proof checks, and the 4x4 record is what
-`minttt certify` rebuilds."""
+"""Certificates through the array pipeline (minttt.proof.array_certify): the bound on table
+positions with a lookup clause refutes the entries bound, the proof checks, and the 4x4 record is
+what `minttt certify` rebuilds."""
 
 from __future__ import annotations
 
@@ -13,21 +13,21 @@ import pytest
 from pysat.solvers import Solver
 from typer.testing import CliRunner
 
-from minttt import drat
 from minttt.cli import app
 from minttt.errors import DefectError
+from minttt.formula.arrays import encode_arrays
 from minttt.formula.encode import Variant
+from minttt.game.arrays import build_array_graph
 from minttt.game.rules import Rules
-from minttt.scale.certify import (
+from minttt.proof import drat
+from minttt.proof.array_certify import (
     SCALE_VARIANTS,
     build_scale_certificate,
     certificate_cnf,
     prove,
     scale_certified,
 )
-from minttt.scale.encode import encode_arrays
-from minttt.scale.graph import build_array_graph
-from minttt.solvers.drat_trim import drat_trim_check
+from minttt.proof.drat_trim import drat_trim_check
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"

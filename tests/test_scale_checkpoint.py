@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from minttt.cli import app
 from minttt.errors import InputError
 from minttt.formula.encode import Variant
-from minttt.scale import run as scale_run
+from minttt.bounds import long_run as scale_run
 from minttt.schema import load_schema
 
 ROOT = Path(__file__).resolve().parent.parent

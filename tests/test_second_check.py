@@ -66,7 +66,7 @@ def test_every_certificate_was_verified_by_drat_trim():
 def _stub_lrat(monkeypatch) -> None:
     """minttt.lrat's verdict on the stand-in's (empty) LRAT file, stubbed as valid: the real
     check is tested in test_lrat.py and, with a real drat-trim, below."""
-    from minttt.solvers import drat_trim
+    from minttt.proof import drat_trim
 
     def valid(cnf_path: Path, lrat_path: Path) -> dict:
         assert cnf_path.is_file() and lrat_path.is_file()

@@ -8,7 +8,7 @@ from minttt.errors import InputError
 from minttt.formula.encode import Variant, encode
 from minttt.game.graph import build_graph
 from minttt.game.rules import Rules
-from minttt.solvers.api import make_table, solve
+from minttt.solvers.portfolio import make_table, solve
 from minttt.table.export import export_table
 from minttt.table.model import Table, hash_convention, load_table, save_table
 from minttt.table.verify import verify_table

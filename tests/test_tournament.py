@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 from minttt.cli import app
 from minttt.errors import InputError
 from minttt.game.graph import build_graph
+from minttt.game.player import RandomPlayer
 from minttt.game.rules import Board
 from minttt.play.players import make_player
-from minttt.play.players.base import RandomPlayer
 from minttt.play.tournament import (
     play_game,
     playing_strength,

@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 from minttt.cli import app
 from minttt.errors import InputError
 from minttt.game.graph import build_graph
+from minttt.game.player import RandomPlayer
 from minttt.game.rules import Board
 from minttt.play.players import make_player
-from minttt.play.players.base import RandomPlayer
 from minttt.table.model import Entry, first_move_table, merge_tables, save_table
 from minttt.table.verify import minimax, verify_player, verify_table
 
@@ -159,8 +159,8 @@ def test_cli_exit_codes(tmp_path):
 
 def test_a_side_lost_from_the_start_may_lose_but_must_keep_the_value() -> None:
     """On 2x2 with k=2 X always wins: O's losses are no failure, but its moves are still judged."""
+    from minttt.game.player import RandomPlayer
     from minttt.game.rules import Rules
-    from minttt.play.players.base import RandomPlayer
 
     tiny = Rules(2, 2, 2)
     report = verify_player(RandomPlayer(), "O", "optimal", rules=tiny)

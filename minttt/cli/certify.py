@@ -41,7 +41,7 @@ def certify_command(
     proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
     from minttt.fileio import write_many_atomic
     from minttt.formula.encode import Variant
-    from minttt.solvers.certify import certificate_variants
+    from minttt.proof.certify import certificate_variants
 
     if all_ == bool(variants):
         raise InputError("give VARIANT names or --all (exactly one)")
@@ -67,7 +67,7 @@ def certify_command(
 def _jobs(out: Path, chosen: list[Any]) -> list[tuple[Path, list[Any]]]:
     """(folder, variants) to certify: m,n,k certificates live in their own folder (written by
     the long run, not reproduce)."""
-    from minttt.solvers.certify import MNK_FOLDER
+    from minttt.proof.certify import MNK_FOLDER
 
     mnk = [v for v in chosen if v.game.startswith("mnk")]
     jobs = [(out, [v for v in chosen if v not in mnk]), (out / MNK_FOLDER, mnk)]
@@ -78,7 +78,7 @@ def _certify(
     jobs: list[tuple[Path, list[Any]]], *, check: bool, quiet: bool, drat_trim: Path | None = None
 ) -> tuple[list[Any], dict[Path, bytes]]:
     """Every certificate of ``jobs`` and the files to write, with a step progress bar."""
-    from minttt.solvers.certify import certify_all, pending_files
+    from minttt.proof.certify import certify_all, pending_files
 
     done: list[Any] = []
     files: dict[Path, bytes] = {}
@@ -154,8 +154,8 @@ def check_proof_command(
     Exit 0 when the proof is valid, 1 when it is not (naming the first lemma that fails),
     2 for a file that cannot be read.
     """
-    from minttt import drat
-    from minttt import lrat as lrat_checker
+    from minttt.proof import drat
+    from minttt.proof import lrat as lrat_checker
 
     is_lrat = lrat or ".lrat" in proof.name
     if lrat_out is not None:

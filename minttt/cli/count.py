@@ -51,7 +51,7 @@ def count_command(
     ),
 ) -> None:
     """Count the game tree, positions and symmetry classes (every count of 003 and 000)."""
-    from minttt.solvers.api import symmetric_flag
+    from minttt.solvers.portfolio import symmetric_flag
 
     rules = Rules.from_name(game, force=force)
     if not symmetric_flag(symmetry):

@@ -35,7 +35,7 @@ def encode_command(
 ) -> None:
     """Write a variant's formula (hard clauses + objective) as WCNF or SMT-LIB 2."""
     from minttt.fileio import write_text_atomic
-    from minttt.solvers.api import symmetric_flag
+    from minttt.solvers.portfolio import symmetric_flag
 
     symmetric = symmetric_flag(symmetry)
     if all_dir is not None:

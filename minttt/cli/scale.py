@@ -26,8 +26,8 @@ def scale_command(
 
     Every write of the checkpoint (and of its best table, verified, next to it) is atomic: an
     interrupted run exits 130/143 and the checkpoint holds the last completed bounds."""
+    from minttt.bounds.long_run import hinted_upper, long_solve
     from minttt.errors import InputError
-    from minttt.scale.run import hinted_upper, long_solve
 
     side = _side(role)
     if not time_limit > 0 or hint < 0:

@@ -145,7 +145,7 @@ def solve_command(
     ),
 ) -> None:
     """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
-    from minttt.solvers.api import symmetric_flag
+    from minttt.solvers.portfolio import symmetric_flag
 
     _check_limits(timeout, limit, tie_break)
     symmetric = symmetric_flag(symmetry)
@@ -180,7 +180,7 @@ def solve_command(
 
 
 def _check_limits(timeout: float | None, limit: int, tie_break: str) -> None:
-    from minttt.solvers.api import MAX_TIMEOUT
+    from minttt.solvers.portfolio import MAX_TIMEOUT
 
     if timeout is not None and (math.isnan(timeout) or not 0 <= timeout <= MAX_TIMEOUT):
         raise InputError(f"--timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
@@ -196,7 +196,7 @@ def _check_limits(timeout: float | None, limit: int, tie_break: str) -> None:
 
 def _solver_options(solver: str, card: str, sat: str) -> dict[str, str]:
     """The keyword options of ``solver`` (unknown names fail before any work)."""
-    from minttt.solvers.api import _driver
+    from minttt.solvers.portfolio import _driver
 
     _driver(solver)
     if solver in ("rc2", "pysat-linear", "pysat-binary"):

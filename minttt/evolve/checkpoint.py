@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from minttt import __version__
+from minttt.version import __version__
 from minttt.errors import InputError
 from minttt.evolve.state import EvolutionState
 from minttt.fileio import write_text_atomic

@@ -1,6 +1,6 @@
 """Run a recipe to the end: checkpoints, interruption, the evolved table and the summary.
 
->>> from minttt.evolve.hochmuth import HochmuthConfig
+>>> from minttt.evolve.situations import HochmuthConfig
 >>> state = run(HochmuthConfig(population=20, generations=3, seed=0))
 >>> summary(state)["generations"], summary(state)["perfect"]
 (3, False)
@@ -16,11 +16,11 @@ from statistics import median
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.evolve import cornell, hochmuth
+from minttt.evolve import raw_genome, situations
 from minttt.evolve.checkpoint import load_checkpoint, save_checkpoint
-from minttt.evolve.cornell import CornellConfig
 from minttt.evolve.fitness import reached_moves
-from minttt.evolve.hochmuth import HochmuthConfig
+from minttt.evolve.raw_genome import CornellConfig
+from minttt.evolve.situations import HochmuthConfig
 from minttt.evolve.state import EvolutionState
 
 Config = HochmuthConfig | CornellConfig
@@ -42,7 +42,7 @@ class Interrupted(Exception):
 
 
 def _module(config: Config) -> Any:
-    return hochmuth if isinstance(config, HochmuthConfig) else cornell
+    return situations if isinstance(config, HochmuthConfig) else raw_genome
 
 
 def make_config(recipe: str, **options: Any) -> Config:
@@ -63,9 +63,9 @@ def start(config: Config, checkpoint: str | Path | None = None) -> EvolutionStat
     if checkpoint is not None and Path(checkpoint).exists():
         state = load_checkpoint(checkpoint, config.recipe_key())
         if isinstance(config, CornellConfig):
-            cornell.check_genomes(state.population)
+            raw_genome.check_genomes(state.population)
         else:
-            index = hochmuth.tree_for(config.genes).index
+            index = situations.tree_for(config.genes).index
             pop = state.population
             if pop.shape[1] != index.size or (pop < 0).any() or (pop >= index.n_legal).any():
                 raise InputError(f"checkpoint {checkpoint}: genomes do not fit {index.size} genes")
@@ -173,7 +173,7 @@ def evolve_until_perfect(
     and the summaries of the earlier ones, so an interrupted campaign resumes where it stopped
     (and a finished imperfect one goes on when given more restarts or time).
 
-    >>> from minttt.evolve.hochmuth import HochmuthConfig
+    >>> from minttt.evolve.situations import HochmuthConfig
     >>> c = evolve_until_perfect(HochmuthConfig(population=20, generations=2), restarts=1)
     >>> [a["seed"] for a in c.attempts], c.perfect
     ([0, 1000], False)
@@ -235,8 +235,8 @@ def _best_lost(state: EvolutionState) -> int | None:
     if state.best is None:
         return None
     if state.recipe == "cornell":
-        return cornell.not_lost_fraction(state.best)[2]
-    tree = hochmuth.tree_for(int(state.config["genes"]))
+        return raw_genome.not_lost_fraction(state.best)[2]
+    tree = situations.tree_for(int(state.config["genes"]))
     return int(tree.evaluate(state.best[None, :]).lost.sum())
 
 
@@ -252,7 +252,7 @@ def evolved_table(state: EvolutionState) -> Any:
     if state.best is None:
         raise InputError("no generation was evaluated, so there is no strategy to write")
     cfg = state.config
-    index = hochmuth.tree_for(int(cfg["genes"])).index
+    index = situations.tree_for(int(cfg["genes"])).index
     moves = reached_moves(index, state.best)
     provenance = {
         "obtained": "genetic evolution (000, Hochmuth)",

@@ -1,137 +1,237 @@
-"""The game graph built level by level with numpy: the same graph, in seconds on 4x4 boards.
+"""The symmetric game graph as flat numpy arrays (no per-position Python objects): the one
+builder for boards of any size.
 
-:func:`build_graph_fast` builds the same :class:`~minttt.game.graph.Graph` as
-:func:`minttt.game.graph.build_graph` (same canonical hashes, boards, children in move order, values
-and ``examined`` count); :func:`minttt.game.graph.graph_for` picks it above 12 cells.
+Nodes are numbered level by level (depth 0 first), by canonical hash inside a level; the children
+of a node are a CSR slice ``ptr[i]:ptr[i+1]`` of ``move`` (cell on the node's canonical board,
+increasing) and ``child`` (node index). Same positions, moves and values as 003's recursion,
+:func:`minttt.game.graph.build_graph` (tested on 3x3, misère and 3x4); the readable object view of
+a large board is :meth:`minttt.game.graph.Graph.from_arrays` of this graph.
 
 >>> from minttt.game.rules import Rules
->>> g = build_graph_fast(Rules.from_name("3x3"))
->>> len(g), g.examined, g.value(g.root)
-(765, 2271, 0)
+>>> g = build_array_graph(Rules.from_name("3x3"))
+>>> g.size, g.edges, int(g.value[0])
+(765, 2270, 0)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
+
 import numpy as np
 
-from minttt.game.graph import Graph
 from minttt.game.rules import Rules
-from minttt.scale.graph import line_makers
 
 
-def _line_made(digits: np.ndarray, rules: Rules) -> np.ndarray:
-    """Boolean per row of ``digits``: some line of ``k`` is complete (either colour)."""
-    made = np.zeros(len(digits), dtype=bool)
+@dataclass(frozen=True)
+class ArrayGraph:
+    """Positions ``hash[i]`` (canonical), ``level`` offsets per depth, children in CSR form,
+    minimax ``value`` (X's side), ``terminal`` flags."""
+
+    rules: Rules
+    hash: np.ndarray  # int64 (N,)
+    level: np.ndarray  # int64 (depths + 1,): nodes of depth d are level[d]:level[d+1]
+    ptr: np.ndarray  # int64 (N + 1,)
+    move: np.ndarray  # int8 (E,)
+    child: np.ndarray  # int32 (E,)
+    value: np.ndarray  # int8 (N,)
+    terminal: np.ndarray  # bool (N,)
+
+    @property
+    def size(self) -> int:
+        return len(self.hash)
+
+    @property
+    def edges(self) -> int:
+        return len(self.child)
+
+    @cached_property
+    def depth(self) -> np.ndarray:
+        """Depth (pieces on the board) of every node."""
+        return np.repeat(np.arange(len(self.level) - 1), np.diff(self.level)).astype(np.int8)
+
+    @cached_property
+    def parent(self) -> np.ndarray:
+        """The parent node of every edge (int32)."""
+        return np.repeat(np.arange(self.size, dtype=np.int32), np.diff(self.ptr))
+
+    def index(self, h: int) -> int:
+        """The node of canonical hash ``h`` (KeyError if absent)."""
+        i = int(np.searchsorted(self.hash, h, sorter=self._order))
+        j = int(self._order[min(i, self.size - 1)])
+        if self.hash[j] != h:
+            raise KeyError(h)
+        return j
+
+    @cached_property
+    def _order(self) -> np.ndarray:
+        return np.argsort(self.hash, kind="stable")
+
+    @cached_property
+    def unique_children(self) -> tuple[np.ndarray, np.ndarray]:
+        """CSR ``(uptr, uchild)``: each node's distinct children (sorted by node index)."""
+        key = self.parent.astype(np.int64) * self.size + self.child
+        # edges are grouped by parent already: a stable sort (runs) is several times faster than
+        # quicksort here, and np.unique slower still
+        key = np.sort(key, kind="stable")
+        key = key[np.r_[True, key[1:] != key[:-1]]]
+        par = key // self.size
+        uchild = (key % self.size).astype(np.int32)
+        uptr = np.zeros(self.size + 1, dtype=np.int64)
+        np.cumsum(np.bincount(par, minlength=self.size), out=uptr[1:])
+        return uptr, uchild
+
+    def cells(self) -> np.ndarray:
+        """The canonical cells of every node, one row each (int8, ``(size, rules.cells)``)."""
+        return _decode(self.hash, self.rules.cells)
+
+    def board(self, i: int) -> tuple[int, ...]:
+        """The canonical cells of node ``i``."""
+        h = int(self.hash[i])
+        out = []
+        for _ in range(self.rules.cells):
+            h, d = divmod(h, 3)
+            out.append(d)
+        return tuple(out)
+
+    def nbytes(self) -> int:
+        return sum(
+            a.nbytes for a in (self.hash, self.level, self.ptr, self.move, self.child, self.value)
+        )
+
+
+def line_makers(digits: np.ndarray, rules: Rules) -> np.ndarray:
+    """Per row: 1 or 2 for the colour that completed a line, 0 for none."""
+    out = np.zeros(len(digits), dtype=np.int8)
     for line in rules.lines:
         first = digits[:, line[0]]
         same = first != 0
         for i in line[1:]:
             same &= digits[:, i] == first
-        made |= same
-    return made
+        out = np.where((out == 0) & same, first, out)
+    return out
 
 
 def _decode(hashes: np.ndarray, n: int) -> np.ndarray:
-    powers = 3 ** np.arange(n, dtype=np.int64)
-    return ((hashes[:, None] // powers[None, :]) % 3).astype(np.int8)
+    """Base-3 digits (cells) of each hash, in int32 column passes (11x faster than a broadcast
+    int64 ``//`` and ``%``; hashes below ``3**n`` fit int32 up to 19 cells)."""
+    x: np.ndarray = hashes.astype(np.int32 if 3**n < 2**31 else np.int64)
+    out = np.empty((n, len(hashes)), dtype=np.int8)
+    for i in range(n):
+        q: np.ndarray = x // 3
+        out[i] = x - 3 * q
+        x = q
+    return out.T.copy()
 
 
-def _moves(
-    digits: np.ndarray, live: np.ndarray, mover: int, perm_pows: np.ndarray
+DIRECT_SHARE = 128  # a lookup array pays off once there are limit / DIRECT_SHARE keys or more
+
+
+def _dedupe(keys: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)`` for keys in ``0..limit-1``: the distinct keys
+    from a presence array (no sort) when there are many keys, else the sort; the inverse by
+    binary search (a full rank array costs more in fresh pages than it saves)."""
+    if len(keys) * DIRECT_SHARE < limit or limit >= 2**31:
+        uniq, inv = np.unique(keys, return_inverse=True)
+        return uniq, inv.astype(np.int64)
+    present = np.zeros(limit, dtype=bool)
+    present[keys] = True
+    uniq = np.flatnonzero(present).astype(np.int64)
+    return uniq, np.searchsorted(uniq, keys).astype(np.int64)
+
+
+def _children(
+    d_live: np.ndarray, live: np.ndarray, perm_pows: np.ndarray, mover: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every move of the ``live`` boards: ``(parent index, cell, canonical child hash)``, grouped
-    by cell."""
-    parent_idx, moves, child_hash = [], [], []
-    d_live = digits[live]
-    for cell in range(digits.shape[1]):
+    """Every move of the live positions as ``(parent, cell, canonical child hash)``, ordered by
+    parent then cell.
+
+    The image hashes come from one int64 matrix product (float64 BLAS is faster on an idle
+    machine but its threads stall on a loaded one), transposed so that the minimum over
+    symmetries runs on contiguous vectors."""
+    images = np.ascontiguousarray((d_live.astype(np.int64) @ perm_pows).T)
+    step = mover * perm_pows  # (n, T): what the move adds to each image's hash
+    parent, moves, child = [], [], []
+    for cell in range(d_live.shape[1]):
         sel = np.flatnonzero(d_live[:, cell] == 0)
         if not len(sel):
             continue
-        kids = d_live[sel].astype(np.int64)
-        kids[:, cell] = mover
-        parent_idx.append(live[sel])
-        moves.append(np.full(len(sel), cell, dtype=np.int64))
-        child_hash.append((kids @ perm_pows.T).min(axis=1))
-    return np.concatenate(parent_idx), np.concatenate(moves), np.concatenate(child_hash)
+        sub = images[:, sel]
+        best = sub[0] + step[cell, 0]
+        for t in range(1, len(sub)):
+            np.minimum(best, sub[t] + step[cell, t], out=best)
+        parent.append(live[sel])
+        moves.append(np.full(len(sel), cell, dtype=np.int8))
+        child.append(best)
+    pi, mv, ch = np.concatenate(parent), np.concatenate(moves), np.concatenate(child)
+    order = np.argsort(pi, kind="stable")  # by parent; cells stay increasing (stable)
+    return pi[order], mv[order], ch[order]
 
 
-def build_graph_fast(rules: Rules) -> Graph:
-    """The symmetric game graph of ``rules``, built breadth-first with numpy.
-
-    Equal to ``build_graph(rules)`` (tested on 3x3, misère and 3x4): canonical hash = minimum over
-    the board's symmetries; ``children[h]`` lists ``(move on h's canonical board, canonical child)``
-    for every empty cell in increasing order; ``examined`` = 1 + number of edges, which is what the
-    recursion of :func:`build_graph` counts. Values are filled in by backward induction.
-    """
+def build_array_graph(rules: Rules) -> ArrayGraph:
+    """Breadth-first over canonical positions with numpy; values by backward induction."""
     n = rules.cells
     powers = 3 ** np.arange(n, dtype=np.int64)
-    perm_pows = np.stack([powers[list(p)] for p in rules.symmetries])  # (T, n)
+    perm_pows = np.stack([powers[list(p)] for p in rules.symmetries]).T.copy()  # (n, T)
     level = np.zeros(1, dtype=np.int64)
     digits = np.zeros((1, n), dtype=np.int8)
-    levels: list[np.ndarray] = []
-    level_digits: list[np.ndarray] = []
-    terminal: list[np.ndarray] = []
-    edges: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # parent index, move, child index
+    hashes: list[np.ndarray] = []
+    makers: list[np.ndarray] = []
+    edges: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # local parent, move, local child
     for depth in range(n + 1):
-        levels.append(level)
-        level_digits.append(digits)
-        term = _line_made(digits, rules) | (depth == n)
-        terminal.append(term)
-        if depth == n or not (~term).any():
-            edges.append((np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)))
+        hashes.append(level)
+        maker = line_makers(digits, rules)
+        makers.append(maker)
+        term = (maker != 0) | (depth == n)
+        if term.all():
             break
+        mover = 1 if depth % 2 == 0 else 2
         live = np.flatnonzero(~term)
-        pi, mv, ch = _moves(digits, live, 1 if depth % 2 == 0 else 2, perm_pows)
-        nxt, child_idx = np.unique(ch, return_inverse=True)
-        order = np.lexsort((mv, pi))
-        edges.append((pi[order], mv[order], child_idx[order]))
+        pi, mv, ch = _children(digits[live], live, perm_pows, mover)
+        nxt, child_idx = _dedupe(ch, 3**n)
+        edges.append((pi, mv, child_idx))
         level = nxt
         digits = _decode(nxt, n)
-    # values by backward induction
-    values: list[np.ndarray] = [np.zeros(0, np.int8)] * len(levels)
-    for depth in range(len(levels) - 1, -1, -1):
-        dg = level_digits[depth]
-        vals = np.zeros(len(levels[depth]), dtype=np.int8)
-        term = terminal[depth]
-        if term.any():
-            maker = line_makers(dg[term], rules)
-            win = np.where(maker == 1, 1, np.where(maker == 2, -1, 0)).astype(np.int8)
-            vals[term] = -win if rules.misere else win
-        pi, _, ci = edges[depth]
-        if len(pi):
-            child_vals = values[depth + 1][ci]
-            starts = np.flatnonzero(np.r_[True, pi[1:] != pi[:-1]])
-            parents = pi[starts]
-            if depth % 2 == 0:
-                vals[parents] = np.maximum.reduceat(child_vals, starts)
-            else:
-                vals[parents] = np.minimum.reduceat(child_vals, starts)
-        values[depth] = vals
-    boards: dict[int, tuple[int, ...]] = {}
-    children: dict[int, tuple[tuple[int, int], ...]] = {}
-    value_map: dict[int, int] = {}
-    n_edges = 0
-    for depth, hashes in enumerate(levels):
-        hl = hashes.tolist()
-        for h, cells, v in zip(
-            hl, level_digits[depth].tolist(), values[depth].tolist(), strict=True
-        ):
-            boards[h] = tuple(cells)
-            children[h] = ()
-            value_map[h] = v
-        pi, mv, ci = edges[depth]
-        if not len(pi):
+    offsets = np.zeros(len(hashes) + 1, dtype=np.int64)
+    np.cumsum([len(h) for h in hashes], out=offsets[1:])
+    total = int(offsets[-1])
+    deg = np.zeros(total, dtype=np.int64)
+    par_all, mv_all, ch_all = [], [], []
+    for d, (pi, mv, ci) in enumerate(edges):
+        deg[offsets[d] : offsets[d + 1]] = np.bincount(pi, minlength=len(hashes[d]))
+        mv_all.append(mv)
+        ch_all.append((ci + offsets[d + 1]).astype(np.int32))
+        par_all.append(pi)
+    ptr = np.zeros(total + 1, dtype=np.int64)
+    np.cumsum(deg, out=ptr[1:])
+    move = np.concatenate(mv_all) if mv_all else np.zeros(0, np.int8)
+    child = np.concatenate(ch_all) if ch_all else np.zeros(0, np.int32)
+    maker = np.concatenate(makers)
+    win = np.where(maker == 1, 1, np.where(maker == 2, -1, 0)).astype(np.int8)
+    if rules.misere:
+        win = -win
+    terminal = deg == 0
+    value = np.where(terminal, win, 0).astype(np.int8)
+    for d in range(len(edges) - 1, -1, -1):
+        lo, hi = offsets[d], offsets[d + 1]
+        e0, e1 = ptr[lo], ptr[hi]
+        if e0 == e1:
             continue
-        n_edges += len(pi)
-        nxt = levels[depth + 1]
-        child_h = nxt[ci].tolist()
-        split = np.flatnonzero(np.r_[True, pi[1:] != pi[:-1], True])
-        pl, ml = pi.tolist(), mv.tolist()
-        for a, b in zip(split[:-1].tolist(), split[1:].tolist(), strict=True):
-            children[hl[pl[a]]] = tuple(zip(ml[a:b], child_h[a:b], strict=True))
-    graph = Graph(rules, True, 0, boards, children, 1 + n_edges)
-    graph.__dict__["values"] = value_map  # the cached_property, filled by backward induction
-    return graph
+        cv = value[child[e0:e1]]
+        starts = ptr[lo:hi][deg[lo:hi] > 0] - e0
+        nodes = np.flatnonzero(deg[lo:hi] > 0) + lo
+        red = np.maximum if d % 2 == 0 else np.minimum
+        value[nodes] = red.reduceat(cv, starts)
+    return ArrayGraph(
+        rules=rules,
+        hash=np.concatenate(hashes),
+        level=offsets,
+        ptr=ptr,
+        move=move,
+        child=child,
+        value=value,
+        terminal=terminal,
+    )
 
 
-__all__ = ["build_graph_fast"]
+__all__ = ["ArrayGraph", "build_array_graph"]

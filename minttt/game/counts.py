@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.game.graph import Graph, build_graph
+from minttt.game.graph import Graph, build_graph, graph_for
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, O, Rules, X
 
 
@@ -223,12 +223,11 @@ def count_all(rules: Rules = TIC_TAC_TOE, *, full: bool | None = None) -> dict[s
     """
     if full is None:
         full = rules.cells <= FULL_COUNT_MAX_CELLS
-    if rules.cells <= FULL_COUNT_MAX_CELLS:
-        symmetric = build_graph(rules, symmetric=True)
-    else:
-        from minttt.game.arrays import build_graph_fast
-
-        symmetric = build_graph_fast(rules)
+    symmetric = (
+        build_graph(rules, symmetric=True)
+        if rules.cells <= FULL_COUNT_MAX_CELLS
+        else graph_for(rules)  # the numpy builder's object view
+    )
     result: dict[str, Any] = {
         "game": rules.name,
         "full_tree": None,

@@ -29,6 +29,8 @@ from minttt.vocabulary import Criterion
 if TYPE_CHECKING:
     import networkx as nx
 
+    from minttt.game.arrays import ArrayGraph
+
 
 @dataclass(frozen=True)
 class Graph:
@@ -41,6 +43,29 @@ class Graph:
     children: Mapping[int, tuple[tuple[int, int], ...]]
     examined: int
     _values: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_arrays(cls, graph: ArrayGraph) -> Graph:
+        """The object view of an array graph (:mod:`minttt.game.arrays`): the same positions in
+        level order, children in move order, values, and ``examined`` = 1 + edges, which is what
+        003's recursion counts (tested equal to :func:`build_graph` on 3x3, misère and 3x4).
+
+        >>> from minttt.game.arrays import build_array_graph
+        >>> g = Graph.from_arrays(build_array_graph(TIC_TAC_TOE))
+        >>> len(g), g.examined, g.value(g.root), g == build_graph()
+        (765, 2271, 0, True)
+        """
+        hashes = graph.hash.tolist()
+        boards = dict(zip(hashes, map(tuple, graph.cells().tolist()), strict=True))
+        ptr, moves = graph.ptr.tolist(), graph.move.tolist()
+        child_hash = graph.hash[graph.child].tolist()
+        children = {
+            h: tuple(zip(moves[a:b], child_hash[a:b], strict=True))
+            for h, a, b in zip(hashes, ptr[:-1], ptr[1:], strict=True)
+        }
+        view = cls(graph.rules, True, hashes[0], boards, children, 1 + graph.edges)
+        view.__dict__["values"] = dict(zip(hashes, graph.value.tolist(), strict=True))
+        return view
 
     def __len__(self) -> int:
         return len(self.boards)
@@ -173,14 +198,25 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
     return Graph(rules, symmetric, root, boards, children, examined)
 
 
-def graph_for(rules: Rules) -> Graph:
-    """The graph of ``rules``: the recursive builder (the reference) up to 12 cells, the numpy
-    builder beyond (numpy is imported only then)."""
-    if rules.cells <= 12:
-        return build_graph(rules)
-    from minttt.game.arrays import build_graph_fast
+#: boards up to this many cells get 003's recursion; larger ones the numpy builder
+RECURSION_CELLS = 12
 
-    return build_graph_fast(rules)
+
+def graph_for(rules: Rules, symmetric: bool = True) -> Graph:
+    """The graph of ``rules``: 003's recursion (the reference) up to :data:`RECURSION_CELLS`
+    cells, the object view of the numpy builder beyond. Raw (``symmetric=False``) graphs are the
+    recursion's only (InputError beyond).
+
+    numpy is imported only for a large board: the quick commands never pay for it
+    (``tests/test_startup.py``).
+    """
+    if rules.cells <= RECURSION_CELLS:
+        return build_graph(rules, symmetric=symmetric)
+    if not symmetric:
+        raise InputError(f"raw (unsymmetric) graphs: boards up to {RECURSION_CELLS} cells")
+    from minttt.game.arrays import build_array_graph
+
+    return Graph.from_arrays(build_array_graph(rules))
 
 
 def minimax_values(graph: Graph) -> dict[int, int]:

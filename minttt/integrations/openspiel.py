@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from minttt.errors import InputError
+from minttt.game.player import PlayerError
 from minttt.game.rules import Board
 from minttt.play.players.agent import brief, legal_cell
-from minttt.play.players.base import PlayerError
 
 GAME = "tic_tac_toe"
 

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from minttt.errors import InputError
+from minttt.game.player import PlayerError
 from minttt.game.rules import Board
 from minttt.play.players.agent import brief, legal_cell
-from minttt.play.players.base import PlayerError
 
 Policy = Callable[[dict[str, Any], str], Any]
 

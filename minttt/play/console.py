@@ -1,7 +1,7 @@
 """Console play, as in 001's transcript: cells 1-9, the board after each move, and for search
 players the states explored and the time.
 
->>> from minttt.play.players.base import RandomPlayer
+>>> from minttt.game.player import RandomPlayer
 >>> answers = iter(["5", "1", "9", "3", "7", "2", "4", "6", "8"])
 >>> out = []
 >>> read = lambda prompt: next(answers)

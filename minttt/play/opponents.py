@@ -1,7 +1,7 @@
 """Which game players play, whether every position of it can be enumerated, and the opponent of
 a console game.
 
->>> from minttt.play.players.base import RandomPlayer
+>>> from minttt.game.player import RandomPlayer
 >>> game_of(RandomPlayer()).name
 '3x3'
 """

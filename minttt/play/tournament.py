@@ -5,7 +5,7 @@ A tournament turns each player into a *policy*, its ``choices`` at every positio
 ply. 100,000 games take well under a second. Every rate comes with a 99% Wilson interval and,
 beside it, the exact odds (:mod:`minttt.table.odds`).
 
->>> from minttt.play.players.base import RandomPlayer
+>>> from minttt.game.player import RandomPlayer
 >>> r = tournament(RandomPlayer(), RandomPlayer(), games=1000, seed=1)
 >>> r.games == r.x_wins + r.o_wins + r.draws
 True
@@ -112,7 +112,7 @@ def policy(player: Any, side: int, rules: Rules = TIC_TAC_TOE) -> Policy:
 
     Fast paths: a table player's raw-hash move array, and the uniformly random player.
     """
-    from minttt.play.players.base import RandomPlayer
+    from minttt.game.player import RandomPlayer
 
     pos = _positions(rules)
     n = rules.cells
@@ -337,7 +337,7 @@ def playing_strength(
     intervals. 003's figures are also samples, and its tables are only shown as pictures.
     """
     ref = reference if reference is not None else _reference_player()
-    from minttt.play.players.base import RandomPlayer
+    from minttt.game.player import RandomPlayer
 
     rnd = RandomPlayer()
     rows: list[StrengthRow] = []

@@ -15,7 +15,7 @@ from minttt.fileio import write_texts_atomic
 from minttt.formula.encode import Variant, encode
 from minttt.formula.files import FORMATS, render
 from minttt.game.graph import build_graph
-from minttt.solvers.api import cross_check, solve, standard_variants
+from minttt.solvers.portfolio import cross_check, solve, standard_variants
 
 __all__ = ["write_encodings"]
 

@@ -22,7 +22,7 @@ from minttt.solvers.enumeration import (
     sides_of,
     win_draw_loss,
 )
-from minttt.solvers.minimum import prove_minimum
+from minttt.solvers.two_families import prove_minimum
 from minttt.vocabulary import Encoding, Objective, Role
 
 __all__ = [

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from minttt.formula.encode import Variant, encode
-from minttt.game.graph import graph_for
+from minttt.game.graph import RECURSION_CELLS, graph_for
 from minttt.game.rules import Rules
 from minttt.vocabulary import Criterion, Encoding, Objective, Role
 
@@ -60,7 +60,7 @@ def study_game(
     ``timeout`` (bounds when it does not finish), cross-checked by the other solver family, and
     its table verified. Timings are wall seconds on this machine."""
     from minttt.solvers import cross_check, solve
-    from minttt.solvers.api import make_table
+    from minttt.solvers.portfolio import make_table
     from minttt.table.verify import verify_table
 
     say = progress or (lambda _msg: None)
@@ -79,7 +79,7 @@ def study_game(
         "positions": len(graph),
         "examined": graph.examined,
         "value": value,
-        "builder": "build_graph" if rules.cells <= 12 else "build_graph_fast",
+        "builder": "build_graph" if rules.cells <= RECURSION_CELLS else "build_array_graph",
         "build_seconds": round(build_seconds, 3),
         "variants": [],
     }
@@ -266,7 +266,7 @@ def games_markdown(games: dict[str, Any]) -> list[str]:
         ]
     lines = study_markdown(games["study"], plot=games["plot"])
     if games.get("scale"):
-        from minttt.scale.report import scale_markdown
+        from minttt.report.bounds import scale_markdown
 
         lines += ["", *scale_markdown(games["scale"], plot=BOUNDS_PLOT)]
     return lines

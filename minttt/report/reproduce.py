@@ -73,7 +73,13 @@ def step_counts(ctx: Context) -> None:
 def step_tables(ctx: Context) -> None:
     """Solve every standard variant, prove it with two solver families, save its table."""
     from minttt.formula.encode import encode
-    from minttt.solvers.api import SOURCE_003, cross_check, make_table, solve, standard_variants
+    from minttt.solvers.portfolio import (
+        SOURCE_003,
+        cross_check,
+        make_table,
+        solve,
+        standard_variants,
+    )
     from minttt.table.model import save_table
 
     results = []
@@ -121,8 +127,8 @@ def step_raw(ctx: Context) -> None:
     Z3's cross-check is not run here: on the largest raw formulas it takes minutes, and an answer
     cut off by a time limit would make this step's output depend on the machine's speed."""
     from minttt.game.graph import build_graph
-    from minttt.solvers.api import make_table, standard_variants
-    from minttt.solvers.raw import solve_raw
+    from minttt.solvers.no_symmetry import solve_raw
+    from minttt.solvers.portfolio import make_table, standard_variants
     from minttt.table.model import save_table
     from minttt.table.verify import verify_table
 
@@ -229,11 +235,11 @@ def step_search(ctx: Context) -> None:
 
 def step_evolution(ctx: Context) -> None:
     """000's recipe over three seeds; the first perfect strategy is saved, verified and plotted."""
-    from minttt.evolve.hochmuth import HochmuthConfig
     from minttt.evolve.plot import save_plot
     from minttt.evolve.runner import evolution_summary, evolved_table
+    from minttt.evolve.situations import HochmuthConfig
     from minttt.formula.encode import Variant, encode
-    from minttt.solvers.api import cross_check, solve
+    from minttt.solvers.portfolio import cross_check, solve
     from minttt.table.model import save_table
     from minttt.table.verify import verify_table
     from minttt.vocabulary import Criterion, Encoding, Objective, Role
@@ -276,7 +282,7 @@ def step_certify(ctx: Context) -> None:
     """Certificates for every proven minimum: CNF at k-1, DRAT proof, table (results/proofs/).
 
     The proofs are checked by the tests and ``minttt certify``, not here (minutes in Python)."""
-    from minttt.solvers.certify import certify_all
+    from minttt.proof.certify import certify_all
 
     done = certify_all(ctx.out / "proofs", check=False, graph_3x3=ctx.graph)
     records = [c.record for c in done]

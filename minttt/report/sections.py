@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from minttt.report.sources import COUNT_ROWS, GAMES_000, SITUATIONS_000
 
 if TYPE_CHECKING:
-    from minttt.evolve.hochmuth import HochmuthConfig
+    from minttt.evolve.situations import HochmuthConfig
 
 __all__ = [
     "certificates_markdown",

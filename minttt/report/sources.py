@@ -2,7 +2,7 @@
 
 REPORT.md sets these beside the figures ``reproduce`` computes; nothing else in the report is
 typed by hand. 003's minimal-table optima live with the variants in
-:data:`minttt.solvers.api.SOURCE_003`, and 000's evolution figures in
+:data:`minttt.solvers.portfolio.SOURCE_003`, and 000's evolution figures in
 :data:`minttt.evolve.runner.SOURCE_000`.
 """
 

@@ -1,7 +1,7 @@
 """Solving: the drivers for the encodings of :mod:`minttt.formula.encode`, proofs of minimality,
-enumeration, certificates; the entry points are in :mod:`minttt.solvers.api`."""
+enumeration, certificates; the entry points are in :mod:`minttt.solvers.portfolio`."""
 
-from minttt.solvers.api import (
+from minttt.solvers.portfolio import (
     DEFAULT_SOLVER,
     SOLVERS,
     SOURCE_003,

@@ -17,7 +17,7 @@ from pysat.card import CardEnc, EncType
 
 from minttt.errors import InputError
 from minttt.formula.encode import Formula
-from minttt.solvers.api import _driver
+from minttt.solvers.portfolio import _driver
 
 
 def _augment(formula: Formula, positions: int, maximise: bool) -> Formula:

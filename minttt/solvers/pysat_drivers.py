@@ -27,7 +27,7 @@ from pysat.solvers import Solver
 
 from minttt.errors import InputError
 from minttt.formula.encode import Formula
-from minttt.solvers.base import Deadline, RawResult, trivial_lower
+from minttt.solvers.outcome import Deadline, RawResult, trivial_lower
 
 CARD_ENCODINGS = (
     "seqcounter",

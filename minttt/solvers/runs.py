@@ -17,7 +17,7 @@ from typing import Any
 from minttt.errors import InputError
 from minttt.formula.encode import Formula, Variant, encode
 from minttt.game.graph import Graph
-from minttt.solvers.api import cross_check, make_table, solve
+from minttt.solvers.portfolio import cross_check, make_table, solve
 from minttt.solvers.solution import Solution
 
 TIE_BREAKS = ("max-wins", "none")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from minttt.formula.encode import Formula
-from minttt.solvers.base import Deadline, RawResult, trivial_lower
+from minttt.solvers.outcome import Deadline, RawResult, trivial_lower
 
 #: a call that gave up this long before its own time limit did not time out: it was stopped
 _EARLY = 0.05

@@ -5,7 +5,7 @@ symmetries, a lookup function ``minttt_lookup(cells)`` and, with ``-DMINTTT_MAIN
 loop: it reads one board per line on stdin (9 characters of ``x``, ``o``, ``.``) and answers the
 move (a cell 0-8, or -1 without an entry). The Python export is the same program as one file.
 
-:class:`ProgramPlayer` drives such a program as a :class:`~minttt.play.players.base.Player`, so the
+:class:`ProgramPlayer` drives such a program as a :class:`~minttt.game.player.Player`, so the
 exhaustive verifier can check the compiled artifact itself.
 
 >>> from minttt.game.graph import build_graph
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from minttt import __version__
+from minttt.version import __version__
 from minttt.errors import InputError
 from minttt.game.rules import Board
 from minttt.table.model import HASH_CONVENTION, Table

@@ -25,7 +25,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from minttt import __version__
+from minttt.version import __version__
 from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic
 from minttt.table.export import c_perms, lookup_data

@@ -145,7 +145,7 @@ class Table:
         return unmap_cell(e.move, canon.transform, board.rules)
 
     def player(self, name: str | None = None) -> TablePlayer:
-        """A player (``minttt.play.players.base.Player``) that follows this table."""
+        """A player (``minttt.game.player.Player``) that follows this table."""
         return TablePlayer(self, name)
 
     @cached_property

@@ -4,7 +4,7 @@ Each player picks uniformly among its ``choices`` (a deterministic player has on
 is taken over every such choice on both sides. Against a uniformly random opponent this gives the
 win / draw / loss odds a tournament only samples.
 
->>> from minttt.play.players.base import RandomPlayer
+>>> from minttt.game.player import RandomPlayer
 >>> o = exact_outcome(RandomPlayer(), RandomPlayer())      # random vs random, X's side
 >>> o.win, o.draw, o.loss
 (Fraction(737, 1260), Fraction(8, 63), Fraction(121, 420))
@@ -117,7 +117,7 @@ class _OddsWalk:
 
     def _options(self, player: Any, cells: tuple[int, ...]) -> tuple[Any, ...]:
         """The moves ``player`` chooses among (InputError if none)."""
-        from minttt.play.players.base import RandomPlayer
+        from minttt.game.player import RandomPlayer
 
         if type(player) is RandomPlayer:  # fast path: every empty cell
             return tuple(i for i, v in enumerate(cells) if v == EMPTY)
@@ -153,11 +153,11 @@ class _OddsWalk:
 def exact_odds(player: Any, as_role: str, *, rules: Rules = TIC_TAC_TOE) -> Odds:
     """Exact win / draw / loss odds of ``player`` as ``"X"`` or ``"O"`` against a random opponent.
 
-    >>> from minttt.play.players.base import RandomPlayer
+    >>> from minttt.game.player import RandomPlayer
     >>> exact_odds(RandomPlayer(), "O").win
     Fraction(121, 420)
     """
-    from minttt.play.players.base import RandomPlayer
+    from minttt.game.player import RandomPlayer
 
     if as_role == Role.X:
         return exact_outcome(player, RandomPlayer(), rules=rules)

@@ -10,7 +10,7 @@ is legal, and the move satisfies the criterion (``optimal``: keeps the minimax v
 the side is lost from the start (some m,n,k games), where every move must still keep the value.
 For a table it also checks every stored value and lists the entries no game reaches.
 
->>> from minttt.play.players.base import RandomPlayer
+>>> from minttt.game.player import RandomPlayer
 >>> r = verify_player(RandomPlayer(), "X", "never-lose")
 >>> r.ok, r.counterexample.reason.split(":")[0]
 (False, 'move loses')
@@ -25,8 +25,8 @@ from functools import cache
 from typing import Any, NoReturn
 
 from minttt.errors import InputError
+from minttt.game.player import PlayerError
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, Rules, X
-from minttt.play.players.base import PlayerError
 from minttt.vocabulary import Criterion, Role
 
 

@@ -1,6 +1,6 @@
 """Players: the protocol, and every player by name (see :func:`make_player`)."""
 
-from minttt.play.players.base import BasePlayer, Player, RandomPlayer
+from minttt.game.player import BasePlayer, Player, RandomPlayer
 from minttt.play.players.human import HumanPlayer
 from minttt.play.players.minimax import MinimaxPlayer
 from minttt.play.players.negamax import (

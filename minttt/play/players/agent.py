@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import InputError
+from minttt.game.player import PlayerError
 from minttt.game.rules import Board
-from minttt.play.players.base import PlayerError
 
 _MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from minttt.game.player import BasePlayer
 from minttt.game.rules import Board
-from minttt.play.players.base import BasePlayer
 
 PROMPT = "Where would you like to move? "
 

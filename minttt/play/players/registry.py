@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from minttt.errors import InputError
-from minttt.play.players.base import Player, RandomPlayer
+from minttt.game.player import Player, RandomPlayer
 from minttt.play.players.human import HumanPlayer
 from minttt.play.players.minimax import MinimaxPlayer
 from minttt.play.players.negamax import (

@@ -18,8 +18,8 @@ import time
 from typing import Any
 
 from minttt.errors import InputError
+from minttt.game.player import BasePlayer
 from minttt.game.rules import Board
-from minttt.play.players.base import BasePlayer
 from minttt.play.players.bitboard import Outcome
 
 

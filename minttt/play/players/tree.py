@@ -19,8 +19,8 @@ from functools import cached_property
 
 from minttt.errors import InputError
 from minttt.game.graph import Graph, build_graph, frontier_values
+from minttt.game.player import BasePlayer
 from minttt.game.rules import TIC_TAC_TOE, Board, Rules, unmap_cell
-from minttt.play.players.base import BasePlayer
 
 
 class _TreePlayer(BasePlayer):

@@ -2,9 +2,9 @@
 
 :func:`prove_minimum` takes a solution of the default driver (a PySAT family) and checks its size:
 CaDiCaL with a totalizer must find a model of cost ``<= k`` and none of cost ``<= k - 1``, and
-:func:`minttt.solvers.api.cross_check` re-solves with Z3's ``Optimize``, which must prove the same
-optimum. (Z3's ``AtMost`` with a plain solver, 003's method, stalls for minutes on the UNSAT side
-of the entries objective, so it is not the check used here.) The record holds no timings.
+:func:`minttt.solvers.portfolio.cross_check` re-solves with Z3's ``Optimize``, which must prove the
+same optimum. (Z3's ``AtMost`` with a plain solver, 003's method, stalls for minutes on the UNSAT
+side of the entries objective, so it is not the check used here.) The record holds no timings.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def prove_minimum(
     ``proven`` holds when both families find a model of that size and prove none smaller. A
     solution whose size is not claimed optimal may be passed to see a size refuted.
     """
-    from minttt.solvers.api import cross_check
+    from minttt.solvers.portfolio import cross_check
 
     size = solution.size
     if size is None:

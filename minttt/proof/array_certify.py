@@ -1,9 +1,9 @@
 """Certificates for minima proven by the array pipeline (4x4 k=3, first player, 55 entries).
 
-The object pipeline's certificate (:mod:`minttt.solvers.certify`) bounds the number of true edge
+The object pipeline's certificate (:mod:`minttt.proof.certify`) bounds the number of true edge
 variables: on 4x4 k=3 that is 343,688 objective literals, a 5.7 M-clause totalizer and a 545 MB
 proof. Here the bound is on the *table positions that have a lookup clause* (the heads of the
-``-p_h OR e_1 .. e_k`` clauses, :func:`minttt.scale.solve.solver_objective`): 108,850 literals.
+``-p_h OR e_1 .. e_k`` clauses, :func:`minttt.solvers.arrays.solver_objective`): 108,850 literals.
 
 Why UNSAT of this CNF proves "no table has fewer than k entries" (the reduction, stated in the
 CNF's comments too): take any model of the hard clauses with at most k-1 true edge variables.
@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 
 from minttt.errors import DefectError, InputError
+from minttt.formula.arrays import ArrayFormula, encode_arrays
 from minttt.formula.encode import Variant
-from minttt.scale.encode import ArrayFormula, encode_arrays
-from minttt.scale.graph import ArrayGraph, build_array_graph
+from minttt.game.arrays import ArrayGraph, build_array_graph
 
 # Minima certified through the array pipeline (the object pipeline is too slow to build them).
 SCALE_VARIANTS = ("first-any-lookup-entries@mnk:4,4,3",)
@@ -45,7 +45,7 @@ def scale_certified(variant: Variant) -> bool:
 def bound_literals(formula: ArrayFormula) -> np.ndarray:
     """The literals bounded by the certificate: positions for ``positions``; for ``entries`` the
     table positions that have a lookup clause (see the module docstring)."""
-    from minttt.scale.solve import solver_objective
+    from minttt.solvers.arrays import solver_objective
 
     return solver_objective(formula)
 
@@ -114,7 +114,7 @@ def certificate_cnf(
 
 def prove(clauses: list[list[int]]) -> tuple[bytes, float]:
     """CaDiCaL 1.9.5's DRAT proof (text) that ``clauses`` are UNSAT, and its seconds."""
-    from minttt.solvers.certify import prove_unsat
+    from minttt.proof.certify import prove_unsat
 
     start = time.perf_counter()
     nvars = max((abs(x) for c in clauses for x in c), default=0)
@@ -123,13 +123,13 @@ def prove(clauses: list[list[int]]) -> tuple[bytes, float]:
 
 
 def _compressed(data: bytes) -> bytes | None:
-    from minttt.solvers.certify import compress
+    from minttt.proof.certify import compress
 
     return compress(data) if len(data) <= MAX_COMPRESSED_INPUT else None
 
 
 def certificate_table(found: Any) -> Any:
-    """The verified size-k table of :func:`minttt.scale.solve.prove_minimum`, its provenance
+    """The verified size-k table of :func:`minttt.solvers.arrays.prove_minimum`, its provenance
     stating the variant, the solver and the proven bounds (as the object pipeline's tables do)."""
     from dataclasses import replace
 
@@ -159,11 +159,10 @@ def build_scale_certificate(
 
     RC2 proves the minimum k and gives a size-k table (verified); CaDiCaL refutes the CNF at k-1.
     The proof is checked by ``drat_trim`` when given, else (with ``check``) by :mod:`minttt.drat`.
-    A CNF or proof over :data:`minttt.solvers.certify.MAX_SHIPPED_PROOF` xz bytes is not shipped:
+    A CNF or proof over :data:`minttt.proof.certify.MAX_SHIPPED_PROOF` xz bytes is not shipped:
     its sizes and SHA-256 are recorded, and ``minttt certify`` rebuilds it.
     """
-    from minttt.scale.solve import prove_minimum
-    from minttt.solvers.certify import (
+    from minttt.proof.certify import (
         MAX_SHIPPED_CNF,
         MAX_SHIPPED_PROOF,
         Certificate,
@@ -171,6 +170,7 @@ def build_scale_certificate(
         file_stem,
         record_head,
     )
+    from minttt.solvers.arrays import prove_minimum
 
     if not scale_certified(variant):
         raise InputError(f"{variant.name} is not certified through the array pipeline")

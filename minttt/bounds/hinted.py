@@ -2,7 +2,7 @@
 
 :func:`hinted_descent` loads the lookup formula into Minicard, adds the native cardinality
 constraint *at most ``size - 1`` table positions* (the position objective of
-:func:`minttt.scale.solve.solver_objective`), sets the incumbent's assignment as the decision
+:func:`minttt.solvers.arrays.solver_objective`), sets the incumbent's assignment as the decision
 phases, and solves under a time limit. A model is walked to a table, verified, and becomes the new
 incumbent (and phases) with a tighter constraint; UNSAT proves the incumbent optimal. Every size it
 reports is a table that passed :func:`minttt.table.verify.verify_table`.
@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 from pysat.solvers import Solver
 
-from minttt.scale.encode import ArrayFormula
-from minttt.scale.graph import ArrayGraph
-from minttt.scale.solve import (
+from minttt.formula.arrays import ArrayFormula
+from minttt.game.arrays import ArrayGraph
+from minttt.solvers.arrays import (
     array_table,
     fast_adder,
     moves_from_model,

@@ -16,15 +16,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from minttt.bounds.greedy import greedy_table, improve, tree_cost
 from minttt.errors import InputError
 from minttt.fileio import write_json_atomic
+from minttt.formula.arrays import encode_arrays, table_moves
 from minttt.formula.encode import Variant
+from minttt.game.arrays import build_array_graph
 from minttt.game.rules import X
-from minttt.scale.encode import encode_arrays, table_moves
-from minttt.scale.graph import build_array_graph
-from minttt.scale.greedy import greedy_table, improve, tree_cost
-from minttt.scale.solve import array_table, moves_from_model, rc2_arrays
 from minttt.schema import first_problem
+from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
 
 
 def _fresh(variant: Variant) -> dict[str, Any]:
@@ -220,11 +220,11 @@ def hinted_upper(
     say: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Upper bounds only, resuming ``checkpoint``: the greedy table with its local search
-    (:func:`minttt.scale.greedy.greedy_for`), then :func:`minttt.scale.hint.hinted_descent` from it
-    for ``hint_seconds``. A verified table smaller than the saved one replaces it; the lower bound
-    is untouched unless the descent proves its table optimal (UNSAT one entry below)."""
-    from minttt.scale.greedy import greedy_for
-    from minttt.scale.hint import hinted_descent
+    (:func:`minttt.bounds.greedy.greedy_for`), then :func:`minttt.bounds.hinted.hinted_descent` from
+    it for ``hint_seconds``. A verified table smaller than the saved one replaces it; the lower
+    bound is untouched unless the descent proves its table optimal (UNSAT one entry below)."""
+    from minttt.bounds.greedy import greedy_for
+    from minttt.bounds.hinted import hinted_descent
 
     run = _Run(variant, checkpoint, say)
     state = run.state

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from minttt.drat import CheckResult, ProofFormatError, Step, parse_cnf, read_bytes
+from minttt.proof.drat import CheckResult, ProofFormatError, Step, parse_cnf, read_bytes
 
 _CONFLICT = ""  # what _propagate returns on a conflict (else the reason it failed)
 _NO_CONFLICT = "the hints end without a conflict"

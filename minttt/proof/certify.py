@@ -43,7 +43,7 @@ FORMAT = "minttt-certificates/1"
 XZ_PRESET = 6
 MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its size recorded only
 # m,n,k minima proven in both solver families (results/games_study.json): 3x4 k=3, first player;
-# 4x4 k=3 (first player, entries) is proven by the array pipeline: minttt.scale.certify
+# 4x4 k=3 (first player, entries) is proven by the array pipeline: minttt.proof.array_certify
 MNK_GAMES = ("mnk:3,4,3",)
 # m,n,k minima RC2 proves and a certificate settles (Z3 does not finish): the object pipeline
 MNK_MORE = ("second-lookup-positions@mnk:3,4,3", "first-any-tree-positions@mnk:4,4,3")
@@ -63,13 +63,13 @@ def certificate_variants(mnk: bool = False) -> list[Variant]:
     and misère tic-tac-toe (first and second player); with ``mnk``, instead, the first player of
     3x4 k=3 and of 4x4 k=3 (entries and tree positions; certified into :data:`MNK_FOLDER`).
     """
+    from minttt.proof.array_certify import SCALE_VARIANTS
     from minttt.report.other_games import study_variants
-    from minttt.scale.certify import SCALE_VARIANTS
 
     if mnk:
         small = [v for game in MNK_GAMES for v in study_variants(game) if v.role is Role.X]
         return small + [Variant.parse(name) for name in (*SCALE_VARIANTS, *MNK_MORE)]
-    from minttt.solvers.api import standard_variants
+    from minttt.solvers.portfolio import standard_variants
 
     return standard_variants(("optimal", "never-lose")) + study_variants("3x3-misere")
 
@@ -227,7 +227,7 @@ def build_certificate(
     """
     import time
 
-    from minttt.solvers.api import make_table, solve
+    from minttt.solvers.portfolio import make_table, solve
     from minttt.table.verify import verify_table
 
     out = Path(out_dir)
@@ -302,8 +302,8 @@ def checked(
     import time
     from dataclasses import replace
 
-    from minttt import drat
-    from minttt.solvers.drat_trim import drat_trim_check
+    from minttt.proof import drat
+    from minttt.proof.drat_trim import drat_trim_check
 
     name = cert.record["variant"]
     if drat_trim is not None:
@@ -356,9 +356,10 @@ def certify_all(
     """Certify ``variants`` (default: every proven minimum) and, with ``write``, write every file
     and the merged index at once, only after every check passed (:func:`pending_files`).
 
-    Variants of :data:`minttt.scale.certify.SCALE_VARIANTS` go through the array pipeline. Every
-    proof is checked by ``drat_trim`` when given, else by :mod:`minttt.drat` (with ``check``)."""
-    from minttt.scale.certify import build_scale_certificate, scale_certified
+    Variants of :data:`minttt.proof.array_certify.SCALE_VARIANTS` go through the array pipeline.
+    Every proof is checked by ``drat_trim`` when given, else by :mod:`minttt.drat` (with
+    ``check``)."""
+    from minttt.proof.array_certify import build_scale_certificate, scale_certified
 
     chosen = list(variants) if variants is not None else certificate_variants()
     graphs: dict[str, Any] = {} if graph_3x3 is None else {"3x3": graph_3x3}

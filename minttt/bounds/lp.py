@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from minttt.scale.encode import ArrayFormula
+from minttt.formula.arrays import ArrayFormula
 
 
 def lp_bound(formula: ArrayFormula, time_limit: float | None = None) -> dict[str, Any] | None:

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from minttt import interrupt
 from minttt.errors import InputError
 from minttt.formula.encode import Formula, Variant, encode
-from minttt.solvers.base import RawResult
 from minttt.solvers.extract import all_true, extract
+from minttt.solvers.outcome import RawResult
 from minttt.solvers.solution import Solution
 from minttt.vocabulary import Criterion, Encoding, Objective, Role, Symmetry
 

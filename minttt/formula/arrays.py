@@ -10,7 +10,7 @@ distinct grandchild ``g``. :func:`hard_clauses` is the plain-list API for other 
 
 >>> from minttt.formula.encode import Variant
 >>> from minttt.game.rules import Rules
->>> from minttt.scale.graph import build_array_graph
+>>> from minttt.game.arrays import build_array_graph
 >>> f = encode_arrays(build_array_graph(Rules()), Variant("second", None, "lookup", "entries"))
 >>> f.positions, f.edges, f.num_clauses
 (158, 248, 658)
@@ -25,8 +25,8 @@ import numpy as np
 
 from minttt.errors import InputError
 from minttt.formula.encode import Variant
+from minttt.game.arrays import ArrayGraph
 from minttt.game.rules import X
-from minttt.scale.graph import ArrayGraph
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,7 @@ def hard_clauses(
 ) -> tuple[list[list[int]], list[int]]:
     """``variant`` -> (hard clauses as DIMACS int lists, objective literals): the formula whose
     minimum the array pipeline proves (for certificates: SAT at the optimum, UNSAT below)."""
-    from minttt.scale.graph import build_array_graph
+    from minttt.game.arrays import build_array_graph
 
     g = graph if graph is not None else build_array_graph(variant.rules)
     f = encode_arrays(g, variant)

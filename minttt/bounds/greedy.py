@@ -18,10 +18,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from minttt.formula.arrays import table_moves
 from minttt.formula.encode import Variant
+from minttt.game.arrays import ArrayGraph
 from minttt.game.rules import X
-from minttt.scale.encode import table_moves
-from minttt.scale.graph import ArrayGraph
 
 
 def tree_cost(graph: ArrayGraph, allowed: np.ndarray, side: int) -> np.ndarray:

@@ -84,7 +84,7 @@ def drat_trim_check(
 
 def lrat_check(cnf_path: Path, lrat_path: Path) -> dict[str, Any]:
     """minttt's LRAT checker on drat-trim's LRAT output; DefectError if it fails."""
-    from minttt import lrat
+    from minttt.proof import lrat
 
     if not lrat_path.is_file():
         raise DefectError("drat-trim wrote no LRAT proof")

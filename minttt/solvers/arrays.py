@@ -23,8 +23,8 @@ import numpy as np
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF, IDPool
 
-from minttt.scale.encode import ArrayFormula
-from minttt.scale.graph import ArrayGraph
+from minttt.formula.arrays import ArrayFormula
+from minttt.game.arrays import ArrayGraph
 
 DEFAULT_SAT = "glucose4"
 
@@ -352,10 +352,10 @@ class Minimum:
 
 def prove_minimum(variant: Any, timeout: float | None = None, sat: str = DEFAULT_SAT) -> Minimum:
     """Build, load and solve ``variant`` with the array pipeline; the table (if RC2 finished) is
-    verified. With :func:`minttt.scale.encode.hard_clauses` this is what a certificate needs: the
+    verified. With :func:`minttt.formula.arrays.hard_clauses` this is what a certificate needs: the
     formula, the optimum ``size`` (SAT there) and ``size - 1`` (to refute)."""
-    from minttt.scale.encode import encode_arrays
-    from minttt.scale.graph import build_array_graph
+    from minttt.formula.arrays import encode_arrays
+    from minttt.game.arrays import build_array_graph
     from minttt.table.verify import verify_table
 
     start = time.perf_counter()

@@ -24,7 +24,7 @@ from typing import Any
 
 from minttt.errors import InputError
 from minttt.formula.encode import Variant, encode
-from minttt.solvers.api import cross_check, solve
+from minttt.solvers.portfolio import cross_check, solve
 from minttt.solvers.solution import Solution
 
 

@@ -44,7 +44,7 @@ class CornellConfig:
     p_mutate: float = 0.025
 
     def __post_init__(self) -> None:
-        from minttt.evolve.hochmuth import check_common, check_probability
+        from minttt.evolve.situations import check_common, check_probability
 
         check_common(self.population, self.generations, self.seed)
         check_probability("p_mutate", self.p_mutate)
