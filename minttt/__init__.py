@@ -49,13 +49,13 @@ _EXPORTS: dict[str, str] = {
     "Encoding": "minttt.vocabulary",
     "Symmetry": "minttt.vocabulary",
     # formula and solution
-    "Variant": "minttt.formula.encode",
+    "Variant": "minttt.formula.variants",
     "Formula": "minttt.formula.encode",
     "encode": "minttt.formula.encode",
     "solve": "minttt.solvers.portfolio",
     "cross_check": "minttt.solvers.portfolio",
     "make_table": "minttt.solvers.portfolio",
-    "standard_variants": "minttt.solvers.portfolio",
+    "standard_variants": "minttt.formula.variants",
     "Solution": "minttt.solvers.solution",
     # tables and what checks them
     "Table": "minttt.table.model",
@@ -153,14 +153,15 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what a type checker and an editor see
     from minttt.errors import DefectError, InputError
-    from minttt.formula.encode import Formula, Variant, encode
+    from minttt.formula.encode import Formula, encode
+    from minttt.formula.variants import Variant, standard_variants
     from minttt.game.counts import count_all
     from minttt.game.graph import Graph, build_graph, graph_for
     from minttt.game.rules import TIC_TAC_TOE, Board, Rules
     from minttt.play.players.registry import make_player
     from minttt.play.tournament import play_game, tournament
     from minttt.proof.certify import certify
-    from minttt.solvers.portfolio import cross_check, make_table, solve, standard_variants
+    from minttt.solvers.portfolio import cross_check, make_table, solve
     from minttt.solvers.solution import Solution
     from minttt.table.export import export_table
     from minttt.table.model import Table, load_table, save_table

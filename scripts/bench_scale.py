@@ -40,7 +40,7 @@ def _rss_mb() -> float:
 
 
 def case(name: str) -> dict[str, Any]:
-    from minttt.formula.encode import Variant
+    from minttt.formula.variants import Variant
     from minttt.game.rules import Rules
 
     game = "mnk:4,4,3" if name.startswith("k3") else "mnk:4,4,4"

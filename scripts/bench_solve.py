@@ -44,8 +44,10 @@ def _cli_wall(repeat: int = 5) -> dict:
 
 def run() -> dict:
     from minttt.formula.encode import encode
+    from minttt.formula.variants import standard_variants
     from minttt.game.graph import build_graph
-    from minttt.solvers import DEFAULT_SOLVER, SOLVERS, SOURCE_003, solve, standard_variants
+    from minttt.report.sources import SOURCE_003
+    from minttt.solvers import DEFAULT_SOLVER, SOLVERS, solve
     from minttt.solvers.pysat_drivers import CARD_ENCODINGS
 
     graph = build_graph()

@@ -57,7 +57,7 @@ NAMED = {4: "center", 0: "corner", 1: "edge"}
 def cases(name: str) -> list[str]:
     """The variants whose k-1 refutations together refute ``name`` (any opening: nine cases,
     the centre, corner 0 and edge 1 under their own names, so their calls are shared)."""
-    from minttt.formula.encode import Variant
+    from minttt.formula.variants import Variant
     from minttt.game.graph import build_graph
 
     variant = Variant.parse(name)
@@ -77,7 +77,8 @@ def cases(name: str) -> list[str]:
 
 
 def _formula(name: str) -> Any:
-    from minttt.formula.encode import Variant, encode
+    from minttt.formula.encode import encode
+    from minttt.formula.variants import Variant
     from minttt.game.graph import build_graph
 
     return encode(build_graph(symmetric=False), Variant.parse(name))

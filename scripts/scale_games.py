@@ -23,7 +23,7 @@ from minttt.bounds.long_run import (
     opening_bounds,
 )
 from minttt.fileio import write_json_atomic
-from minttt.formula.encode import Variant
+from minttt.formula.variants import Variant
 
 RUNS: tuple[tuple[str, str, float], ...] = (  # game, role, seconds
     ("mnk:3,4,3", "first", 60.0),

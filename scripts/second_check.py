@@ -108,7 +108,7 @@ def certificate_bytes(job: Job) -> tuple[bytes, bytes, bool]:
 def _rebuild_cnf(job: Job) -> bytes:
     """The certificate CNF of an array-pipeline variant, rebuilt (it is not shipped)."""
     from minttt.formula.arrays import encode_arrays
-    from minttt.formula.encode import Variant
+    from minttt.formula.variants import Variant
     from minttt.game.arrays import build_array_graph
     from minttt.proof.array_certify import certificate_cnf
 

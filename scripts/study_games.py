@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 from minttt.fileio import write_json_atomic
-from minttt.report.other_games import STUDY_GAMES, growth_plot, study_game
+from minttt.formula.variants import STUDY_GAMES
+from minttt.report.other_games import growth_plot, study_game
 
 
 def main(argv: list[str] | None = None) -> int:

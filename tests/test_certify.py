@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from minttt.cli import app
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
+from minttt.formula.variants import Variant, certificate_variants
 from minttt.proof import drat
 from minttt.proof.certify import (
     BOUND_DEPTH,
     bound_literals,
-    certificate_variants,
     certify,
     cnf_text,
     file_stem,

@@ -7,10 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minttt.errors import InputError
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
+from minttt.formula.variants import Variant, standard_variants
 from minttt.game.graph import build_graph, table_moves, walk_own_play
 from minttt.game.rules import Rules
-from minttt.solvers import SOURCE_003, standard_variants
+from minttt.report.sources import SOURCE_003
 from minttt.solvers.extract import all_true
 
 

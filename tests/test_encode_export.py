@@ -11,11 +11,12 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
 from minttt.errors import InputError
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
 from minttt.formula.files import to_smt2, to_wcnf
+from minttt.formula.variants import Variant, standard_variants
 from minttt.game.graph import build_graph
 from minttt.report.encodings import write_encodings
-from minttt.solvers import solve, standard_variants
+from minttt.solvers import solve
 
 ENCODINGS = Path(__file__).resolve().parent.parent / "encodings"
 OPTIMUM = re.compile(r"^[c;] optimum: (\d+) ", re.M)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from minttt.errors import InputError
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
+from minttt.formula.variants import Variant
 from minttt.game.graph import build_graph
 from minttt.solvers.enumeration import (
     count_minimal_tables,

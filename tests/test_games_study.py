@@ -24,7 +24,7 @@ def test_array_builder_equals_recursive(name):
 
 @pytest.mark.slow
 def test_misere_study_solves_and_verifies(tmp_path):
-    from minttt.formula.encode import Variant
+    from minttt.formula.variants import Variant
 
     variants = [
         Variant("first", "any", "lookup", "entries", game="3x3-misere"),

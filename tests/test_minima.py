@@ -6,7 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
+from minttt.formula.variants import Variant
 from minttt.game.graph import build_graph
 from minttt.report.enumeration import solve_and_enumerate
 from minttt.report.minima import beyond_report_markdown

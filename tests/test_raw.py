@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.errors import InputError
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
+from minttt.formula.variants import Variant
 from minttt.game.graph import build_graph
 from minttt.game.rules import Board
 from minttt.play.simavr import simavr_missing, simavr_player

@@ -15,8 +15,7 @@ from minttt.report import sections
 from minttt.report.enumeration import source_tables_markdown
 from minttt.report.joint import joint_markdown
 from minttt.report.minima import beyond_report_markdown
-from minttt.report.sources import GAMES_000, JOINT_MERGED_003
-from minttt.solvers.portfolio import SOURCE_003
+from minttt.report.sources import GAMES_000, JOINT_MERGED_003, SOURCE_003
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 

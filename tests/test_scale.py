@@ -13,7 +13,8 @@ from minttt.bounds.greedy import greedy_for
 from minttt.bounds.long_run import load_checkpoint, long_solve
 from minttt.errors import InputError
 from minttt.formula.arrays import encode_arrays, hard_clauses
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
+from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.game.graph import build_graph
 from minttt.game.rules import Rules

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from minttt.cli import app
 from minttt.errors import DefectError
 from minttt.formula.arrays import encode_arrays
-from minttt.formula.encode import Variant
+from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.game.rules import Rules
 from minttt.proof import drat

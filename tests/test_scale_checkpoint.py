@@ -10,10 +10,10 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
+from minttt.bounds import long_run as scale_run
 from minttt.cli import app
 from minttt.errors import InputError
-from minttt.formula.encode import Variant
-from minttt.bounds import long_run as scale_run
+from minttt.formula.variants import Variant
 from minttt.schema import load_schema
 
 ROOT = Path(__file__).resolve().parent.parent

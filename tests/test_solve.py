@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
+from minttt.formula.variants import Variant, standard_variants
 from minttt.game.graph import build_graph
 from minttt.game.rules import Board, O, Rules, X, unmap_cell
-from minttt.solvers import SOURCE_003, cross_check, solve, solve_variant, standard_variants
+from minttt.report.sources import SOURCE_003
+from minttt.solvers import cross_check, solve, solve_variant
 from minttt.solvers.analysis import entries_at_positions
 from minttt.solvers.pysat_drivers import CARD_ENCODINGS
 

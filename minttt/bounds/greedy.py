@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from minttt.formula.arrays import table_moves
-from minttt.formula.encode import Variant
+from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph
 from minttt.game.rules import X
 

@@ -20,7 +20,7 @@ from minttt.bounds.greedy import greedy_table, improve, tree_cost
 from minttt.errors import InputError
 from minttt.fileio import write_json_atomic
 from minttt.formula.arrays import encode_arrays, table_moves
-from minttt.formula.encode import Variant
+from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.game.rules import X
 from minttt.schema import first_problem

@@ -40,8 +40,7 @@ def certify_command(
     """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
     proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
     from minttt.fileio import write_many_atomic
-    from minttt.formula.encode import Variant
-    from minttt.proof.certify import certificate_variants
+    from minttt.formula.variants import Variant, certificate_variants
 
     if all_ == bool(variants):
         raise InputError("give VARIANT names or --all (exactly one)")

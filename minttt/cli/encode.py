@@ -71,8 +71,9 @@ def _encode_one(
     variant: str, fmt: str, game: str, symmetric: bool, timeout: float, optimum: bool
 ) -> str:
     """One variant's formula as text; with ``optimum``, the optimum (RC2) in its header."""
-    from minttt.formula.encode import Variant, encode
+    from minttt.formula.encode import encode
     from minttt.formula.files import FORMATS, render
+    from minttt.formula.variants import Variant
     from minttt.game.graph import build_graph
     from minttt.solvers import solve
 

@@ -66,7 +66,7 @@ def _side(role: str) -> Any:
 
 def _variant(game: str, side: Any) -> Any:
     """The lookup-entries variant of ``game`` for one side (X with any opening)."""
-    from minttt.formula.encode import Variant
+    from minttt.formula.variants import Variant
     from minttt.game.rules import Rules
     from minttt.vocabulary import Role
 

@@ -23,8 +23,7 @@ def _variants(
     game: str,
     all_: bool,
 ) -> list[Any]:
-    from minttt.formula.encode import Variant
-    from minttt.solvers import standard_variants
+    from minttt.formula.variants import Variant, standard_variants
 
     if all_:
         if role is not None or opening is not None:

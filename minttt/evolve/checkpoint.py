@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from minttt.version import __version__
 from minttt.errors import InputError
 from minttt.evolve.state import EvolutionState
 from minttt.fileio import write_text_atomic
 from minttt.schema import first_problem
+from minttt.version import __version__
 
 FORMAT = "minttt-evolve-checkpoint"
 VERSION = 1

@@ -8,7 +8,7 @@ increasing).
 Clauses: a unit per start; ``-p_h OR e_1 .. e_k`` per table position; ``-e OR p_g`` per edge and
 distinct grandchild ``g``. :func:`hard_clauses` is the plain-list API for other tools (proofs).
 
->>> from minttt.formula.encode import Variant
+>>> from minttt.formula.variants import Variant
 >>> from minttt.game.rules import Rules
 >>> from minttt.game.arrays import build_array_graph
 >>> f = encode_arrays(build_array_graph(Rules()), Variant("second", None, "lookup", "entries"))
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from minttt.errors import InputError
-from minttt.formula.encode import Variant
+from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph
 from minttt.game.rules import X
 

@@ -40,134 +40,10 @@ from dataclasses import dataclass, field
 from pysat.formula import IDPool
 
 from minttt.errors import InputError
+from minttt.formula.variants import Variant
 from minttt.game.graph import Graph, table_moves, walk_own_play
-from minttt.game.rules import O, Rules, X
-from minttt.vocabulary import Criterion, Encoding, Objective, Role
-
-OPENINGS = ("center", "corner", "edge", "any")
-
-
-@dataclass(frozen=True, init=False)
-class Variant:
-    """One minimisation problem: who the table plays, how it opens, encoding, objective, criterion.
-
-    ``opening`` is ``center``/``corner``/``edge`` (3x3 names), ``any``, or a cell number as text; it
-    is ``None`` for the second player and defaults to ``center`` for ``first`` and ``both``.
-
-    >>> Variant("first", "center", "lookup", "entries").name
-    'first-center-lookup-entries'
-    >>> Variant.parse("second-lookup-positions-never-lose").criterion
-    <Criterion.NEVER_LOSE: 'never-lose'>
-    """
-
-    role: Role
-    opening: str | None
-    encoding: Encoding
-    objective: Objective
-    criterion: Criterion
-    game: str
-
-    def __init__(
-        self,
-        role: Role | str,
-        opening: str | None = None,
-        encoding: Encoding | str = Encoding.LOOKUP,
-        objective: Objective | str = Objective.POSITIONS,
-        criterion: Criterion | str = Criterion.OPTIMAL,
-        game: str = "3x3",
-    ) -> None:
-        """Each word is checked and stored as its :mod:`minttt.vocabulary` member."""
-        object.__setattr__(self, "role", Role.parse(role))
-        object.__setattr__(self, "opening", opening)
-        object.__setattr__(self, "encoding", Encoding.parse(encoding))
-        object.__setattr__(self, "objective", Objective.parse(objective))
-        object.__setattr__(self, "criterion", Criterion.parse(criterion))
-        object.__setattr__(self, "game", game)
-        self._check()
-
-    def _check(self) -> None:
-        if self.role is Role.O and self.opening is not None:
-            raise InputError(
-                "the second player has no opening: X moves first (drop --opening or use role first)"
-            )
-        if self.role is not Role.O:
-            opening = "center" if self.opening is None else str(self.opening).strip().lower()
-            if opening == "centre":
-                opening = "center"
-            if opening not in OPENINGS and not opening.isdigit():
-                raise InputError(
-                    f"unknown opening {self.opening!r}: expected one of {', '.join(OPENINGS)} "
-                    "or a cell number"
-                )
-            object.__setattr__(self, "opening", opening)
-        if self.objective is Objective.ENTRIES and self.encoding is not Encoding.LOOKUP:
-            raise InputError(
-                "objective entries needs the lookup encoding (the tree encoding has no edge "
-                "variables; it counts positions)"
-            )
-        self.rules  # validates the game name  # noqa: B018
-
-    @property
-    def rules(self) -> Rules:
-        return Rules.from_name(self.game)
-
-    @property
-    def name(self) -> str:
-        """``role[-opening]-encoding-objective[-never-lose][@game]``."""
-        parts = [self.role.word]
-        if self.opening is not None:
-            parts.append(self.opening)
-        parts += [self.encoding, self.objective]
-        if self.criterion is not Criterion.OPTIMAL:
-            parts.append(self.criterion)
-        text = "-".join(parts)
-        return text if self.game == "3x3" else f"{text}@{self.game}"
-
-    @classmethod
-    def parse(cls, text: str) -> Variant:
-        """Read a :attr:`name` back (raises InputError naming the problem)."""
-        raw = text.strip()
-        game = "3x3"
-        if "@" in raw:
-            raw, game = raw.split("@", 1)
-        criterion: str = Criterion.OPTIMAL
-        for crit in Criterion.values():
-            if raw.endswith("-" + crit):
-                criterion, raw = crit, raw[: -len(crit) - 1]
-                break
-        bits = raw.split("-")
-        if len(bits) not in (3, 4):
-            raise InputError(
-                f"variant {text!r}: expected "
-                "role[-opening]-encoding-objective[-never-lose][@game], "
-                "e.g. first-center-lookup-entries"
-            )
-        opening = bits[1] if len(bits) == 4 else None
-        return cls(bits[0], opening, bits[-2], bits[-1], criterion, game)
-
-    def opening_cell(self, rules: Rules | None = None) -> int | None:
-        """X's fixed first move as a cell (None for ``any`` and for the second player)."""
-        rules = rules or self.rules
-        if self.opening is None or self.opening == "any":
-            return None
-        if self.opening.isdigit():
-            cell = int(self.opening)
-            if cell >= rules.cells:
-                raise InputError(f"opening cell {cell} is outside the board (0..{rules.cells - 1})")
-            return cell
-        if self.opening == "corner":
-            return 0
-        if self.opening == "center":
-            if rules.rows % 2 == 0 or rules.cols % 2 == 0:
-                raise InputError(
-                    f"a {rules.rows}x{rules.cols} board has no center cell; give a cell"
-                )
-            return (rules.rows // 2) * rules.cols + rules.cols // 2
-        if self.opening == "edge":
-            if (rules.rows, rules.cols) != (3, 3):
-                raise InputError("opening 'edge' is a 3x3 name; give a cell number on this board")
-            return 1
-        raise InputError(f"unknown opening {self.opening!r}")  # pragma: no cover
+from minttt.game.rules import O, X
+from minttt.vocabulary import Encoding, Objective
 
 
 @dataclass(frozen=True)
@@ -364,7 +240,6 @@ def encode(graph: Graph, variant: Variant) -> Formula:
 
 __all__ = [
     "Formula",
-    "OPENINGS",
     "Part",
     "Variant",
     "encode",

@@ -12,7 +12,8 @@ Both begin with a comment naming the variant, the variable counts and the optimu
 The bytes depend only on the formula and the figures passed in: no dates, no timings.
 
 >>> from minttt.game.graph import build_graph
->>> from minttt.formula.encode import Variant, encode
+>>> from minttt.formula.encode import encode
+>>> from minttt.formula.variants import Variant
 >>> f = encode(build_graph(), Variant("first", "center", "lookup", "entries"))
 >>> print(to_wcnf(f, optimum=22).splitlines()[1])
 c variant: first-center-lookup-entries (game 3x3, criterion optimal)

@@ -11,7 +11,7 @@ Every true position that has a lookup clause has a true edge of its own (its cla
 belongs to one position, so at most k-1 such positions are true: the CNF would be satisfiable.
 A table of size at most k-1 gives such a model (its moves and the positions they reach).
 
->>> from minttt.formula.encode import Variant
+>>> from minttt.formula.variants import Variant
 >>> v = Variant.parse("first-any-lookup-entries@mnk:4,4,3")
 >>> scale_certified(v), scale_certified(Variant.parse("first-any-lookup-entries@mnk:3,4,3"))
 (True, False)
@@ -29,7 +29,7 @@ import numpy as np
 
 from minttt.errors import DefectError, InputError
 from minttt.formula.arrays import ArrayFormula, encode_arrays
-from minttt.formula.encode import Variant
+from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph, build_array_graph
 
 # Minima certified through the array pipeline (the object pipeline is too slow to build them).

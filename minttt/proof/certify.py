@@ -32,8 +32,8 @@ from typing import Any
 
 from minttt.errors import DefectError, InputError
 from minttt.fileio import write_many_atomic, write_text_atomic
-from minttt.formula.encode import Formula, Variant, encode
-from minttt.vocabulary import Role
+from minttt.formula.encode import Formula, encode
+from minttt.formula.variants import Variant, certificate_variants
 
 CARD_ENCODING = "kmtotalizer"  # smallest proofs and fastest checks of PySAT's encodings (bench)
 SAT_SOLVER = "cadical195"
@@ -42,11 +42,6 @@ INDEX = "index.json"
 FORMAT = "minttt-certificates/1"
 XZ_PRESET = 6
 MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its size recorded only
-# m,n,k minima proven in both solver families (results/games_study.json): 3x4 k=3, first player;
-# 4x4 k=3 (first player, entries) is proven by the array pipeline: minttt.proof.array_certify
-MNK_GAMES = ("mnk:3,4,3",)
-# m,n,k minima RC2 proves and a certificate settles (Z3 does not finish): the object pipeline
-MNK_MORE = ("second-lookup-positions@mnk:3,4,3", "first-any-tree-positions@mnk:4,4,3")
 MNK_FOLDER = "mnk"  # their certificates: minttt certify --all (minutes), not reproduce
 # Variants whose certificate bounds only the positions at most this many plies deep: a subset of
 # the objective literals, so a table with at most k-1 positions satisfies the bound too. The full
@@ -54,24 +49,6 @@ MNK_FOLDER = "mnk"  # their certificates: minttt certify --all (minutes), not re
 BOUND_DEPTH = {"first-any-tree-positions@mnk:4,4,3": 7}
 DRAT_TRIM_LIMIT = 20_000.0  # seconds for drat-trim's -t
 MAX_SHIPPED_CNF = 4 * MAX_SHIPPED_PROOF  # xz bytes; a larger CNF is rebuilt, its SHA-256 recorded
-
-
-def certificate_variants(mnk: bool = False) -> list[Variant]:
-    """Every proven minimum the project reports, in a fixed order.
-
-    The 18 standard 3x3 variants (joint ``both`` minima included), the same 18 under never-lose
-    and misère tic-tac-toe (first and second player); with ``mnk``, instead, the first player of
-    3x4 k=3 and of 4x4 k=3 (entries and tree positions; certified into :data:`MNK_FOLDER`).
-    """
-    from minttt.proof.array_certify import SCALE_VARIANTS
-    from minttt.report.other_games import study_variants
-
-    if mnk:
-        small = [v for game in MNK_GAMES for v in study_variants(game) if v.role is Role.X]
-        return small + [Variant.parse(name) for name in (*SCALE_VARIANTS, *MNK_MORE)]
-    from minttt.solvers.portfolio import standard_variants
-
-    return standard_variants(("optimal", "never-lose")) + study_variants("3x3-misere")
 
 
 def file_stem(variant: Variant) -> str:
@@ -429,7 +406,6 @@ __all__ = [
     "BOUND_DEPTH",
     "DRAT_TRIM_LIMIT",
     "MAX_SHIPPED_CNF",
-    "MNK_MORE",
     "bound_literals",
     "checked",
     "record_head",
@@ -439,13 +415,11 @@ __all__ = [
     "INDEX",
     "MAX_SHIPPED_PROOF",
     "MNK_FOLDER",
-    "MNK_GAMES",
     "SAT_SOLVER",
     "SAT_SOLVER_NAME",
     "XZ_PRESET",
     "bound_clauses",
     "build_certificate",
-    "certificate_variants",
     "certify",
     "certify_all",
     "cnf_text",

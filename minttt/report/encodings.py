@@ -12,10 +12,11 @@ from pathlib import Path
 
 from minttt.errors import InputError
 from minttt.fileio import write_texts_atomic
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
 from minttt.formula.files import FORMATS, render
+from minttt.formula.variants import Variant, standard_variants
 from minttt.game.graph import build_graph
-from minttt.solvers.portfolio import cross_check, solve, standard_variants
+from minttt.solvers.portfolio import cross_check, solve
 
 __all__ = ["write_encodings"]
 

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from minttt.formula.encode import Formula, Variant, encode
+from minttt.formula.encode import Formula, encode
+from minttt.formula.variants import Variant
 from minttt.game.graph import Graph
 from minttt.report.sources import SAMPLED_GAMES_003, SAMPLED_WIN_PERCENT_003, Z99_PERCENT
 from minttt.solvers.enumeration import (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minttt.formula.encode import Variant
+from minttt.formula.variants import Variant
 from minttt.report.sources import JOINT_DIRECT_003, JOINT_MERGED_003
 from minttt.vocabulary import Criterion, Encoding, Objective, Role
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from minttt.formula.encode import Variant
+from minttt.formula.variants import Variant
 from minttt.game.graph import Graph, build_graph
 from minttt.report.enumeration import (
     enumeration_markdown,
@@ -36,7 +36,7 @@ PROOF = "PySAT/CaDiCaL: model at k, UNSAT at k-1; Z3 Optimize: same optimum"
 
 def standard_variants_for(criterion: Criterion | str) -> list[Variant]:
     """The 18 standard variants of one criterion (as :func:`minttt.solvers.standard_variants`)."""
-    from minttt.solvers import standard_variants
+    from minttt.formula.variants import standard_variants
 
     return standard_variants((criterion,))
 

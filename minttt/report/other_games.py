@@ -19,33 +19,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
+from minttt.formula.variants import Variant, study_variants
 from minttt.game.graph import RECURSION_CELLS, graph_for
 from minttt.game.rules import Rules
-from minttt.vocabulary import Criterion, Encoding, Objective, Role
+from minttt.vocabulary import Objective
 
-STUDY_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3", "mnk:4,4,3", "mnk:4,4,4")
-# the games reproduce runs itself (seconds); the 4x4 boards come from results/games_study.json
-QUICK_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3")
 VERIFY_MAX_LOOKUPS = 5000  # the exhaustive walk of a larger (time-limited) table takes too long
 STUDY_FILE = "games_study.json"  # written by scripts/study_games.py
 PLOT_FILE = "growth.png"
 BOUNDS_FILE = "games/bounds.json"  # written by scripts/scale_games.py (issue 17)
 BOUNDS_PLOT = "games/bounds.png"
-
-
-def study_variants(game: str) -> list[Variant]:
-    """First player (any opening) and second player, tree and lookup (positions and entries)."""
-    kinds = (
-        (Encoding.TREE, Objective.POSITIONS),
-        (Encoding.LOOKUP, Objective.POSITIONS),
-        (Encoding.LOOKUP, Objective.ENTRIES),
-    )
-    return [
-        Variant(role, opening, encoding, objective, Criterion.OPTIMAL, game)
-        for role, opening in ((Role.X, "any"), (Role.O, None))
-        for encoding, objective in kinds
-    ]
 
 
 def study_game(
@@ -273,12 +257,9 @@ def games_markdown(games: dict[str, Any]) -> list[str]:
 
 
 __all__ = [
-    "QUICK_GAMES",
-    "STUDY_GAMES",
     "games_figures",
     "games_markdown",
     "growth_plot",
     "study_game",
     "study_markdown",
-    "study_variants",
 ]

@@ -73,13 +73,9 @@ def step_counts(ctx: Context) -> None:
 def step_tables(ctx: Context) -> None:
     """Solve every standard variant, prove it with two solver families, save its table."""
     from minttt.formula.encode import encode
-    from minttt.solvers.portfolio import (
-        SOURCE_003,
-        cross_check,
-        make_table,
-        solve,
-        standard_variants,
-    )
+    from minttt.formula.variants import standard_variants
+    from minttt.report.sources import SOURCE_003
+    from minttt.solvers.portfolio import cross_check, make_table, solve
     from minttt.table.model import save_table
 
     results = []
@@ -126,9 +122,10 @@ def step_raw(ctx: Context) -> None:
 
     Z3's cross-check is not run here: on the largest raw formulas it takes minutes, and an answer
     cut off by a time limit would make this step's output depend on the machine's speed."""
+    from minttt.formula.variants import standard_variants
     from minttt.game.graph import build_graph
     from minttt.solvers.no_symmetry import solve_raw
-    from minttt.solvers.portfolio import make_table, standard_variants
+    from minttt.solvers.portfolio import make_table
     from minttt.table.model import save_table
     from minttt.table.verify import verify_table
 
@@ -238,7 +235,8 @@ def step_evolution(ctx: Context) -> None:
     from minttt.evolve.plot import save_plot
     from minttt.evolve.runner import evolution_summary, evolved_table
     from minttt.evolve.situations import HochmuthConfig
-    from minttt.formula.encode import Variant, encode
+    from minttt.formula.encode import encode
+    from minttt.formula.variants import Variant
     from minttt.solvers.portfolio import cross_check, solve
     from minttt.table.model import save_table
     from minttt.table.verify import verify_table

@@ -1,16 +1,28 @@
 """Figures the source documents state (``/work/shared/seeds`` 000-004), each quoted once.
 
 REPORT.md sets these beside the figures ``reproduce`` computes; nothing else in the report is
-typed by hand. 003's minimal-table optima live with the variants in
-:data:`minttt.solvers.portfolio.SOURCE_003`, and 000's evolution figures in
-:data:`minttt.evolve.runner.SOURCE_000`.
+typed by hand. 000's evolution figures are in :data:`minttt.evolve.runner.SOURCE_000`.
 """
 
 from __future__ import annotations
 
+from minttt.formula.variants import Variant
 from minttt.game.counts import SITUATIONS_000
 
+# 003's minimal tables: (variant, variables {positions, edges}, optimum in positions)
+SOURCE_003: tuple[tuple[Variant, dict[str, int], int], ...] = (
+    (Variant("first", "corner", "tree", "positions"), {"positions": 352, "edges": 0}, 56),
+    (Variant("first", "edge", "tree", "positions"), {"positions": 408, "edges": 0}, 94),
+    (Variant("first", "center", "tree", "positions"), {"positions": 201, "edges": 0}, 41),
+    (Variant("second", None, "tree", "positions"), {"positions": 282, "edges": 0}, 127),
+    (Variant("first", "corner", "lookup", "positions"), {"positions": 195, "edges": 344}, 30),
+    (Variant("first", "edge", "lookup", "positions"), {"positions": 226, "edges": 400}, 51),
+    (Variant("first", "center", "lookup", "positions"), {"positions": 95, "edges": 201}, 22),
+    (Variant("second", None, "lookup", "positions"), {"positions": 158, "edges": 248}, 75),
+)
+
 __all__ = [
+    "SOURCE_003",
     "COUNT_ROWS",
     "GAMES_000",
     "JOINT_DIRECT_003",

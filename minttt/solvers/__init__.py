@@ -4,23 +4,19 @@ enumeration, certificates; the entry points are in :mod:`minttt.solvers.portfoli
 from minttt.solvers.portfolio import (
     DEFAULT_SOLVER,
     SOLVERS,
-    SOURCE_003,
     cross_check,
     make_table,
     solve,
     solve_variant,
-    standard_variants,
 )
 from minttt.solvers.solution import Solution
 
 __all__ = [
     "DEFAULT_SOLVER",
     "SOLVERS",
-    "SOURCE_003",
     "Solution",
     "cross_check",
     "make_table",
     "solve",
     "solve_variant",
-    "standard_variants",
 ]

@@ -313,7 +313,7 @@ def array_table(
     """A :class:`~minttt.table.model.Table` from ``node -> edge`` choices; a fixed opening is also
     the table's ``opening`` field (and its root entry, as :func:`minttt.solvers.make_table`
     does)."""
-    from minttt.table.model import _build
+    from minttt.table.model import build_table
 
     v = formula.variant
     opening = v.opening_cell(graph.rules)
@@ -327,7 +327,7 @@ def array_table(
                 "value": int(graph.value[node]),
             }
         )
-    return _build(
+    return build_table(
         role="X" if formula.side == 1 else "O",
         opening=opening,
         criterion=v.criterion,

@@ -22,7 +22,8 @@ Each class expands into ``prod |orbit|`` tables (one move picked from every chos
 of tables is that sum, the count up to symmetry the number of classes.
 
 >>> from minttt.game.graph import build_graph
->>> from minttt.formula.encode import Variant, encode
+>>> from minttt.formula.encode import encode
+>>> from minttt.formula.variants import Variant
 >>> g = build_graph()
 >>> v = Variant("first", "center", "lookup", "positions")
 >>> r = enumerate_minimal_tables(g, v, encode(g, v), 22)
@@ -43,7 +44,8 @@ from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 from minttt.errors import InputError
-from minttt.formula.encode import Formula, Part, Variant
+from minttt.formula.encode import Formula, Part
+from minttt.formula.variants import Variant
 from minttt.game.graph import table_moves, walk_own_play
 from minttt.vocabulary import Encoding
 

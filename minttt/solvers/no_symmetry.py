@@ -10,7 +10,7 @@ cross-checked) on its own. That is much faster than the single any-opening formu
 takes RC2 minutes on the raw graph.
 
 >>> from minttt.game.graph import build_graph
->>> from minttt.formula.encode import Variant
+>>> from minttt.formula.variants import Variant
 >>> g = build_graph(symmetric=False)
 >>> best = solve_raw(g, Variant("first", "corner", "lookup", "entries"))
 >>> best.size, best.optimal
@@ -23,7 +23,8 @@ from dataclasses import replace
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.formula.encode import Variant, encode
+from minttt.formula.encode import encode
+from minttt.formula.variants import Variant
 from minttt.solvers.portfolio import cross_check, solve
 from minttt.solvers.solution import Solution
 

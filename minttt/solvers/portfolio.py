@@ -1,7 +1,8 @@
 """The solver portfolio's front door: pick a driver, run it, read the table off its model.
 
 >>> from minttt.game.graph import build_graph
->>> from minttt.formula.encode import Variant, encode
+>>> from minttt.formula.encode import encode
+>>> from minttt.formula.variants import Variant
 >>> f = encode(build_graph(), Variant("first", "center", "lookup", "entries"))
 >>> s = solve(f, solver="rc2")
 >>> s.size, s.lower_bound, s.optimal, len(s.moves)
@@ -11,17 +12,18 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from minttt import interrupt
 from minttt.errors import InputError
-from minttt.formula.encode import Formula, Variant, encode
+from minttt.formula.encode import Formula, encode
+from minttt.formula.variants import Variant
 from minttt.solvers.extract import all_true, extract
 from minttt.solvers.outcome import RawResult
 from minttt.solvers.solution import Solution
-from minttt.vocabulary import Criterion, Encoding, Objective, Role, Symmetry
+from minttt.vocabulary import Objective, Symmetry
 
 if TYPE_CHECKING:
     from minttt.game.graph import Graph
@@ -36,18 +38,6 @@ SOLVERS: dict[str, str] = {  # driver -> family
     "z3-binary": "z3",
 }
 CROSS_CHECKER = {"pysat": "z3-opt", "z3": "rc2"}
-
-# 003's figures: (variant, variables {positions, edges}, optimum in positions)
-SOURCE_003: tuple[tuple[Variant, dict[str, int], int], ...] = (
-    (Variant("first", "corner", "tree", "positions"), {"positions": 352, "edges": 0}, 56),
-    (Variant("first", "edge", "tree", "positions"), {"positions": 408, "edges": 0}, 94),
-    (Variant("first", "center", "tree", "positions"), {"positions": 201, "edges": 0}, 41),
-    (Variant("second", None, "tree", "positions"), {"positions": 282, "edges": 0}, 127),
-    (Variant("first", "corner", "lookup", "positions"), {"positions": 195, "edges": 344}, 30),
-    (Variant("first", "edge", "lookup", "positions"), {"positions": 226, "edges": 400}, 51),
-    (Variant("first", "center", "lookup", "positions"), {"positions": 95, "edges": 201}, 22),
-    (Variant("second", None, "lookup", "positions"), {"positions": 158, "edges": 248}, 75),
-)
 
 
 def _driver(name: str) -> Callable[..., RawResult]:
@@ -77,40 +67,6 @@ def symmetric_flag(symmetry: str) -> bool:
             f"unknown symmetry {symmetry!r}: expected one of {', '.join(SYMMETRY_CHOICES)}"
         )
     return symmetry == "full"
-
-
-def standard_variants(
-    criteria: Iterable[Criterion | str] = (Criterion.OPTIMAL,), game: str = "3x3"
-) -> list[Variant]:
-    """Every role/opening combination, both encodings, both objectives where defined.
-
-    18 per criterion for 3x3 (openings center/corner/edge/any, second, both with the center). Other
-    games have no named openings that are sure to be allowed, so they get first-any, second and
-    both-any (9 per criterion).
-    """
-    combos: list[tuple[Role, str | None]]
-    if game == "3x3":
-        combos = [
-            (Role.X, "center"),
-            (Role.X, "corner"),
-            (Role.X, "edge"),
-            (Role.X, "any"),
-            (Role.O, None),
-            (Role.BOTH, "center"),
-        ]
-    else:
-        combos = [(Role.X, "any"), (Role.O, None), (Role.BOTH, "any")]
-    encodings = (
-        (Encoding.TREE, (Objective.POSITIONS,)),
-        (Encoding.LOOKUP, (Objective.POSITIONS, Objective.ENTRIES)),
-    )
-    out = []
-    for criterion in criteria:
-        for encoding, objectives in encodings:
-            for objective in objectives:
-                for role, opening in combos:
-                    out.append(Variant(role, opening, encoding, objective, criterion, game))
-    return out
 
 
 #: the longest --timeout accepted (seconds, about 11.6 days); timers overflow on larger values
@@ -246,13 +202,11 @@ __all__ = [
     "DEFAULT_SOLVER",
     "MAX_TIMEOUT",
     "SOLVERS",
-    "SOURCE_003",
     "SYMMETRY_CHOICES",
     "cross_check",
     "make_table",
     "provenance",
     "solve",
     "solve_variant",
-    "standard_variants",
     "symmetric_flag",
 ]

@@ -2,7 +2,7 @@
 tables enumerated (and one picked); the tables of a batch written all or none.
 
 >>> from minttt.game.graph import build_graph
->>> from minttt.formula.encode import Variant
+>>> from minttt.formula.variants import Variant
 >>> run = solve_run(build_graph(), Variant("first", "center", "lookup", "entries"))
 >>> run.row["size"], run.row["optimal"], run.moves is None
 (22, True, True)
@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.formula.encode import Formula, Variant, encode
+from minttt.formula.encode import Formula, encode
+from minttt.formula.variants import Variant
 from minttt.game.graph import Graph
 from minttt.solvers.portfolio import cross_check, make_table, solve
 from minttt.solvers.solution import Solution

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from minttt.formula.encode import Variant
+from minttt.formula.variants import Variant
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from minttt.version import __version__
 from minttt.errors import InputError
 from minttt.game.rules import Board
 from minttt.table.model import HASH_CONVENTION, Table
+from minttt.version import __version__
 
 FORMATS = ("c", "python", "json")
 

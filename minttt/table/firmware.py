@@ -25,12 +25,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from minttt.version import __version__
 from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic
 from minttt.table.export import c_perms, lookup_data
 from minttt.table.layouts import LAYOUTS, layout_c
 from minttt.table.model import HASH_CONVENTION, Table
+from minttt.version import __version__
 
 MCU = "atmega328p"
 F_CPU = 16_000_000

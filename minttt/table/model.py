@@ -201,7 +201,7 @@ class Table:
     def from_dict(cls, data: Any) -> Table:
         """Validate (schema, then meaning) and build; InputError names the first bad field."""
         _check_schema(data)
-        return _build(
+        return build_table(
             role=data["role"],
             opening=data["opening"],
             criterion=data["criterion"],
@@ -288,7 +288,7 @@ def table_from_moves(
         {"hash": h, "board": str(graph.board(h)), "move": m, "value": graph.value(h)}
         for h, m in moves.items()
     ]
-    return _build(
+    return build_table(
         role=role,
         opening=opening,
         criterion=criterion,
@@ -351,7 +351,7 @@ def merge_tables(
     xs = [e for e in x_table.entries if _depth(e.board) % 2 == 0]
     os_ = [e for e in o_table.entries if _depth(e.board) % 2 == 1]
     prov = dict(provenance or {"merged_from": [x_table.provenance, o_table.provenance]})
-    return _build(
+    return build_table(
         role=Role.BOTH,
         opening=x_table.opening,
         criterion=x_table.criterion,
@@ -395,7 +395,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _build(
+def build_table(
     *,
     role: Any,
     opening: Any,
@@ -407,7 +407,9 @@ def _build(
     hash_text: Any = None,
     symmetry: Any = Symmetry.FULL,
 ) -> Table:
-    """Check a table's meaning (the schema cannot) and build it; InputError names the field."""
+    """A :class:`Table` from its header and raw entries (``{"hash", "board", "move", "value"}``),
+    every field checked for meaning (what the schema cannot check); InputError names the field.
+    The entries are sorted by depth, then hash: the file's order."""
     rules = _check_header(symmetry, role, criterion, game, hash_text)
     _check_opening(opening, role, rules)
     if not isinstance(provenance, dict):
@@ -618,6 +620,7 @@ def save_table(table: Table, path: str | os.PathLike[str]) -> None:
 
 
 __all__ = [
+    "build_table",
     "FORMAT",
     "HASH_CONVENTION",
     "hash_convention",

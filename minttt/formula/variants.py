@@ -1,0 +1,237 @@
+"""Variants, once: what one minimisation problem is (:class:`Variant`), and the catalogue of the
+variants the project solves, studies and certifies. The command line, ``reproduce``, ``certify``
+and the other-games study all read their lists here.
+
+>>> len(standard_variants()), len(standard_variants(game="mnk:3,4,3"))
+(18, 9)
+>>> [v.name for v in study_variants("3x3")][:2]
+['first-any-tree-positions', 'first-any-lookup-positions']
+>>> len(certificate_variants()), [v.name for v in certificate_variants(mnk=True)][-1]
+(42, 'first-any-tree-positions@mnk:4,4,3')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from minttt.errors import InputError
+from minttt.game.rules import Rules
+from minttt.vocabulary import Criterion, Encoding, Objective, Role
+
+OPENINGS = ("center", "corner", "edge", "any")
+
+
+@dataclass(frozen=True, init=False)
+class Variant:
+    """One minimisation problem: who the table plays, how it opens, encoding, objective, criterion.
+
+    ``opening`` is ``center``/``corner``/``edge`` (3x3 names), ``any``, or a cell number as text; it
+    is ``None`` for the second player and defaults to ``center`` for ``first`` and ``both``.
+
+    >>> Variant("first", "center", "lookup", "entries").name
+    'first-center-lookup-entries'
+    >>> Variant.parse("second-lookup-positions-never-lose").criterion
+    <Criterion.NEVER_LOSE: 'never-lose'>
+    """
+
+    role: Role
+    opening: str | None
+    encoding: Encoding
+    objective: Objective
+    criterion: Criterion
+    game: str
+
+    def __init__(
+        self,
+        role: Role | str,
+        opening: str | None = None,
+        encoding: Encoding | str = Encoding.LOOKUP,
+        objective: Objective | str = Objective.POSITIONS,
+        criterion: Criterion | str = Criterion.OPTIMAL,
+        game: str = "3x3",
+    ) -> None:
+        """Each word is checked and stored as its :mod:`minttt.vocabulary` member."""
+        object.__setattr__(self, "role", Role.parse(role))
+        object.__setattr__(self, "opening", opening)
+        object.__setattr__(self, "encoding", Encoding.parse(encoding))
+        object.__setattr__(self, "objective", Objective.parse(objective))
+        object.__setattr__(self, "criterion", Criterion.parse(criterion))
+        object.__setattr__(self, "game", game)
+        self._check()
+
+    def _check(self) -> None:
+        if self.role is Role.O and self.opening is not None:
+            raise InputError(
+                "the second player has no opening: X moves first (drop --opening or use role first)"
+            )
+        if self.role is not Role.O:
+            opening = "center" if self.opening is None else str(self.opening).strip().lower()
+            if opening == "centre":
+                opening = "center"
+            if opening not in OPENINGS and not opening.isdigit():
+                raise InputError(
+                    f"unknown opening {self.opening!r}: expected one of {', '.join(OPENINGS)} "
+                    "or a cell number"
+                )
+            object.__setattr__(self, "opening", opening)
+        if self.objective is Objective.ENTRIES and self.encoding is not Encoding.LOOKUP:
+            raise InputError(
+                "objective entries needs the lookup encoding (the tree encoding has no edge "
+                "variables; it counts positions)"
+            )
+        self.rules  # validates the game name  # noqa: B018
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.from_name(self.game)
+
+    @property
+    def name(self) -> str:
+        """``role[-opening]-encoding-objective[-never-lose][@game]``."""
+        parts = [self.role.word]
+        if self.opening is not None:
+            parts.append(self.opening)
+        parts += [self.encoding, self.objective]
+        if self.criterion is not Criterion.OPTIMAL:
+            parts.append(self.criterion)
+        text = "-".join(parts)
+        return text if self.game == "3x3" else f"{text}@{self.game}"
+
+    @classmethod
+    def parse(cls, text: str) -> Variant:
+        """Read a :attr:`name` back (raises InputError naming the problem)."""
+        raw = text.strip()
+        game = "3x3"
+        if "@" in raw:
+            raw, game = raw.split("@", 1)
+        criterion: str = Criterion.OPTIMAL
+        for crit in Criterion.values():
+            if raw.endswith("-" + crit):
+                criterion, raw = crit, raw[: -len(crit) - 1]
+                break
+        bits = raw.split("-")
+        if len(bits) not in (3, 4):
+            raise InputError(
+                f"variant {text!r}: expected "
+                "role[-opening]-encoding-objective[-never-lose][@game], "
+                "e.g. first-center-lookup-entries"
+            )
+        opening = bits[1] if len(bits) == 4 else None
+        return cls(bits[0], opening, bits[-2], bits[-1], criterion, game)
+
+    def opening_cell(self, rules: Rules | None = None) -> int | None:
+        """X's fixed first move as a cell (None for ``any`` and for the second player)."""
+        rules = rules or self.rules
+        if self.opening is None or self.opening == "any":
+            return None
+        if self.opening.isdigit():
+            cell = int(self.opening)
+            if cell >= rules.cells:
+                raise InputError(f"opening cell {cell} is outside the board (0..{rules.cells - 1})")
+            return cell
+        if self.opening == "corner":
+            return 0
+        if self.opening == "center":
+            if rules.rows % 2 == 0 or rules.cols % 2 == 0:
+                raise InputError(
+                    f"a {rules.rows}x{rules.cols} board has no center cell; give a cell"
+                )
+            return (rules.rows // 2) * rules.cols + rules.cols // 2
+        if self.opening == "edge":
+            if (rules.rows, rules.cols) != (3, 3):
+                raise InputError("opening 'edge' is a 3x3 name; give a cell number on this board")
+            return 1
+        raise InputError(f"unknown opening {self.opening!r}")  # pragma: no cover
+
+
+def standard_variants(
+    criteria: Iterable[Criterion | str] = (Criterion.OPTIMAL,), game: str = "3x3"
+) -> list[Variant]:
+    """Every role/opening combination, both encodings, both objectives where defined.
+
+    18 per criterion for 3x3 (openings center/corner/edge/any, second, both with the center). Other
+    games have no named openings that are sure to be allowed, so they get first-any, second and
+    both-any (9 per criterion).
+    """
+    combos: list[tuple[Role, str | None]]
+    if game == "3x3":
+        combos = [
+            (Role.X, "center"),
+            (Role.X, "corner"),
+            (Role.X, "edge"),
+            (Role.X, "any"),
+            (Role.O, None),
+            (Role.BOTH, "center"),
+        ]
+    else:
+        combos = [(Role.X, "any"), (Role.O, None), (Role.BOTH, "any")]
+    encodings = (
+        (Encoding.TREE, (Objective.POSITIONS,)),
+        (Encoding.LOOKUP, (Objective.POSITIONS, Objective.ENTRIES)),
+    )
+    out = []
+    for criterion in criteria:
+        for encoding, objectives in encodings:
+            for objective in objectives:
+                for role, opening in combos:
+                    out.append(Variant(role, opening, encoding, objective, criterion, game))
+    return out
+
+
+#: the games of the other-games study (``scripts/study_games.py``)
+STUDY_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3", "mnk:4,4,3", "mnk:4,4,4")
+#: the games ``reproduce`` studies itself (seconds); the 4x4 boards come from the committed study
+QUICK_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3")
+
+
+def study_variants(game: str) -> list[Variant]:
+    """First player (any opening) and second player, tree and lookup (positions and entries)."""
+    kinds = (
+        (Encoding.TREE, Objective.POSITIONS),
+        (Encoding.LOOKUP, Objective.POSITIONS),
+        (Encoding.LOOKUP, Objective.ENTRIES),
+    )
+    return [
+        Variant(role, opening, encoding, objective, Criterion.OPTIMAL, game)
+        for role, opening in ((Role.X, "any"), (Role.O, None))
+        for encoding, objective in kinds
+    ]
+
+
+#: m,n,k games whose first-player minima are proven in both solver families (the study)
+MNK_GAMES = ("mnk:3,4,3",)
+#: m,n,k minima RC2 proves and a certificate settles (Z3 does not finish), in the index's order
+MNK_MORE = (
+    "first-any-lookup-entries@mnk:4,4,3",
+    "second-lookup-positions@mnk:3,4,3",
+    "first-any-tree-positions@mnk:4,4,3",
+)
+
+
+def certificate_variants(mnk: bool = False) -> list[Variant]:
+    """Every proven minimum the project reports, in a fixed order.
+
+    The 18 standard 3x3 variants (joint ``both`` minima included), the same 18 under never-lose
+    and misère tic-tac-toe (first and second player); with ``mnk``, instead, the first player of
+    3x4 k=3, then :data:`MNK_MORE` (certified by ``minttt certify --all``).
+    """
+    if mnk:
+        small = [v for game in MNK_GAMES for v in study_variants(game) if v.role is Role.X]
+        return small + [Variant.parse(name) for name in MNK_MORE]
+    return standard_variants((Criterion.OPTIMAL, Criterion.NEVER_LOSE)) + study_variants(
+        "3x3-misere"
+    )
+
+
+__all__ = [
+    "MNK_GAMES",
+    "MNK_MORE",
+    "OPENINGS",
+    "QUICK_GAMES",
+    "STUDY_GAMES",
+    "Variant",
+    "certificate_variants",
+    "standard_variants",
+    "study_variants",
+]
