@@ -22,10 +22,10 @@ from typing import Self
 
 from minttt.errors import InputError
 
-__all__ = ["Criterion", "Encoding", "Objective", "Role", "Symmetry"]
+__all__ = ["Criterion", "Encoding", "Objective", "Role", "Symmetry", "Word"]
 
 
-class _Word(StrEnum):
+class Word(StrEnum):
     """A string enum whose members parse from the text a user types."""
 
     @classmethod
@@ -48,7 +48,7 @@ class _Word(StrEnum):
         return tuple(m.value for m in cls)
 
 
-class Role(_Word):
+class Role(Word):
     """Who a table plays: X (moves first), O, or both sides (one table for either)."""
 
     X = "X"
@@ -91,7 +91,7 @@ class Role(_Word):
         return cls.X if side == 1 else cls.O
 
 
-class Criterion(_Word):
+class Criterion(Word):
     """Which moves a table may play: ``optimal`` keeps the minimax value (003's "best moves");
     ``never-lose`` keeps the mover from being forced to lose (000's notion)."""
 
@@ -99,7 +99,7 @@ class Criterion(_Word):
     NEVER_LOSE = "never-lose"
 
 
-class Objective(_Word):
+class Objective(Word):
     """What a table's size counts: its positions (terminal ones included, 003's count) or its
     entries (lookups)."""
 
@@ -107,7 +107,7 @@ class Objective(_Word):
     ENTRIES = "entries"
 
 
-class Encoding(_Word):
+class Encoding(Word):
     """003's two formulas: ``tree`` (a variable per position) and ``lookup`` (even-depth
     grandchildren, with edge variables)."""
 
@@ -115,7 +115,7 @@ class Encoding(_Word):
     LOOKUP = "lookup"
 
 
-class Symmetry(_Word):
+class Symmetry(Word):
     """How a table is keyed: by the canonical board (``full``) or by the raw board (``none``)."""
 
     FULL = "full"

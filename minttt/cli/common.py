@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import typer
 
 from minttt.errors import DefectError, InputError
+from minttt.vocabulary import Word
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -33,6 +34,7 @@ __all__ = [
     "print_json",
     "require_folder",
     "step_progress",
+    "word_option",
 ]
 
 
@@ -125,3 +127,25 @@ def guarded(func: F) -> F:
 def print_json(data: Any) -> None:
     """Write ``data`` as JSON to stdout (plain, no rich markup)."""
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+W = TypeVar("W", bound=Word)
+
+
+def word_option(word: type[W], default: Any, *flags: str, help: str, choices: str = "") -> Any:
+    """A typer option whose value is a member of a :mod:`minttt.vocabulary` enum, read by its
+    ``parse`` (any case; a role also as ``first``/``second``), the choices shown in ``--help``;
+    a bad value is a usage error, one line and exit 2.
+
+    ``criterion: Criterion = word_option(Criterion, Criterion.OPTIMAL, "--criterion", help=...)``
+    """
+
+    def parse(text: str | W) -> W:
+        try:
+            return word.parse(text, flags[0])
+        except InputError as exc:
+            raise typer.BadParameter(str(exc)) from None
+
+    return typer.Option(
+        default, *flags, parser=parse, metavar=choices or "|".join(word.values()), help=help
+    )
