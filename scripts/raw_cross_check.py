@@ -89,7 +89,8 @@ def _drat(name: str, k: int, drat_trim: Path | None = None) -> dict[str, Any]:
     minttt.drat, or drat-trim when its binary is given (proofs too large for the pure-Python
     checker; the record names the checker)."""
     from minttt.proof import drat
-    from minttt.proof.certify import MAX_SHIPPED_PROOF, cnf_text, compress, prove_unsat
+    from minttt.proof.certify import MAX_SHIPPED_PROOF, compress, prove_unsat
+    from minttt.proof.cnf import cnf_text
     from minttt.proof.drat_trim import drat_trim_check
 
     formula = _formula(name)

@@ -14,14 +14,8 @@ from minttt.cli import app
 from minttt.formula.encode import encode
 from minttt.formula.variants import Variant, certificate_variants
 from minttt.proof import drat
-from minttt.proof.certify import (
-    BOUND_DEPTH,
-    bound_literals,
-    certify,
-    cnf_text,
-    file_stem,
-    write_index,
-)
+from minttt.proof.certify import certify, file_stem, write_index
+from minttt.proof.cnf import BOUND_DEPTH, bound_literals, cnf_text
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"

@@ -230,7 +230,7 @@ def test_every_shipped_raw_proof_checks_and_its_cnf_is_the_claim() -> None:
     import lzma
 
     from minttt.proof import drat
-    from minttt.proof.certify import cnf_text
+    from minttt.proof.cnf import cnf_text
 
     data = json.loads(CROSS.read_text("utf-8"))
     for name, record in _shipped():
@@ -247,7 +247,7 @@ def test_every_shipped_raw_proof_checks_and_its_cnf_is_the_claim() -> None:
 def test_every_raw_cnf_whose_proof_is_not_shipped_is_the_claim() -> None:
     """The large proofs are regenerated from these CNFs (second_check.py): each is the claim."""
     from minttt.proof import drat
-    from minttt.proof.certify import cnf_text
+    from minttt.proof.cnf import cnf_text
 
     data = json.loads(CROSS.read_text("utf-8"))
     unshipped = [

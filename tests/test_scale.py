@@ -127,12 +127,18 @@ def test_long_solve_bounds_under_a_zero_limit(tmp_path):
     assert not state["optimal"]
 
 
-def test_prove_minimum_for_certificates():
-    from minttt.solvers.arrays import prove_minimum
+def test_solve_variant_on_an_array_graph_takes_the_array_driver():
+    """Given an array graph, the one entry point solves through RC2 from arrays: the 3x4 X
+    minimum, proven, its table verified, the same size as the object pipeline's."""
+    from minttt.solvers.portfolio import solve_variant
 
-    m = prove_minimum(Variant("first", "any", "lookup", "entries", game="mnk:3,4,3"))
-    assert m.optimal and m.size == m.lower == m.table.size
-    assert verify_table(m.table).ok
+    variant = Variant("first", "any", "lookup", "entries", game="mnk:3,4,3")
+    run = solve_variant(variant, graph=build_array_graph(variant.rules))
+    s = run.solution
+    assert s.optimal and s.size == s.lower_bound == run.table().size and s.model is None
+    assert s.variables == {"positions": run.formula.positions, "edges": run.formula.edges}
+    assert verify_table(run.table()).ok
+    assert s.size == solve_variant(variant).solution.size  # the object pipeline agrees
 
 
 @pytest.mark.parametrize("sat", ["glucose4", "minisat22", "cadical195"])

@@ -168,7 +168,8 @@ def test_never_lose_is_never_larger_than_optimal(graph):
 
 
 def test_solve_variant_gives_a_table(graph):
-    s, table = solve_variant(Variant("first", "center", "lookup", "entries"), graph=graph)
+    run = solve_variant(Variant("first", "center", "lookup", "entries"), graph=graph)
+    s, table = run.solution, run.table()
     assert table is not None and table.size == 22 == s.size
     assert table.role == "X" and table.opening == 4 and table.provenance["optimal"]
 

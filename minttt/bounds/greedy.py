@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from minttt.formula.arrays import table_moves
+from minttt.formula.arrays import table_edge_mask
 from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph
 from minttt.game.rules import X
@@ -132,7 +132,7 @@ def greedy_for(
     """The tree DP, the greedy table and its local search for ``variant``; returns the best table
     and ``{"tree_dp": root cost, "greedy": entries, "improved": entries}``."""
     side = variant.role.sides[0]
-    allowed = table_moves(graph, variant)
+    allowed = table_edge_mask(graph, variant)
     cost = tree_cost(graph, allowed, side)
     first = greedy_table(graph, allowed, side, cost)
     best = improve(graph, allowed, side, cost, first, seed=seed, rounds=rounds)

@@ -26,6 +26,7 @@ from minttt.solvers.arrays import (
     array_table,
     fast_adder,
     moves_from_model,
+    reached_positions,
     solver_objective,
     walk_table,
 )
@@ -42,12 +43,7 @@ def table_assignment(
     pos_var = np.zeros(graph.size, dtype=np.int64)
     pos_var[formula.pos_node] = np.arange(1, formula.positions + 1)
     reached = walk_table(graph, formula, lambda node: chosen[node])
-    uptr, uchild = graph.unique_children
-    nodes = set(reached)
-    for e in reached.values():
-        c = int(graph.child[e])
-        nodes.update(uchild[uptr[c] : uptr[c + 1]].tolist())
-    true[pos_var[np.fromiter(nodes, dtype=np.int64)]] = True
+    true[pos_var[reached_positions(graph, formula, reached)]] = True
     true[edge_var[np.fromiter(reached.values(), dtype=np.int64)]] = True
     true[0] = False
     return true

@@ -19,7 +19,7 @@ from typing import Any
 from minttt.bounds.greedy import greedy_table, improve, tree_cost
 from minttt.errors import InputError
 from minttt.fileio import write_json_atomic
-from minttt.formula.arrays import encode_arrays, table_moves
+from minttt.formula.arrays import encode_arrays, table_edge_mask
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.game.rules import X
@@ -174,7 +174,7 @@ def long_solve(
     if saved is not None:
         state["upper"] = saved.size
     side = variant.role.sides[0]
-    allowed = table_moves(graph, variant)
+    allowed = table_edge_mask(graph, variant)
     cost = tree_cost(graph, allowed, side)
     state["tree_dp"] = float(cost[0]) if side == X else None
     if state["upper"] is None:  # a resumed run keeps its table and goes straight to the solver
@@ -298,7 +298,7 @@ def opening_bounds(
     tables for each canonical opening, so min over openings of their proven lower bounds is a lower
     bound. Each opening gets ``time_limit / openings`` seconds of RC2."""
     graph = build_array_graph(variant.rules)
-    allowed = table_moves(graph, variant)
+    allowed = table_edge_mask(graph, variant)
     lo, hi = int(graph.ptr[0]), int(graph.ptr[1])
     cells = sorted({int(graph.move[e]) for e in range(lo, hi) if allowed[e]})
     seen_children: set[int] = set()

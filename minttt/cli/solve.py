@@ -4,27 +4,36 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from minttt.cli.common import console, guarded, print_json
+from minttt.cli.common import console, guarded, print_json, word_option
 from minttt.errors import InputError
+from minttt.formula.variants import Variant, standard_variants, uses_arrays
+from minttt.game.graph import graph_for
+from minttt.solvers.portfolio import (
+    DEFAULT_SOLVER,
+    MAX_TIMEOUT,
+    TIE_BREAKS,
+    driver,
+    runs_table,
+    solve_variant,
+)
+from minttt.table.model import save_tables
+from minttt.vocabulary import Criterion, Encoding, Objective, Role, Symmetry
 
 MAX_LIMIT = 10_000_000  # tables enumerated at most (each is kept in memory)
 
 
 def _variants(
-    role: str | None,
+    role: Role | None,
     opening: str | None,
-    encoding: str | None,
-    objective: str | None,
-    criterion: str,
+    encoding: Encoding | None,
+    objective: Objective | None,
+    criterion: Criterion,
     game: str,
     all_: bool,
-) -> list[Any]:
-    from minttt.formula.variants import Variant, standard_variants
-
+) -> list[Variant]:
     if all_:
         if role is not None or opening is not None:
             raise InputError("--all solves every role and opening; drop --role/--opening")
@@ -43,75 +52,39 @@ def _variants(
         raise InputError("give --role first|second|both (or --all)")
     return [
         Variant(
-            role.strip().lower(),
+            role,
             opening,
-            encoding or "lookup",
-            objective or "positions",
+            encoding or Encoding.LOOKUP,
+            objective or Objective.POSITIONS,
             criterion,
             game,
         )
     ]
 
 
-def _human(rows: list[dict[str, Any]]) -> None:
-    from rich.table import Table as RichTable
-    from rich.text import Text
-
-    t = RichTable(title="minttt solve (size counts positions incl. terminal, or entries = lookups)")
-    for col in (
-        "variant",
-        "vars p+e",
-        "size",
-        "lower",
-        "optimal",
-        "lookups",
-        "solver",
-        "s",
-        "calls",
-    ):
-        t.add_column(col, justify="right" if col not in ("variant", "solver") else "left")
-    for r in rows:
-        opt = Text("yes", "green") if r["optimal"] else Text("no", "red")
-        if "cross_check" in r:
-            cc = r["cross_check"]
-            opt.append(f" ({cc['solver']} {'agrees' if cc['agree'] else 'DISAGREES'})")
-        t.add_row(
-            r["variant"],
-            f"{r['variables']['positions']}+{r['variables']['edges']}",
-            str(r["size"]),
-            str(r["lower_bound"]),
-            opt,
-            str(r["lookups"]),
-            r["solver"],
-            f"{r['seconds']:.3f}",
-            str(r["calls"]),
-        )
-    console.print(t)
-    for r in rows:
-        if "enumeration" in r:
-            e = r["enumeration"]
-            console.print(
-                f"{r['variant']}: {e['count']}{'+' if e['truncated'] else ''} minimal tables, "
-                f"{e['count_up_to_symmetry']} up to symmetry"
-            )
-
-
 def solve_command(
-    role: str | None = typer.Option(None, "--role", help="first | second | both."),
+    role: Role | None = word_option(
+        Role, None, "--role", help="first | second | both.", choices="first|second|both"
+    ),
     opening: str | None = typer.Option(
         None,
         "--opening",
         help="center | corner | edge | any | CELL (first/both; default center).",
     ),
-    encoding: str | None = typer.Option(None, "--encoding", help="tree | lookup (default lookup)."),
-    objective: str | None = typer.Option(
+    encoding: Encoding | None = word_option(
+        Encoding, None, "--encoding", help="tree | lookup (default lookup)."
+    ),
+    objective: Objective | None = word_option(
+        Objective,
         None,
         "--objective",
         help="positions | entries (entries: lookup only; default positions).",
     ),
-    criterion: str = typer.Option("optimal", "--criterion", help="optimal | never-lose."),
+    criterion: Criterion = word_option(
+        Criterion, Criterion.OPTIMAL, "--criterion", help="optimal | never-lose."
+    ),
     solver: str = typer.Option(
-        "rc2", "--solver", help="rc2 | pysat-linear | pysat-binary | z3-opt | z3-binary."
+        DEFAULT_SOLVER, "--solver", help="rc2 | pysat-linear | pysat-binary | z3-opt | z3-binary."
     ),
     card: str = typer.Option("totalizer", "--card", help="PySAT cardinality encoding (pysat-*)."),
     sat: str = typer.Option("glucose4", "--sat", help="PySAT SAT solver (rc2, pysat-*)."),
@@ -136,57 +109,62 @@ def solve_command(
         "--tie-break",
         help="max-wins: of the minimal tables, keep the one winning most.",
     ),
-    symmetry: str = typer.Option(
-        "full",
+    symmetry: Symmetry = word_option(
+        Symmetry,
+        Symmetry.FULL,
         "--symmetry",
         help="full: keys are canonical boards (765 positions); none: raw boards (5,478), "
         "no transform when playing.",
     ),
 ) -> None:
     """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
-    from minttt.solvers.portfolio import symmetric_flag
-
     _check_limits(timeout, limit, tie_break)
-    symmetric = symmetric_flag(symmetry)
     options = _solver_options(solver, card, sat)
     variants = _variants(role, opening, encoding, objective, criterion, game, all_)
-    graph = _graph(variants[0].rules, symmetric)
+    if symmetry is Symmetry.NONE and variants[0].rules.cells > 12:
+        raise InputError("--symmetry none: boards up to 12 cells")
     if out is not None:
         _check_out(out, all_)
-    from minttt.solvers.runs import solve_run, write_tables
-
+    symmetric = symmetry is Symmetry.FULL
+    # one object graph for the variants that need it; 4x4 lookup variants build their array
+    # graph in solve_variant
+    objects = any(not (symmetric and uses_arrays(v)) for v in variants)
+    graph = graph_for(variants[0].rules, symmetric=symmetric) if objects else None
     runs = [
-        solve_run(
-            graph,
+        solve_variant(
             variant,
+            graph=graph,
             solver=solver,
             options=options,
             timeout=timeout,
             check=check,
+            symmetry=symmetry,
             enumerate_tables=enumerate_,
             limit=limit,
             tie_break=tie_break,
         )
         for variant in variants
     ]
-    rows = [run.row for run in runs]
-    if out is not None:
-        write_tables(runs, out, all_)  # all tables or none: nothing before every variant
+    if out is not None:  # all tables or none: nothing before every variant is solved
+        suffix = "" if symmetric else "-raw"
+        paths = [out / f"{r.solution.variant.name}{suffix}.json" if all_ else out for r in runs]
+        save_tables({path: run.table() for path, run in zip(paths, runs, strict=True)})
     if json_out:
+        rows = [run.row() for run in runs]
         print_json(rows if all_ else rows[0])
-    else:
-        _human(rows)
+        return
+    console.print(runs_table(runs))
+    for run in runs:
+        line = run.enumeration_line()
+        if line is not None:
+            console.print(line)
 
 
 def _check_limits(timeout: float | None, limit: int, tie_break: str) -> None:
-    from minttt.solvers.portfolio import MAX_TIMEOUT
-
     if timeout is not None and (math.isnan(timeout) or not 0 <= timeout <= MAX_TIMEOUT):
         raise InputError(f"--timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
     if not 1 <= limit <= MAX_LIMIT:
         raise InputError(f"--limit must be 1-{MAX_LIMIT:,}, got {limit}")
-    from minttt.solvers.runs import TIE_BREAKS
-
     if tie_break not in TIE_BREAKS:
         raise InputError(
             f"unknown --tie-break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}"
@@ -195,9 +173,7 @@ def _check_limits(timeout: float | None, limit: int, tie_break: str) -> None:
 
 def _solver_options(solver: str, card: str, sat: str) -> dict[str, str]:
     """The keyword options of ``solver`` (unknown names fail before any work)."""
-    from minttt.solvers.portfolio import _driver
-
-    _driver(solver)
+    driver(solver)
     if solver in ("rc2", "pysat-linear", "pysat-binary"):
         from minttt.solvers.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
 
@@ -213,15 +189,12 @@ def _solver_options(solver: str, card: str, sat: str) -> dict[str, str]:
     return options
 
 
-def _graph(rules: Any, symmetric: bool) -> Any:
-    """The game graph the variants are encoded on (canonical or raw positions)."""
-    from minttt.game.graph import build_graph, graph_for
-
-    if symmetric:
-        return graph_for(rules)  # the numpy builder for large boards
-    if rules.cells > 12:
-        raise InputError("--symmetry none: boards up to 12 cells")
-    return build_graph(rules, symmetric=False)
+def _check_out(out: Path, many: bool) -> None:
+    """Refuse an --out that cannot take the result before any solving."""
+    if many and out.exists() and not out.is_dir():
+        raise InputError(f"--out {out}: with --all a folder is needed, and this is a file")
+    if not many and out.is_dir():
+        raise InputError(f"--out {out}: is a folder; give a file name")
 
 
 def register(app: typer.Typer) -> None:
@@ -229,9 +202,4 @@ def register(app: typer.Typer) -> None:
     app.command("solve")(guarded(solve_command))
 
 
-def _check_out(out: Path, many: bool) -> None:
-    """Refuse an --out that cannot take the result before any solving."""
-    if many and out.exists() and not out.is_dir():
-        raise InputError(f"--out {out}: with --all a folder is needed, and this is a file")
-    if not many and out.is_dir():
-        raise InputError(f"--out {out}: is a folder; give a file name")
+__all__ = ["register", "solve_command"]

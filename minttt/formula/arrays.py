@@ -25,7 +25,7 @@ import numpy as np
 
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
-from minttt.game.arrays import ArrayGraph
+from minttt.game.arrays import ArrayGraph, build_array_graph
 from minttt.game.rules import X
 
 
@@ -80,22 +80,11 @@ class ArrayFormula:
         return sum(a.nbytes for a in arrays) + self.long_ptr.nbytes
 
 
-def allowed_edges(graph: ArrayGraph, criterion: str) -> np.ndarray:
-    """Boolean per edge: the move is allowed under ``criterion`` (see ``Graph.allowed``)."""
-    pv = graph.value[graph.parent]
-    cv = graph.value[graph.child]
-    if criterion == "optimal":
-        return pv == cv
-    if criterion == "never-lose":
-        sign = np.where(graph.depth[graph.parent] % 2 == 0, 1, -1).astype(np.int8)
-        return sign * cv >= np.minimum(sign * pv, 0)
-    raise InputError(f"unknown criterion {criterion!r}")
-
-
-def table_moves(graph: ArrayGraph, variant: Variant) -> np.ndarray:
-    """Boolean per edge: a move the table may make (the criterion; only the opening at the root
-    when ``variant`` fixes one)."""
-    allowed = allowed_edges(graph, variant.criterion)
+def table_edge_mask(graph: ArrayGraph, variant: Variant) -> np.ndarray:
+    """Boolean per edge: a move the table may make (the criterion's allowed moves; only the
+    opening at the root when ``variant`` fixes one). The array form of
+    :func:`minttt.game.graph.table_moves`."""
+    allowed = graph.allowed_mask(variant.criterion)
     opening = variant.opening_cell(graph.rules)
     root_edges = slice(int(graph.ptr[0]), int(graph.ptr[1]))
     if opening is not None:
@@ -123,7 +112,7 @@ def encode_arrays(graph: ArrayGraph, variant: Variant) -> ArrayFormula:
     if graph.rules.name != variant.rules.name:
         raise InputError(f"variant is for {variant.game!r}, the graph for {graph.rules.name!r}")
     side = variant.role.sides[0]
-    allowed = table_moves(graph, variant)
+    allowed = table_edge_mask(graph, variant)
     uptr, uchild = graph.unique_children
     reached = np.zeros(graph.size, dtype=bool)
     if side == X:
@@ -195,12 +184,10 @@ def hard_clauses(
 ) -> tuple[list[list[int]], list[int]]:
     """``variant`` -> (hard clauses as DIMACS int lists, objective literals): the formula whose
     minimum the array pipeline proves (for certificates: SAT at the optimum, UNSAT below)."""
-    from minttt.game.arrays import build_array_graph
-
     g = graph if graph is not None else build_array_graph(variant.rules)
     f = encode_arrays(g, variant)
     clauses = [c for chunk in f.chunks() for c in chunk]
     return clauses, f.objective.tolist()
 
 
-__all__ = ["ArrayFormula", "allowed_edges", "encode_arrays", "hard_clauses", "table_moves"]
+__all__ = ["ArrayFormula", "encode_arrays", "hard_clauses", "table_edge_mask"]

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from minttt.errors import InputError
+from minttt.game.graph import RECURSION_CELLS
 from minttt.game.rules import Rules
 from minttt.vocabulary import Criterion, Encoding, Objective, Role
 
@@ -179,6 +180,24 @@ def standard_variants(
     return out
 
 
+def uses_arrays(variant: Variant) -> bool:
+    """Whether ``variant`` is solved through the array form of its formula
+    (:mod:`minttt.formula.arrays`): a lookup variant of one role on a board above
+    :data:`~minttt.game.graph.RECURSION_CELLS` cells (4x4 and larger), where the object form (a
+    name per variable, a tuple per clause) no longer fits a solve.
+
+    >>> uses_arrays(Variant.parse("first-any-lookup-entries@mnk:4,4,3"))
+    True
+    >>> uses_arrays(Variant.parse("first-any-tree-positions@mnk:4,4,3"))   # the tree: objects only
+    False
+    """
+    return (
+        variant.encoding is Encoding.LOOKUP
+        and variant.role is not Role.BOTH
+        and variant.rules.cells > RECURSION_CELLS
+    )
+
+
 #: the games of the other-games study (``scripts/study_games.py``)
 STUDY_GAMES: tuple[str, ...] = ("3x3", "3x3-misere", "mnk:3,4,3", "mnk:4,4,3", "mnk:4,4,4")
 #: the games ``reproduce`` studies itself (seconds); the 4x4 boards come from the committed study
@@ -234,4 +253,5 @@ __all__ = [
     "certificate_variants",
     "standard_variants",
     "study_variants",
+    "uses_arrays",
 ]

@@ -20,7 +20,9 @@ from functools import cached_property
 
 import numpy as np
 
+from minttt.errors import InputError
 from minttt.game.rules import Rules
+from minttt.vocabulary import Criterion
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,25 @@ class ArrayGraph:
         uptr = np.zeros(self.size + 1, dtype=np.int64)
         np.cumsum(np.bincount(par, minlength=self.size), out=uptr[1:])
         return uptr, uchild
+
+    def allowed_mask(self, criterion: str = Criterion.OPTIMAL) -> np.ndarray:
+        """Boolean per edge: the move is allowed under ``criterion``, as
+        :meth:`minttt.game.graph.Graph.allowed` decides for one position.
+
+        >>> g = build_array_graph(Rules())
+        >>> int(g.allowed_mask("optimal")[: g.ptr[1]].sum())   # all 9 openings keep the draw
+        9
+        """
+        pv = self.value[self.parent]
+        cv = self.value[self.child]
+        if criterion == Criterion.OPTIMAL:
+            return pv == cv
+        if criterion == Criterion.NEVER_LOSE:
+            sign = np.where(self.depth[self.parent] % 2 == 0, 1, -1).astype(np.int8)
+            return sign * cv >= np.minimum(sign * pv, 0)
+        raise InputError(
+            f"unknown criterion {criterion!r}: expected one of {', '.join(Criterion.values())}"
+        )
 
     def cells(self) -> np.ndarray:
         """The canonical cells of every node, one row each (int8, ``(size, rules.cells)``)."""

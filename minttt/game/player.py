@@ -5,7 +5,8 @@ A player names the moves it may play at a board, each chosen with equal probabil
 (``choose``), for exact odds (expectation over ``choices``) and for the exhaustive verifier
 (every choice is explored). Interactive players (a human at the console) override ``choose`` only.
 
->>> import random
+>>> import operator
+import random
 >>> from minttt.game.rules import Board
 >>> p = RandomPlayer()
 >>> p.choices(Board.parse("xo.......")) == (2, 3, 4, 5, 6, 7, 8)
@@ -16,11 +17,22 @@ True
 
 from __future__ import annotations
 
+import operator
 import random
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from minttt.errors import InputError
 from minttt.game.rules import Board
+
+
+def brief(exc: BaseException) -> str:
+    """``Type: first line of the message``, for one-line errors about what a player did.
+
+    >>> brief(ValueError("no move\\nat all"))
+    'ValueError: no move'
+    """
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 class PlayerError(InputError):
@@ -41,6 +53,23 @@ class Player(Protocol):
     def choose(self, board: Board, rng: random.Random) -> int:
         """One move at ``board``, using ``rng`` for any random choice."""
         ...
+
+
+def legal_cell(answer: Any, board: Board, name: str) -> int:
+    """``answer`` as an empty cell of ``board``, or :class:`PlayerError` naming what is wrong."""
+    try:
+        if isinstance(answer, bool):
+            raise TypeError
+        cell = operator.index(answer)
+    except TypeError:
+        raise PlayerError(f"{name} answered {answer!r}, not a cell 0-8, at {board}") from None
+    if not 0 <= cell < len(board.cells):
+        raise PlayerError(
+            f"{name} answered {cell}, not a cell 0-{len(board.cells) - 1}, at {board}"
+        )
+    if board.cells[cell]:
+        raise PlayerError(f"{name} answered {cell}, an occupied cell, at {board}")
+    return cell
 
 
 class BasePlayer:
@@ -73,4 +102,6 @@ __all__ = [
     "Player",
     "PlayerError",
     "RandomPlayer",
+    "brief",
+    "legal_cell",
 ]

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.game.player import PlayerError
+from minttt.game.player import PlayerError, brief, legal_cell
 from minttt.game.rules import Board
-from minttt.play.players.agent import brief, legal_cell
+from minttt.integrations import require_tic_tac_toe
 
 GAME = "tic_tac_toe"
 
@@ -60,8 +60,6 @@ def state_of_board(board: Board, game: Any = None) -> Any:
 
 def table_bot(table: Any) -> Any:
     """A ``pyspiel.Bot`` that plays ``table`` (any side it covers; it raises without an entry)."""
-    from minttt.integrations import require_tic_tac_toe
-
     require_tic_tac_toe(table, "OpenSpiel")
     pyspiel = _pyspiel()
     player = table.player()

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.game.player import PlayerError
+from minttt.game.player import PlayerError, brief, legal_cell
 from minttt.game.rules import Board
-from minttt.play.players.agent import brief, legal_cell
+from minttt.integrations import require_tic_tac_toe
 
 Policy = Callable[[dict[str, Any], str], Any]
 
@@ -62,8 +62,6 @@ class TableAgent:
     pettingzoo_policy = True
 
     def __init__(self, table: Any) -> None:
-        from minttt.integrations import require_tic_tac_toe
-
         require_tic_tac_toe(table, "PettingZoo")
         self.player = table.player()
 

@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from math import sqrt
@@ -23,7 +23,9 @@ from typing import Any
 import numpy as np
 
 from minttt.errors import InputError
+from minttt.game.player import Player, RandomPlayer
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, Rules, X
+from minttt.play.players import make_player
 from minttt.table.odds import Odds, exact_outcome, pct
 
 Z99 = 2.5758293035489004  # two-sided 99% normal quantile
@@ -112,8 +114,6 @@ def policy(player: Any, side: int, rules: Rules = TIC_TAC_TOE) -> Policy:
 
     Fast paths: a table player's raw-hash move array, and the uniformly random player.
     """
-    from minttt.game.player import RandomPlayer
-
     pos = _positions(rules)
     n = rules.cells
     size = 3**n
@@ -300,34 +300,21 @@ class StrengthRow:
         return d
 
 
-SOURCE_003 = {
-    ("hashed-tree", "random"): (96844, 0, 3156),
-    ("random", "hashed-tree"): (0, 77579, 22421),
-    ("table", "random"): (95777, 0, 4223),
-    ("random", "table"): (0, 85070, 14930),
-    ("hashed-tree", "table"): (0, 0, 100000),
-    ("table", "hashed-tree"): (0, 0, 100000),
-}
-
-
-def _reference_player() -> Any:
-    from minttt.play.players import make_player  # the players issue provides it
-
-    return make_player("hashed-tree")
-
-
 def playing_strength(
     tables: dict[str, Any],
     games: int = 100_000,
     seed: int = 2024,
     *,
-    reference: Any = None,
+    reference: Player | None = None,
+    source: Mapping[tuple[str, str], tuple[int, int, int]] | None = None,
 ) -> list[StrengthRow]:
     """Reproduce 003's "Playing strength" round robin.
 
     Rows: hashed tree vs random both ways, then for every table (name -> :class:`Table`) the table
     vs random and vs the hashed tree, both ways where the table plays that side. Every pairing gets
-    ``games`` games (seeds ``seed``, ``seed + 1``, ...) and its exact odds.
+    ``games`` games (seeds ``seed``, ``seed + 1``, ...) and its exact odds. ``source`` maps a
+    pairing (``("table", "random")``, ...) to the source's counts for its row
+    (:data:`minttt.report.sources.ROUND_ROBIN_003`, 100,000 games each).
 
     Why our rates differ from 003's (95.78% as X, 85.07% as O for its 96-entry tiny table): a
     minimal table is not unique. The solver minimises the number of entries and is indifferent to
@@ -336,9 +323,7 @@ def playing_strength(
     The exact odds column gives each table's true rates; the sampled rates sit within their 99%
     intervals. 003's figures are also samples, and its tables are only shown as pictures.
     """
-    ref = reference if reference is not None else _reference_player()
-    from minttt.game.player import RandomPlayer
-
+    ref = reference if reference is not None else make_player("hashed-tree")
     rnd = RandomPlayer()
     rows: list[StrengthRow] = []
     step = 0
@@ -347,7 +332,7 @@ def playing_strength(
         nonlocal step
         result = tournament(x, o, games, seed + step)
         step += 1
-        rows.append(StrengthRow(result, SOURCE_003.get(key) if games == 100_000 else None))
+        rows.append(StrengthRow(result, (source or {}).get(key) if games == 100_000 else None))
 
     add(ref, rnd, ("hashed-tree", "random"))
     add(rnd, ref, ("random", "hashed-tree"))

@@ -191,12 +191,13 @@ def step_odds(ctx: Context) -> None:
 
 def step_strength(ctx: Context) -> None:
     from minttt.play.tournament import playing_strength, strength_markdown
+    from minttt.report.sources import ROUND_ROBIN_003
 
     tables = {
         "tiny table (first)": ctx.tables["first-center-lookup-entries"],
         "tiny table (second)": ctx.tables["second-lookup-entries"],
     }
-    rows = playing_strength(tables)
+    rows = playing_strength(tables, source=ROUND_ROBIN_003)
     write_json_atomic(ctx.out / "strength.json", _plain(rows))
     ctx.figures["strength"] = _plain(rows)
     ctx.report += ["## Playing strength (003)", "", strength_markdown(rows), ""]

@@ -9,6 +9,15 @@ from __future__ import annotations
 from minttt.formula.variants import Variant
 from minttt.game.counts import SITUATIONS_000
 
+# 003's "Playing strength" round robin, 100,000 games a pairing: (X wins, O wins, draws)
+ROUND_ROBIN_003: dict[tuple[str, str], tuple[int, int, int]] = {
+    ("hashed-tree", "random"): (96844, 0, 3156),
+    ("random", "hashed-tree"): (0, 77579, 22421),
+    ("table", "random"): (95777, 0, 4223),
+    ("random", "table"): (0, 85070, 14930),
+    ("hashed-tree", "table"): (0, 0, 100000),
+    ("table", "hashed-tree"): (0, 0, 100000),
+}
 # 003's minimal tables: (variant, variables {positions, edges}, optimum in positions)
 SOURCE_003: tuple[tuple[Variant, dict[str, int], int], ...] = (
     (Variant("first", "corner", "tree", "positions"), {"positions": 352, "edges": 0}, 56),
@@ -22,6 +31,7 @@ SOURCE_003: tuple[tuple[Variant, dict[str, int], int], ...] = (
 )
 
 __all__ = [
+    "ROUND_ROBIN_003",
     "SOURCE_003",
     "COUNT_ROWS",
     "GAMES_000",

@@ -17,7 +17,7 @@ from pysat.card import CardEnc, EncType
 
 from minttt.errors import InputError
 from minttt.formula.encode import Formula
-from minttt.solvers.portfolio import _driver
+from minttt.solvers.portfolio import driver
 
 
 def _augment(formula: Formula, positions: int, maximise: bool) -> Formula:
@@ -73,7 +73,7 @@ def entries_at_positions(
         f = _augment(formula, positions, maximise)
         found = set()
         for name in solvers:
-            raw = _driver(name)(f)
+            raw = driver(name)(f)
             if raw.model is None or raw.lower != f.cost(raw.model):
                 raise RuntimeError(f"{name} did not prove {key} for {formula.variant.name}")
             found.add(n_edges - raw.lower if maximise else raw.lower)

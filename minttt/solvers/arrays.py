@@ -1,10 +1,13 @@
-"""Array formulas into PySAT without text or WCNF objects: RC2 and plain SAT, and tables back.
+"""The array driver: array formulas into PySAT without text or WCNF objects (RC2 and plain SAT),
+and tables back.
 
 :func:`rc2_arrays` builds RC2 over an empty WCNF holding only the unit soft clauses, then appends
 the hard clauses to its oracle in chunks straight from the arrays (no list of every clause, no
 per-variable dictionaries). :func:`moves_from_model` walks the table's own play from the start
 (lowest allowed move whose edge variable is true), and :func:`array_table` turns moves into a
 :class:`~minttt.table.model.Table` that :func:`minttt.table.verify.verify_table` checks on its own.
+:func:`minttt.solvers.portfolio.solve_variant` uses them for the variants of
+:func:`minttt.formula.variants.uses_arrays`.
 """
 
 from __future__ import annotations
@@ -15,16 +18,19 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from functools import partial
 from itertools import filterfalse
 from typing import Any, NamedTuple
 
 import numpy as np
+import pysolvers  # PySAT's C extension: the solvers' own add-clause entry points
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF, IDPool
 
 from minttt.formula.arrays import ArrayFormula
 from minttt.game.arrays import ArrayGraph
+from minttt.solvers.outcome import RawResult
+from minttt.table.model import Table, build_table
 
 DEFAULT_SAT = "glucose4"
 
@@ -79,10 +85,6 @@ def fast_adder(oracle: Any) -> Callable[[list[int]], Any]:
     handle = getattr(inner, attr, None) if attr else None
     if handle is None or fn is None:
         return oracle.add_clause
-    from functools import partial
-
-    import pysolvers  # PySAT's C extension
-
     return partial(getattr(pysolvers, fn), handle)
 
 
@@ -182,25 +184,13 @@ class ArrayRC2(RC2):
         return super()._call_oracle(assumptions=assumptions, expect_interrupt=expect_interrupt)
 
 
-@dataclass
-class Outcome:
-    """A solve: the best model's true variables (bool array, index v), the proven lower bound."""
-
-    model: np.ndarray | None
-    lower: int
-    calls: int
-    timed_out: bool
-    seconds: float
-    load_seconds: float
-
-
 def rc2_arrays(
     formula: ArrayFormula,
     timeout: float | None = None,
     sat: str = DEFAULT_SAT,
     on_bound: Callable[[int], None] | None = None,
     **kw: Any,
-) -> Outcome:
+) -> RawResult[np.ndarray]:
     """Core-guided MaxSAT (PySAT RC2); under ``timeout`` the cost of the cores found is a proven
     lower bound. ``on_bound`` is called (from a watcher thread) when the lower bound rises."""
     start = time.perf_counter()
@@ -230,11 +220,11 @@ def rc2_arrays(
     try:
         seconds = time.perf_counter() - start
         if model is None:
-            return Outcome(None, int(solver.cost), solver.calls, True, seconds, load)
+            return RawResult(None, int(solver.cost), solver.calls, True, seconds, load)
         arr = np.zeros(formula.num_vars + 1, dtype=bool)
         m = np.asarray(model[: formula.num_vars], dtype=np.int64)
         arr[m[m > 0]] = True
-        return Outcome(arr, int(solver.cost), solver.calls, False, seconds, load)
+        return RawResult(arr, int(solver.cost), solver.calls, False, seconds, load)
     finally:
         solver.delete()
 
@@ -285,23 +275,16 @@ def walk_table(
     return chosen
 
 
-class _GraphView:
-    """What :func:`minttt.table.model.table_from_moves` reads from a graph."""
-
-    symmetric = True
-
-    def __init__(self, graph: ArrayGraph) -> None:
-        self.graph = graph
-        self.rules = graph.rules
-        self._index = {int(h): i for i, h in enumerate(graph.hash.tolist())}
-
-    def board(self, h: int) -> Any:
-        from minttt.game.rules import Board
-
-        return Board(self.graph.board(self._index[h]), self.rules)
-
-    def value(self, h: int) -> int:
-        return int(self.graph.value[self._index[h]])
+def reached_positions(
+    graph: ArrayGraph, formula: ArrayFormula, chosen: dict[int, int]
+) -> np.ndarray:
+    """The table positions a table (``node -> edge``) reaches, finished games included: the starts
+    and every grandchild through its moves (sorted node indices)."""
+    uptr, uchild = graph.unique_children
+    kids = graph.child[np.fromiter(chosen.values(), dtype=np.int64, count=len(chosen))]
+    parts = [np.asarray(starts(graph, formula), dtype=np.int64)]
+    parts += [uchild[uptr[c] : uptr[c + 1]].astype(np.int64) for c in kids.tolist()]
+    return np.unique(np.concatenate(parts))
 
 
 def array_table(
@@ -309,12 +292,10 @@ def array_table(
     formula: ArrayFormula,
     chosen: dict[int, int],
     provenance: dict[str, Any],
-) -> Any:
+) -> Table:
     """A :class:`~minttt.table.model.Table` from ``node -> edge`` choices; a fixed opening is also
     the table's ``opening`` field (and its root entry, as :func:`minttt.solvers.make_table`
     does)."""
-    from minttt.table.model import build_table
-
     v = formula.variant
     opening = v.opening_cell(graph.rules)
     raw = []
@@ -338,54 +319,12 @@ def array_table(
     )
 
 
-@dataclass
-class Minimum:
-    """What :func:`prove_minimum` found: a verified table's size, the proven lower bound."""
-
-    variant: Any
-    size: int | None
-    lower: int
-    optimal: bool
-    table: Any
-    seconds: float
-
-
-def prove_minimum(variant: Any, timeout: float | None = None, sat: str = DEFAULT_SAT) -> Minimum:
-    """Build, load and solve ``variant`` with the array pipeline; the table (if RC2 finished) is
-    verified. With :func:`minttt.formula.arrays.hard_clauses` this is what a certificate needs: the
-    formula, the optimum ``size`` (SAT there) and ``size - 1`` (to refute)."""
-    from minttt.formula.arrays import encode_arrays
-    from minttt.game.arrays import build_array_graph
-    from minttt.table.verify import verify_table
-
-    start = time.perf_counter()
-    graph = build_array_graph(variant.rules)
-    formula = encode_arrays(graph, variant)
-    outcome = rc2_arrays(formula, timeout=timeout, sat=sat)
-    if outcome.model is None:
-        return Minimum(variant, None, outcome.lower, False, None, time.perf_counter() - start)
-    prov = {"variant": variant.name, "solver": f"rc2 ({sat})", "lower_bound": outcome.lower}
-    table = array_table(graph, formula, moves_from_model(graph, formula, outcome.model), prov)
-    if not verify_table(table).ok:
-        raise RuntimeError(f"{variant.name}: the solver's table failed verification")
-    return Minimum(
-        variant,
-        table.size,
-        outcome.lower,
-        table.size == outcome.lower,
-        table,
-        time.perf_counter() - start,
-    )
-
-
 __all__ = [
     "ArrayRC2",
-    "Minimum",
-    "Outcome",
-    "prove_minimum",
     "array_table",
     "moves_from_model",
     "rc2_arrays",
+    "reached_positions",
     "starts",
     "walk_table",
 ]

@@ -1,21 +1,36 @@
-"""What every driver returns before extraction, and a deadline helper."""
+"""What every driver returns before the table is read off its model, and a deadline.
+
+Object drivers (:mod:`~minttt.solvers.pysat_drivers`, :mod:`~minttt.solvers.z3_drivers`) give the
+model as the set of true variables; the array driver (:mod:`~minttt.solvers.arrays`) as a boolean
+array indexed by variable, because its formulas have millions of variables.
+"""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from minttt.formula.encode import Formula
+if TYPE_CHECKING:
+    from minttt.formula.encode import Formula
+
+#: a model's true variables: ``frozenset[int]`` (object formulas) or a bool array indexed by
+#: variable (array formulas)
+Model = TypeVar("Model")
 
 
 @dataclass
-class RawResult:
-    """A driver's raw outcome: the best model (true variables), a proven lower bound, calls."""
+class RawResult(Generic[Model]):
+    """A driver's raw outcome: the best model (``None`` when none was found), a proven lower
+    bound, the oracle calls, whether the time limit stopped it, and its seconds (load included;
+    ``load_seconds`` is the part spent loading the formula, where a driver measures it)."""
 
-    model: frozenset[int] | None
+    model: Model | None
     lower: int
     calls: int
     timed_out: bool = False
+    seconds: float = 0.0
+    load_seconds: float = 0.0
 
 
 class Deadline:
@@ -27,13 +42,6 @@ class Deadline:
     def remaining(self) -> float | None:
         return None if self.end is None else max(0.0, self.end - time.monotonic())
 
-    def expired(self) -> bool:
-        return self.end is not None and time.monotonic() >= self.end
-
-
-def model_cost(formula: Formula, model: frozenset[int]) -> int:
-    return formula.cost(model)
-
 
 def trivial_lower(formula: Formula) -> int:
     """Objective literals forced by unit clauses (the start positions): a free lower bound."""
@@ -44,6 +52,5 @@ def trivial_lower(formula: Formula) -> int:
 __all__ = [
     "Deadline",
     "RawResult",
-    "model_cost",
     "trivial_lower",
 ]

@@ -1,5 +1,12 @@
 """The solver portfolio's front door: pick a driver, run it, read the table off its model.
 
+:func:`solve` minimises one formula with one driver; :func:`cross_check` proves it again with the
+other solver family; :func:`solve_variant` is the one entry from a variant to its table: it builds
+the game graph (:func:`minttt.game.graph.graph_for`), picks the formula's form by its size
+(:func:`minttt.formula.variants.uses_arrays`: the array driver of :mod:`minttt.solvers.arrays`
+for 4x4 lookup variants, the object drivers otherwise), and on request cross-checks and
+enumerates the minimal tables.
+
 >>> from minttt.game.graph import build_graph
 >>> from minttt.formula.encode import encode
 >>> from minttt.formula.variants import Variant
@@ -7,27 +14,35 @@
 >>> s = solve(f, solver="rc2")
 >>> s.size, s.lower_bound, s.optimal, len(s.moves)
 (22, 22, True, 22)
+>>> run = solve_variant(Variant("first", "center", "lookup", "entries"))
+>>> run.row()["size"], run.row()["optimal"], run.table().size
+(22, True, 22)
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from minttt import interrupt
 from minttt.errors import InputError
 from minttt.formula.encode import Formula, encode
-from minttt.formula.variants import Variant
+from minttt.formula.variants import Variant, uses_arrays
+from minttt.game.graph import Graph, graph_for
+from minttt.interrupt import solver_library
+from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
 from minttt.solvers.extract import all_true, extract
 from minttt.solvers.outcome import RawResult
 from minttt.solvers.solution import Solution
+from minttt.table.model import Table, table_from_moves
 from minttt.vocabulary import Objective, Symmetry
 
 if TYPE_CHECKING:
-    from minttt.game.graph import Graph
-    from minttt.table.model import Table
+    from rich.table import Table as RichTable
+
+    from minttt.formula.arrays import ArrayFormula
+    from minttt.game.arrays import ArrayGraph
 
 DEFAULT_SOLVER = "rc2"
 SOLVERS: dict[str, str] = {  # driver -> family
@@ -38,26 +53,31 @@ SOLVERS: dict[str, str] = {  # driver -> family
     "z3-binary": "z3",
 }
 CROSS_CHECKER = {"pysat": "z3-opt", "z3": "rc2"}
+#: how ``solve_variant`` picks among the minimal tables it enumerated
+TIE_BREAKS = ("max-wins", "none")
+#: the longest --timeout accepted (seconds, about 11.6 days); timers overflow on larger values
+MAX_TIMEOUT = 1e6
+SYMMETRY_CHOICES = Symmetry.values()
 
 
-def _driver(name: str) -> Callable[..., RawResult]:
+def driver(name: str) -> Callable[..., RawResult[frozenset[int]]]:
+    """The driver function of solver ``name`` (InputError naming the choices for another).
+
+    Each driver module loads its solver library, so only the chosen one is imported."""
     if name not in SOLVERS:
         raise InputError(f"unknown solver {name!r}: expected one of {', '.join(SOLVERS)}")
     if name.startswith("z3"):
-        from minttt.solvers import z3_drivers
+        from minttt.solvers.z3_drivers import z3_binary, z3_opt
 
-        return z3_drivers.z3_binary if name == "z3-binary" else z3_drivers.z3_opt
-    from minttt.solvers import pysat_drivers
+        return z3_binary if name == "z3-binary" else z3_opt
+    from minttt.solvers.pysat_drivers import pysat_binary, pysat_linear, rc2
 
-    drivers: dict[str, Callable[..., RawResult]] = {
-        "rc2": pysat_drivers.rc2,
-        "pysat-linear": pysat_drivers.pysat_linear,
-        "pysat-binary": pysat_drivers.pysat_binary,
+    drivers: dict[str, Callable[..., RawResult[frozenset[int]]]] = {
+        "rc2": rc2,
+        "pysat-linear": pysat_linear,
+        "pysat-binary": pysat_binary,
     }
     return drivers[name]
-
-
-SYMMETRY_CHOICES = Symmetry.values()
 
 
 def symmetric_flag(symmetry: str) -> bool:
@@ -66,11 +86,12 @@ def symmetric_flag(symmetry: str) -> bool:
         raise InputError(
             f"unknown symmetry {symmetry!r}: expected one of {', '.join(SYMMETRY_CHOICES)}"
         )
-    return symmetry == "full"
+    return symmetry == Symmetry.FULL
 
 
-#: the longest --timeout accepted (seconds, about 11.6 days); timers overflow on larger values
-MAX_TIMEOUT = 1e6
+def _check_timeout(timeout: float | None) -> None:
+    if timeout is not None and not 0 <= timeout <= MAX_TIMEOUT:
+        raise InputError(f"timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
 
 
 def solve(
@@ -81,12 +102,11 @@ def solve(
     ``options`` go to the driver: ``card`` (PySAT cardinality encoding) and ``sat`` (PySAT SAT
     solver name). ``timeout`` is wall seconds for the whole search.
     """
-    if timeout is not None and not 0 <= timeout <= MAX_TIMEOUT:
-        raise InputError(f"timeout must be 0-{MAX_TIMEOUT:g} seconds, got {timeout}")
-    driver = _driver(solver)
+    _check_timeout(timeout)
+    run = driver(solver)
     start = time.perf_counter()
-    with interrupt.solver_library():  # a swallowed signal is an interruption, never a result
-        raw = driver(formula, timeout=timeout, **options)
+    with solver_library():  # a swallowed signal is an interruption, never a result
+        raw = run(formula, timeout=timeout, **options)
     seconds = time.perf_counter() - start
     model = raw.model if raw.model is not None else all_true(formula)
     ex = extract(formula, model)
@@ -138,31 +158,8 @@ def cross_check(
     return replace(solution, optimal=agree, cross_check=record)
 
 
-def solve_variant(
-    variant: Variant,
-    *,
-    graph: Graph | None = None,
-    solver: str = DEFAULT_SOLVER,
-    timeout: float | None = None,
-    check: bool = False,
-    symmetry: str = "full",
-    **options: Any,
-) -> tuple[Solution, Table]:
-    """Encode, solve (optionally cross-check), build the Table.
-
-    ``symmetry="none"`` solves over the raw graph (every key a raw board)."""
-    if graph is None:
-        from minttt.game.graph import build_graph
-
-        graph = build_graph(variant.rules, symmetric=symmetric_flag(symmetry))
-    formula = encode(graph, variant)
-    solution = solve(formula, solver=solver, timeout=timeout, **options)
-    if check:
-        solution = cross_check(formula, solution, timeout=timeout)
-    return solution, make_table(graph, solution)
-
-
 def provenance(solution: Solution) -> dict[str, Any]:
+    """What a solved table's file says about how it was found and what is proven."""
     v = solution.variant
     return {
         "variant": v.name,
@@ -181,8 +178,6 @@ def provenance(solution: Solution) -> dict[str, Any]:
 
 def make_table(graph: Graph, solution: Solution) -> Table:
     """The solution as a :class:`minttt.table.model.Table`."""
-    from minttt.table.model import table_from_moves
-
     v = solution.variant
     prov = provenance(solution)
     if not graph.symmetric:
@@ -197,15 +192,211 @@ def make_table(graph: Graph, solution: Solution) -> Table:
     )
 
 
+@dataclass(frozen=True)
+class SolveRun:
+    """One variant solved by :func:`solve_variant`: the graph and formula it was solved on, the
+    solution, its table, and (when asked) the enumeration of every minimal table, with the moves
+    of the one a tie-break picked."""
+
+    graph: Graph | ArrayGraph
+    formula: Formula | ArrayFormula
+    solution: Solution
+    solved_table: Table
+    enumeration: dict[str, Any] | None = None
+
+    def table(self) -> Table:
+        """The table the run ships: the solver's, or the one the tie-break picked."""
+        return self.solved_table
+
+    def row(self) -> dict[str, Any]:
+        """The ``minttt solve --json`` object: the solution's fields, then the enumeration."""
+        row = self.solution.to_dict()
+        if isinstance(self.graph, Graph) and not self.graph.symmetric:
+            row["symmetry"] = "none"
+        if self.enumeration is not None:
+            row["enumeration"] = self.enumeration
+        return row
+
+    def cells(self) -> list[Any]:
+        """Its row of the ``minttt solve`` table (:func:`runs_table`): text and rich Text."""
+        from rich.text import Text
+
+        s = self.solution
+        opt = Text("yes", "green") if s.optimal else Text("no", "red")
+        if s.cross_check is not None:
+            cc = s.cross_check
+            opt.append(f" ({cc['solver']} {'agrees' if cc['agree'] else 'DISAGREES'})")
+        return [
+            s.variant.name,
+            f"{s.variables['positions']}+{s.variables['edges']}",
+            str(s.size),
+            str(s.lower_bound),
+            opt,
+            str(s.lookups),
+            s.solver,
+            f"{s.seconds:.3f}",
+            str(s.calls),
+        ]
+
+    def enumeration_line(self) -> str | None:
+        """``NAME: N minimal tables, M up to symmetry``, when the run enumerated them."""
+        e = self.enumeration
+        if e is None:
+            return None
+        return (
+            f"{self.solution.variant.name}: {e['count']}{'+' if e['truncated'] else ''} minimal "
+            f"tables, {e['count_up_to_symmetry']} up to symmetry"
+        )
+
+
+def runs_table(runs: list[SolveRun]) -> RichTable:
+    """What ``minttt solve`` prints: one row per run (size counts positions or entries)."""
+    from rich.table import Table as RichTable
+
+    t = RichTable(title="minttt solve (size counts positions incl. terminal, or entries = lookups)")
+    columns = ("variant", "vars p+e", "size", "lower", "optimal", "lookups", "solver", "s", "calls")
+    for col in columns:
+        t.add_column(col, justify="left" if col in ("variant", "solver") else "right")
+    for run in runs:
+        t.add_row(*run.cells())
+    return t
+
+
+def solve_variant(
+    variant: Variant,
+    *,
+    graph: Graph | ArrayGraph | None = None,
+    solver: str = DEFAULT_SOLVER,
+    timeout: float | None = None,
+    check: bool = False,
+    symmetry: str = Symmetry.FULL,
+    options: dict[str, str] | None = None,
+    enumerate_tables: bool = False,
+    limit: int = 10_000,
+    tie_break: str = "none",
+) -> SolveRun:
+    """Encode ``variant``, solve it, build its table: the one way from a variant to a table.
+
+    The graph is :func:`~minttt.game.graph.graph_for` the variant's game (``symmetry="none"``: the
+    raw graph, every key a raw board) unless given. Variants of
+    :func:`~minttt.formula.variants.uses_arrays`, and any variant given an array graph
+    (:mod:`minttt.game.arrays`), go through the array driver (RC2 only; no cross-check or
+    enumeration there); the others through ``solver``, cross-checked by the other
+    solver family with ``check``, their minimal tables enumerated (at most ``limit``) with
+    ``enumerate_tables`` or a ``tie_break`` (``max-wins``: of the minimal tables, the one that
+    wins most).
+    """
+    _check_timeout(timeout)
+    if tie_break not in TIE_BREAKS:
+        raise InputError(
+            f"unknown tie-break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}"
+        )
+    symmetric = symmetric_flag(symmetry)
+    given_arrays = graph is not None and not isinstance(graph, Graph)  # an ArrayGraph
+    if given_arrays or (symmetric and uses_arrays(variant)):
+        if solver != DEFAULT_SOLVER or check or enumerate_tables or tie_break != "none":
+            raise InputError(
+                f"{variant.name} is solved by the array pipeline (RC2 only): drop --solver, "
+                "--cross-check, --enumerate and --tie-break"
+            )
+        return _solve_arrays(variant, graph, timeout, (options or {}).get("sat"))
+    if not isinstance(graph, Graph):
+        graph = graph_for(variant.rules, symmetric=symmetric)
+    formula = encode(graph, variant)
+    solution = solve(formula, solver=solver, timeout=timeout, **(options or {}))
+    if check:
+        solution = cross_check(formula, solution, timeout=timeout)
+    enumeration, moves = None, None
+    if enumerate_tables or tie_break != "none":
+        enumeration, moves = _enumerate(graph, formula, solution, limit, tie_break)
+    picked = solution if moves is None else replace(solution, moves=moves)
+    return SolveRun(graph, formula, solution, make_table(graph, picked), enumeration)
+
+
+def _enumerate(
+    graph: Graph, formula: Formula, solution: Solution, limit: int, tie_break: str
+) -> tuple[dict[str, Any], dict[int, int] | None]:
+    """Every minimal table of a proven minimum (at most ``limit``); with ``max-wins`` the moves
+    of the one that wins most. InputError when the minimum is not proven."""
+    if not solution.optimal or solution.size is None:
+        raise InputError(
+            "cannot enumerate minimal tables: the minimum was not proven (raise --timeout)"
+        )
+    result = enumerate_minimal_tables(graph, solution.variant, formula, solution.size, limit=limit)
+    info: dict[str, Any] = {
+        "count": result.count,
+        "count_up_to_symmetry": result.count_up_to_symmetry,
+        "truncated": result.truncated,
+        "limit": limit,
+    }
+    moves = None
+    # One representative per symmetry class covers every class even when the table list was cut
+    # at the limit; a class's members differ only by symmetric choices, which win equally often.
+    candidates = result.representatives or result.tables
+    if tie_break == "max-wins" and candidates:
+        index = pick_max_wins(graph, solution.variant, candidates)
+        info["picked"] = index
+        moves = dict(candidates[index])
+    return info, moves
+
+
+def _solve_arrays(
+    variant: Variant, graph: Graph | ArrayGraph | None, timeout: float | None, sat: str | None
+) -> SolveRun:
+    """RC2 from arrays (:mod:`minttt.solvers.arrays`; numpy is imported only here). Without a
+    model (the time limit came first) the all-true assignment gives a table, as for objects."""
+    import numpy as np
+
+    from minttt.formula.arrays import encode_arrays
+    from minttt.game.arrays import ArrayGraph, build_array_graph
+    from minttt.solvers.arrays import (
+        DEFAULT_SAT,
+        array_table,
+        moves_from_model,
+        rc2_arrays,
+        reached_positions,
+    )
+
+    if not isinstance(graph, ArrayGraph):  # none given, or the object view of another variant
+        graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    with solver_library():
+        raw = rc2_arrays(formula, timeout=timeout, sat=sat or DEFAULT_SAT)
+    true = raw.model if raw.model is not None else np.ones(formula.num_vars + 1, bool)
+    chosen = moves_from_model(graph, formula, true)
+    size = len(chosen)
+    lower = min(raw.lower, size)
+    solution = Solution(
+        variant=variant,
+        size=size,
+        lower_bound=lower,
+        optimal=lower == size,
+        model=None,
+        moves={int(graph.hash[n]): int(graph.move[e]) for n, e in chosen.items()},
+        solver=DEFAULT_SOLVER,
+        seconds=raw.seconds,
+        calls=raw.calls,
+        variables={"positions": formula.positions, "edges": formula.edges},
+        positions=len(reached_positions(graph, formula, chosen)),
+        timed_out=raw.timed_out,
+    )
+    table = array_table(graph, formula, chosen, provenance(solution))
+    return SolveRun(graph, formula, solution, table)
+
+
 __all__ = [
     "CROSS_CHECKER",
     "DEFAULT_SOLVER",
     "MAX_TIMEOUT",
     "SOLVERS",
     "SYMMETRY_CHOICES",
+    "TIE_BREAKS",
+    "SolveRun",
     "cross_check",
+    "driver",
     "make_table",
     "provenance",
+    "runs_table",
     "solve",
     "solve_variant",
     "symmetric_flag",

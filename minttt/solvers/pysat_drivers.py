@@ -131,7 +131,7 @@ class _Bounded:
 
 def _search(
     formula: Formula, timeout: float | None, card: str, sat: str, binary: bool
-) -> RawResult:
+) -> RawResult[frozenset[int]]:
     deadline = Deadline(timeout)
     b = _Bounded(formula, card, sat)
     try:
@@ -163,7 +163,7 @@ def pysat_binary(
     card: str = DEFAULT_CARD,
     sat: str = DEFAULT_SAT,
     **_: object,
-) -> RawResult:
+) -> RawResult[frozenset[int]]:
     """Bisect between the proven lower bound and the best model's cost."""
     return _search(formula, timeout, card, sat, binary=True)
 
@@ -174,12 +174,12 @@ def pysat_linear(
     card: str = DEFAULT_CARD,
     sat: str = DEFAULT_SAT,
     **_: object,
-) -> RawResult:
+) -> RawResult[frozenset[int]]:
     """SAT-UNSAT descent: ask for one less than the best model until the solver says no."""
     return _search(formula, timeout, card, sat, binary=False)
 
 
-def to_wcnf(formula: Formula) -> WCNF:
+def maxsat_instance(formula: Formula) -> WCNF:
     """The MaxSAT instance: hard clauses, and soft ``-v`` (weight 1) per objective variable."""
     w = WCNF()
     w.hard = [list(c) for c in formula.clauses]
@@ -200,11 +200,11 @@ class _CountingRC2(RC2):
 
 def rc2(
     formula: Formula, timeout: float | None = None, sat: str = DEFAULT_SAT, **_: object
-) -> RawResult:
+) -> RawResult[frozenset[int]]:
     """PySAT's RC2 (core-guided MaxSAT)."""
     if sat not in SAT_SOLVERS:
         raise InputError(f"unknown SAT solver {sat!r}: expected one of {', '.join(SAT_SOLVERS)}")
-    solver = _CountingRC2(to_wcnf(formula), solver=sat)
+    solver = _CountingRC2(maxsat_instance(formula), solver=sat)
     try:
         with _timer(timeout, solver.interrupt):
             model = solver.compute(expect_interrupt=timeout is not None)
@@ -226,5 +226,5 @@ __all__ = [
     "pysat_binary",
     "pysat_linear",
     "rc2",
-    "to_wcnf",
+    "maxsat_instance",
 ]

@@ -16,8 +16,9 @@ class Solution:
     ``size`` is the objective value of the best table found (an upper bound; ``None`` only if no
     model was found at all), ``lower_bound`` is proven (no table is smaller), and ``optimal`` holds
     exactly when the two meet. ``model`` holds the true variables of the extracted table (only
-    what the table's own play reaches); ``moves`` maps a canonical hash to the move on the canonical
-    board, one per position the table answers. ``calls`` counts SAT/SMT oracle calls.
+    what the table's own play reaches; ``None`` for an array formula, whose model is not kept);
+    ``moves`` maps a canonical hash to the move on the canonical board, one per position the table
+    answers. ``calls`` counts SAT/SMT oracle calls.
     """
 
     variant: Variant
@@ -35,16 +36,14 @@ class Solution:
     cross_check: Mapping[str, Any] | None = field(default=None)
 
     @property
-    def upper_bound(self) -> int | None:
-        return self.size
-
-    @property
     def lookups(self) -> int:
         """Positions at which the table answers (its entries)."""
         return len(self.moves)
 
     def to_dict(self) -> dict[str, Any]:
-        """The CLI's JSON object (keys of the issue-3 contract first, then extras)."""
+        """The CLI's JSON object: what was solved and the bounds first (role, opening, encoding,
+        objective, criterion, size, lower bound, optimal, variables, solver, seconds, calls), then
+        the rest."""
         v = self.variant
         out: dict[str, Any] = {
             "role": v.role.word,

@@ -101,7 +101,9 @@ def find_edge(upper: int, predicate: Callable[[int], bool | None]) -> tuple[int,
     return best_ok, lower, True
 
 
-def z3_binary(formula: Formula, timeout: float | None = None, **_: object) -> RawResult:
+def z3_binary(
+    formula: Formula, timeout: float | None = None, **_: object
+) -> RawResult[frozenset[int]]:
     """003's baseline: a new Z3 solver per bound with ``AtMost``; 003's bound sequence."""
     import z3
 
@@ -137,7 +139,9 @@ def z3_binary(formula: Formula, timeout: float | None = None, **_: object) -> Ra
     return RawResult(best, max(lower, trivial_lower(formula)), calls, timed_out=not finished)
 
 
-def z3_opt(formula: Formula, timeout: float | None = None, **_: object) -> RawResult:
+def z3_opt(
+    formula: Formula, timeout: float | None = None, **_: object
+) -> RawResult[frozenset[int]]:
     """Z3's ``Optimize`` with one soft clause ``not v`` per objective variable."""
     import z3
 

@@ -28,9 +28,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from minttt.errors import InputError
+from minttt.fileio import write_text_atomic, write_texts_atomic
 from minttt.game.rules import EMPTY, Board, O, Rules, X, unmap_cell
 from minttt.schema import first_problem
 from minttt.vocabulary import Criterion, Role, Symmetry
@@ -614,9 +616,13 @@ def _check_unicode(value: Any, where: str) -> None:
 
 def save_table(table: Table, path: str | os.PathLike[str]) -> None:
     """Write ``table`` atomically; the same table always gives the same bytes."""
-    from minttt.fileio import write_text_atomic
-
     write_text_atomic(path, table.to_json())
+
+
+def save_tables(tables: Mapping[Path, Table]) -> None:
+    """Write every table to its path, all or none: the files are staged and renamed shielded from
+    Ctrl-C (a command's final result)."""
+    write_texts_atomic({path: table.to_json() for path, table in tables.items()}, final=True)
 
 
 __all__ = [
@@ -631,6 +637,7 @@ __all__ = [
     "load_table",
     "merge_tables",
     "save_table",
+    "save_tables",
     "table_from_json",
     "table_from_moves",
 ]

@@ -25,7 +25,6 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
-import operator
 import os
 import random
 import re
@@ -35,8 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.game.player import PlayerError
+from minttt.game.player import PlayerError, brief, legal_cell
 from minttt.game.rules import Board
+from minttt.integrations.openspiel import OpenSpielPlayer
+from minttt.integrations.pettingzoo import PettingZooPlayer
 
 _MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
@@ -107,12 +108,6 @@ def _import(module: str) -> Any:
         raise InputError(f"agent module {module!r} failed to import: {brief(exc)}") from None
 
 
-def brief(exc: BaseException) -> str:
-    """``Type: first line of the message``, for one-line errors."""
-    text = str(exc).splitlines()[0] if str(exc) else ""
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
 def _resolve(spec: str) -> Any:
     module, _, attr = spec.strip().rpartition(":")
     obj = _import(module)
@@ -139,16 +134,10 @@ def adapt(obj: Any, name: str) -> Any:
     if callable(getattr(obj, "choices", None)):
         return obj
     if callable(getattr(obj, "step", None)) and callable(getattr(obj, "restart_at", None)):
-        from minttt.integrations.openspiel import OpenSpielPlayer
-
         return OpenSpielPlayer(obj, name=name)
     if callable(getattr(obj, "action_probabilities", None)):
-        from minttt.integrations.openspiel import OpenSpielPlayer
-
         return OpenSpielPlayer(obj, name=name)
     if getattr(obj, "pettingzoo_policy", False):
-        from minttt.integrations.pettingzoo import PettingZooPlayer
-
         return PettingZooPlayer(obj, name=name)
     method = getattr(obj, "move", None)
     if callable(method):
@@ -162,23 +151,6 @@ def load_agent(spec: str) -> Any:
     """The player named by ``module.path:callable`` (see the module docstring)."""
     text = spec.strip()
     return adapt(_resolve(text), text)
-
-
-def legal_cell(answer: Any, board: Board, name: str) -> int:
-    """``answer`` as an empty cell of ``board``, or :class:`PlayerError` naming what is wrong."""
-    try:
-        if isinstance(answer, bool):
-            raise TypeError
-        cell = operator.index(answer)
-    except TypeError:
-        raise PlayerError(f"{name} answered {answer!r}, not a cell 0-8, at {board}") from None
-    if not 0 <= cell < len(board.cells):
-        raise PlayerError(
-            f"{name} answered {cell}, not a cell 0-{len(board.cells) - 1}, at {board}"
-        )
-    if board.cells[cell]:
-        raise PlayerError(f"{name} answered {cell}, an occupied cell, at {board}")
-    return cell
 
 
 class AgentPlayer:
@@ -203,4 +175,4 @@ class AgentPlayer:
         return self.choices(board)[0]
 
 
-__all__ = ["AgentPlayer", "adapt", "brief", "legal_cell", "load_agent", "looks_like_agent"]
+__all__ = ["AgentPlayer", "adapt", "load_agent", "looks_like_agent"]

@@ -1,6 +1,6 @@
-"""Certificates through the array pipeline (minttt.proof.array_certify): the bound on table
-positions with a lookup clause refutes the entries bound, the proof checks, and the 4x4 record is
-what `minttt certify` rebuilds."""
+"""Certificates of array formulas (minttt.proof.cnf.array_cnf): the bound on table positions with a
+lookup clause refutes the entries bound, the proof checks, and the 4x4 record is what `minttt
+certify` rebuilds."""
 
 from __future__ import annotations
 
@@ -16,19 +16,15 @@ from typer.testing import CliRunner
 from minttt.cli import app
 from minttt.errors import DefectError
 from minttt.formula.arrays import encode_arrays
-from minttt.formula.variants import Variant
+from minttt.formula.variants import Variant, certificate_variants, uses_arrays
 from minttt.game.arrays import build_array_graph
 from minttt.game.rules import Rules
 from minttt.proof import drat
-from minttt.proof.array_certify import (
-    SCALE_VARIANTS,
-    build_scale_certificate,
-    certificate_cnf,
-    prove,
-    scale_certified,
-)
+from minttt.proof.certify import build_certificate, prove_unsat
+from minttt.proof.cnf import array_cnf
 from minttt.proof.drat_trim import drat_trim_check
 
+ARRAY_VARIANT = "first-any-lookup-entries@mnk:4,4,3"  # the one certificate of an array formula
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"
 
@@ -49,20 +45,26 @@ def test_position_bound_refutes_below_the_entries_minimum(name: str):
     k = STANDARD[name]["minimum"]
     graph = build_array_graph(Rules())
     formula = encode_arrays(graph, Variant.parse(name))
-    cnf, clauses = certificate_cnf(graph, formula, k)
-    proof, _ = prove(clauses)
+    cnf, clauses = array_cnf(graph, formula, k)
+    proof = prove_unsat(max(abs(x) for c in clauses for x in c), clauses)
     result = drat.check(cnf, proof)
     assert result.valid, result.message
     assert b"c reduction:" in cnf and f"at most {k - 1} of".encode() in cnf
-    _, at_k = certificate_cnf(graph, formula, k + 1)
+    _, at_k = array_cnf(graph, formula, k + 1)
     with Solver(name="cadical195", bootstrap_with=at_k) as solver:
         assert solver.solve()
 
 
-def test_only_listed_variants_go_through_the_array_pipeline(tmp_path: Path):
-    assert [scale_certified(Variant.parse(n)) for n in SCALE_VARIANTS] == [True]
-    with pytest.raises(Exception, match="not certified through the array pipeline"):
-        build_scale_certificate(Variant.parse("first-any-lookup-entries"), tmp_path)
+def test_one_builder_picks_the_form_by_the_board(tmp_path: Path):
+    """The dispatcher: every m,n,k certificate variant but the 4x4 lookup one is an object formula;
+    a 3x3 lookup certificate built through the one builder is the object form's (no pipeline
+    field) and byte for byte the shipped one."""
+    forms = {v.name: uses_arrays(v) for v in certificate_variants(mnk=True)}
+    assert [n for n, arrays in forms.items() if arrays] == [ARRAY_VARIANT]
+    cert = build_certificate(Variant.parse("first-center-lookup-entries"), tmp_path)
+    assert "pipeline" not in cert.record and cert.check is not None and cert.check.valid
+    for path, data in cert.files.items():
+        assert (PROOFS / path.name).read_bytes() == data
 
 
 def _fake_checker(tmp_path: Path, verdict: str) -> Path:
@@ -81,13 +83,13 @@ def test_drat_trim_wrapper_reads_the_verdict(tmp_path: Path):
 
 def test_certify_cli_rejects_a_missing_drat_trim(tmp_path: Path):
     r = runner.invoke(
-        app, ["certify", SCALE_VARIANTS[0], "--out", str(tmp_path), "--drat-trim", "/nope/x"]
+        app, ["certify", ARRAY_VARIANT, "--out", str(tmp_path), "--drat-trim", "/nope/x"]
     )
     assert r.exit_code == 2 and "no such file" in r.output
 
 
 def test_4x4_record_states_its_check_and_sizes():
-    r = MNK[SCALE_VARIANTS[0]]
+    r = MNK[ARRAY_VARIANT]
     assert r["minimum"] == 55 and r["bound"] == 54 and r["table_verified"]
     assert r["checked_by"] and r["check_seconds"] > 0
     assert len(r["cnf_sha256"]) == len(r["proof_sha256"]) == 64
@@ -96,9 +98,9 @@ def test_4x4_record_states_its_check_and_sizes():
 
 @pytest.mark.slow
 def test_4x4_formula_rebuilds_to_the_recorded_hash():
-    r = MNK[SCALE_VARIANTS[0]]
+    r = MNK[ARRAY_VARIANT]
     variant = Variant.parse(r["variant"])
     graph = build_array_graph(variant.rules)
-    cnf, clauses = certificate_cnf(graph, encode_arrays(graph, variant), r["minimum"])
+    cnf, clauses = array_cnf(graph, encode_arrays(graph, variant), r["minimum"])
     assert len(cnf) == r["cnf_bytes_uncompressed"] and len(clauses) == r["clauses"]
     assert hashlib.sha256(cnf).hexdigest() == r["cnf_sha256"]

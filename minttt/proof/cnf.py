@@ -1,0 +1,201 @@
+"""The certificate formula: "a table of size at most k-1 exists" as DIMACS CNF with comments.
+
+The hard clauses of the variant's formula come first, in the encoder's order, then
+``sum(bound literals) <= k - 1`` as PySAT's ``CardEnc.atmost`` (:data:`CARD_ENCODING`). Comment
+lines state the claim, the variant, every variable's name and the bounded literals
+(``c objective ... 0``). The bytes depend only on the variant and k.
+
+The bound literals (:func:`bound_literals`) are the objective's, except in two reductions, each
+stated in the CNF's ``reduction`` comment:
+
+* an object formula of :data:`BOUND_DEPTH` bounds only its positions at most that many plies deep
+  (a subset: a table with at most k-1 positions has at most k-1 such positions);
+* an array formula (:mod:`minttt.formula.arrays`) with the entries objective bounds the table
+  positions that have a lookup clause instead of the edges (a model with at most k-1 true edges
+  has at most k-1 true such positions, each needing an edge of its own): 108,850 literals on
+  4x4 k=3 instead of 343,688.
+
+>>> from minttt.formula.encode import encode
+>>> from minttt.formula.variants import Variant
+>>> from minttt.game.graph import build_graph
+>>> text = cnf_text(encode(build_graph(), Variant.parse("first-center-lookup-entries")), 22)
+>>> text.splitlines()[3]
+'c claim: a table with at most 21 entries (lookups) exists (minimum 22 minus 1)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pysat.card import CardEnc, EncType
+
+from minttt.errors import InputError
+from minttt.formula.arrays import ArrayFormula
+from minttt.formula.encode import Formula
+from minttt.game.arrays import ArrayGraph
+from minttt.solvers.arrays import solver_objective
+from minttt.vocabulary import Objective
+
+CARD_ENCODING = "kmtotalizer"  # smallest proofs and fastest checks of PySAT's encodings (bench)
+# Variants whose certificate bounds only the positions at most this many plies deep: a subset of
+# the objective literals, so a table with at most k-1 positions satisfies the bound too. The full
+# bound (243,345 literals on 4x4) is out of CaDiCaL's reach; at depth 7 (32,580) it is refuted.
+BOUND_DEPTH = {"first-any-tree-positions@mnk:4,4,3": 7}
+
+
+def bound_literals(formula: Formula | ArrayFormula) -> list[int]:
+    """The literals the certificate bounds: the objective's, or one of the two reductions of the
+    module docstring (a depth subset of :data:`BOUND_DEPTH`; an array formula's positions with a
+    lookup clause)."""
+    if isinstance(formula, ArrayFormula):
+        return [int(v) for v in solver_objective(formula).tolist()]
+    depth = BOUND_DEPTH.get(formula.variant.name)
+    if depth is None:
+        return list(formula.objective)
+    if (
+        formula.graph is None
+        or len(formula.parts) != 1
+        or formula.variant.objective is not Objective.POSITIONS
+    ):
+        raise InputError(f"{formula.variant.name}: a depth bound needs one part's positions")
+    graph = formula.graph
+    deep = {v for h, v in formula.parts[0].positions.items() if graph.depth(h) > depth}
+    return [v for v in formula.objective if v not in deep]
+
+
+def _cardinality(lits: list[int], bound: int, top: int) -> tuple[int, list[list[int]]]:
+    """``(variables, clauses)`` of ``sum(lits) <= bound`` above variable ``top``."""
+    if bound < 0:
+        raise InputError(f"bound must be >= 0, got {bound}")
+    card = CardEnc.atmost(lits, bound=bound, top_id=top, encoding=getattr(EncType, CARD_ENCODING))
+    return max(top, card.nv), [list(c) for c in card.clauses]
+
+
+def bound_clauses(formula: Formula, bound: int) -> tuple[int, list[list[int]]]:
+    """``(variables, clauses)`` of an object formula's hard clauses plus the bound."""
+    nvars, card = _cardinality(bound_literals(formula), bound, formula.num_vars)
+    return nvars, [list(c) for c in formula.clauses] + card
+
+
+def _cardinality_lines(formula: Formula, bound: int, card: int, nvars: int) -> list[str]:
+    """The header lines that state the bound (and the reduction, for a subset of literals)."""
+    literals = bound_literals(formula)
+    aux = f"auxiliary variables {formula.num_vars + 1}..{nvars}"
+    how = f"python-sat CardEnc.atmost(encoding={CARD_ENCODING}), {card} clauses, {aux}"
+    depth = BOUND_DEPTH.get(formula.variant.name)
+    if depth is None:
+        return [
+            f"cardinality: at most {bound} of the {len(formula.objective)} objective literals "
+            f"true, {how}"
+        ]
+    return [
+        f"cardinality: at most {bound} of the {len(literals)} objective literals of positions at "
+        f"most {depth} plies deep (of {len(formula.objective)}) true, {how}",
+        f"reduction: a table with at most {bound} positions has at most {bound} positions at "
+        f"most {depth} plies deep, so UNSAT here refutes the positions bound too",
+    ]
+
+
+def cnf_text(formula: Formula, minimum: int) -> str:
+    """The certificate formula of an object ``formula`` at ``minimum - 1`` as DIMACS text."""
+    v = formula.variant
+    bound = minimum - 1
+    nvars, clauses = bound_clauses(formula, bound)
+    what = "positions (terminal included)" if v.objective == "positions" else "entries (lookups)"
+    counts = formula.counts()
+    objective = " ".join(map(str, bound_literals(formula)))
+    lines = [
+        "minttt certificate formula: UNSATISFIABLE means no table of the variant has fewer than "
+        f"{minimum} {what}",
+        f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role.word}, "
+        f"opening {v.opening or 'none (O answers X)'})",
+        f"encoding: {v.encoding}; objective: the number of {what}",
+        f"claim: a table with at most {bound} {what} exists (minimum {minimum} minus 1)",
+        f"hard clauses: {len(formula.clauses)} over variables 1..{formula.num_vars} "
+        f"({counts['positions']} positions, {counts['edges']} edges, "
+        f"{formula.num_vars - counts['positions'] - counts['edges']} shared-position)",
+        *_cardinality_lines(formula, bound, len(clauses) - len(formula.clauses), nvars),
+        "produced by: minttt certify (minttt.encode.encode + python-sat CardEnc.atmost); the "
+        "hard clauses come first, in encode's order",
+        "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H; "
+        "x_/o_ = X/O part; u_H = H in either part",
+    ]
+    out = ["c " + h for h in lines]
+    out += [f"c var {i} {name}" for i, name in enumerate(formula.names, start=1)]
+    out.append(f"c objective {objective} 0")
+    out.append(f"p cnf {nvars} {len(clauses)}")
+    out += [" ".join(map(str, c)) + " 0" for c in clauses]
+    return "\n".join(out) + "\n"
+
+
+def _array_names(graph: ArrayGraph, formula: ArrayFormula) -> Iterator[str]:
+    """``c var`` comment lines: ``v_H`` per position variable, ``e_H_M`` per edge variable."""
+    for i, node in enumerate(formula.pos_node.tolist(), start=1):
+        yield f"c var {i} v_{int(graph.hash[node])}"
+    parents = graph.parent[formula.edge_id].tolist()
+    moves = graph.move[formula.edge_id].tolist()
+    base = formula.positions + 1
+    for j, (p, m) in enumerate(zip(parents, moves, strict=True)):
+        yield f"c var {base + j} e_{int(graph.hash[p])}_{m}"
+
+
+def _array_header(
+    formula: ArrayFormula, minimum: int, bounded: int, card: int, nvars: int
+) -> list[str]:
+    """The comment lines that state the claim of an array formula's certificate.
+
+    They name the modules that wrote them when the certificates were made
+    (``minttt.scale.*``, since moved to ``minttt.formula.arrays`` and ``minttt.proof``): the
+    text is part of the shipped, hashed files of format ``minttt-certificates/1``."""
+    v = formula.variant
+    bound = minimum - 1
+    return [
+        "minttt certificate formula: UNSATISFIABLE means no table of the variant has fewer than "
+        f"{minimum} entries (lookups)",
+        f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role.word}, "
+        f"opening {v.opening or 'none (O answers X)'})",
+        "encoding: lookup (array pipeline, minttt.scale.encode.encode_arrays); objective: the "
+        "number of entries (lookups)",
+        f"claim: a table with at most {bound} entries exists (minimum {minimum} minus 1)",
+        f"hard clauses: {formula.num_clauses} over variables 1..{formula.num_vars} "
+        f"({formula.positions} positions, {formula.edges} edges)",
+        f"cardinality: at most {bound} of the {bounded} table positions that have a lookup clause "
+        f"true (the negated heads of the -p OR e.. clauses), python-sat "
+        f"CardEnc.atmost(encoding=kmtotalizer), {card} clauses, auxiliary variables "
+        f"{formula.num_vars + 1}..{nvars}",
+        "reduction: a model with at most k-1 true edges has at most k-1 true positions with a "
+        "lookup clause (each needs a true edge of its own), so UNSAT here refutes the entries "
+        "bound too",
+        "produced by: minttt certify (minttt.scale.certify: encode_arrays + python-sat "
+        "CardEnc.atmost); the hard clauses come first: units, -e OR p, -p OR e..",
+        "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H",
+    ]
+
+
+def array_cnf(
+    graph: ArrayGraph, formula: ArrayFormula, minimum: int
+) -> tuple[bytes, list[list[int]]]:
+    """The certificate formula of an array ``formula`` at ``minimum - 1`` (DIMACS with comments),
+    and its clauses (hard clauses first, then the cardinality encoding)."""
+    if minimum < 1:
+        raise InputError(f"minimum must be >= 1, got {minimum}")
+    lits = bound_literals(formula)
+    nvars, card = _cardinality(lits, minimum - 1, formula.num_vars)
+    clauses = [c for chunk in formula.chunks() for c in chunk] + card
+    head = _array_header(formula, minimum, len(lits), len(card), nvars)
+    out = ["c " + h for h in head]
+    out += _array_names(graph, formula)
+    out.append("c objective " + " ".join(map(str, lits)) + " 0")
+    out.append(f"p cnf {nvars} {len(clauses)}")
+    out += [" ".join(map(str, c)) + " 0" for c in clauses]
+    return ("\n".join(out) + "\n").encode("ascii"), clauses
+
+
+__all__ = [
+    "BOUND_DEPTH",
+    "CARD_ENCODING",
+    "array_cnf",
+    "bound_clauses",
+    "bound_literals",
+    "cnf_text",
+]
