@@ -5,8 +5,7 @@ A player names the moves it may play at a board, each chosen with equal probabil
 (``choose``), for exact odds (expectation over ``choices``) and for the exhaustive verifier
 (every choice is explored). Interactive players (a human at the console) override ``choose`` only.
 
->>> import operator
-import random
+>>> import random
 >>> from minttt.game.rules import Board
 >>> p = RandomPlayer()
 >>> p.choices(Board.parse("xo.......")) == (2, 3, 4, 5, 6, 7, 8)
