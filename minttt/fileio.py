@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from minttt.errors import InputError
+from minttt.interrupt import shielded
 
 #: a path as the callers hold it (a str or a Path; a mapping is invariant in its key type)
 P = TypeVar("P", bound=str | os.PathLike[str])
@@ -52,7 +53,6 @@ def write_many_atomic(files: Mapping[P, bytes], *, final: bool = False) -> list[
 
     ``final``: these are the command's last results; a later signal no longer interrupts it.
     """
-    from minttt.interrupt import shielded
 
     staged: list[tuple[str, Path]] = []
     try:

@@ -13,6 +13,7 @@ created by the entry point and reached through :func:`current`.
 from __future__ import annotations
 
 import signal
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -54,7 +55,6 @@ def current() -> Signals | None:
 @contextmanager
 def handlers() -> Iterator[Signals]:
     """Install the SIGINT/SIGTERM handlers for the duration of a command."""
-    import sys
 
     state = Signals()
     old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}

@@ -30,6 +30,7 @@ from minttt.solvers.arrays import (
     solver_objective,
     walk_table,
 )
+from minttt.table.verify import verify_table
 
 
 def table_assignment(
@@ -69,7 +70,6 @@ def hinted_descent(
 ) -> Descent:
     """Improve the table ``chosen`` by SAT calls with phases (see the module docstring);
     ``time_limit`` includes loading the formula."""
-    from minttt.table.verify import verify_table
 
     start = time.perf_counter()
     out = Descent(len(chosen))

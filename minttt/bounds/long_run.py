@@ -10,21 +10,25 @@ cores, usually faster than the first time, and reports a bound only when it beat
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from minttt.bounds.greedy import greedy_table, improve, tree_cost
+from minttt.bounds.greedy import greedy_for, greedy_table, improve, tree_cost
+from minttt.bounds.hinted import hinted_descent
 from minttt.errors import InputError
-from minttt.fileio import write_json_atomic
+from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.arrays import encode_arrays, table_edge_mask
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.game.rules import X
 from minttt.schema import first_problem
 from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
+from minttt.table.model import load_table, save_table
+from minttt.table.verify import verify_table
 
 
 def _fresh(variant: Variant) -> dict[str, Any]:
@@ -78,7 +82,6 @@ def _schema_problem(state: dict[str, Any]) -> str | None:
 def saved_table(path: Path, variant: Variant) -> Any:
     """The best table saved beside a checkpoint, refused (InputError) unless it is ``variant``'s
     (game, role, criterion): a foreign table must never stand as an upper bound."""
-    from minttt.table.model import load_table
 
     table = load_table(path)
     want = (variant.rules.name, variant.role, variant.criterion)
@@ -111,8 +114,6 @@ class _Run:
 
     def offer(self, table: Any, source: str) -> None:
         """Keep ``table`` as the upper bound if it is smaller and passes the verifier."""
-        from minttt.table.model import save_table
-        from minttt.table.verify import verify_table
 
         if self.state["upper"] is not None and table.size >= self.state["upper"]:
             return
@@ -223,8 +224,6 @@ def hinted_upper(
     (:func:`minttt.bounds.greedy.greedy_for`), then :func:`minttt.bounds.hinted.hinted_descent` from
     it for ``hint_seconds``. A verified table smaller than the saved one replaces it; the lower
     bound is untouched unless the descent proves its table optimal (UNSAT one entry below)."""
-    from minttt.bounds.greedy import greedy_for
-    from minttt.bounds.hinted import hinted_descent
 
     run = _Run(variant, checkpoint, say)
     state = run.state
@@ -258,14 +257,11 @@ def hinted_upper(
 
 def bounds_plot(states: dict[str, dict[str, Any]], path: Path) -> None:
     """Lower and upper bounds over (cumulative) seconds, one colour per variant; log y."""
-    import io
 
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from minttt.fileio import write_bytes_atomic
 
     fig, ax = plt.subplots(figsize=(9, 5), dpi=100)
     for i, (name, st) in enumerate(sorted(states.items())):

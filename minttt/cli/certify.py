@@ -14,7 +14,10 @@ import typer
 
 from minttt.cli.common import console, fail, guarded, print_json, require_folder, step_progress
 from minttt.errors import InputError
-from minttt.fileio import refuse_overwrite, write_bytes_atomic
+from minttt.fileio import refuse_overwrite, write_bytes_atomic, write_many_atomic
+from minttt.formula.variants import Variant, certificate_variants
+from minttt.proof import drat
+from minttt.proof import lrat as lrat_checker
 
 
 def certify_command(
@@ -39,8 +42,6 @@ def certify_command(
 ) -> None:
     """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
     proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
-    from minttt.fileio import write_many_atomic
-    from minttt.formula.variants import Variant, certificate_variants
 
     if all_ == bool(variants):
         raise InputError("give VARIANT names or --all (exactly one)")
@@ -66,9 +67,11 @@ def certify_command(
 def _jobs(out: Path, chosen: list[Any]) -> list[tuple[Path, list[Any]]]:
     """(folder, variants) to certify: m,n,k certificates live in their own folder (written by
     the long run, not reproduce)."""
-    from minttt.proof.certify import MNK_FOLDER
 
     mnk = [v for v in chosen if v.game.startswith("mnk")]
+    # the certificate builder (solvers, numpy) only here: ``check-proof`` loads the checkers alone
+    from minttt.proof.certify import MNK_FOLDER
+
     jobs = [(out, [v for v in chosen if v not in mnk]), (out / MNK_FOLDER, mnk)]
     return [(folder, group) for folder, group in jobs if group]
 
@@ -77,7 +80,8 @@ def _certify(
     jobs: list[tuple[Path, list[Any]]], *, check: bool, quiet: bool, drat_trim: Path | None = None
 ) -> tuple[list[Any], dict[Path, bytes]]:
     """Every certificate of ``jobs`` and the files to write, with a step progress bar."""
-    from minttt.proof.certify import certify_all, pending_files
+
+    from minttt.proof.certify import certify_all, pending_files  # solvers: certify only
 
     done: list[Any] = []
     files: dict[Path, bytes] = {}
@@ -153,8 +157,6 @@ def check_proof_command(
     Exit 0 when the proof is valid, 1 when it is not (naming the first lemma that fails),
     2 for a file that cannot be read.
     """
-    from minttt.proof import drat
-    from minttt.proof import lrat as lrat_checker
 
     is_lrat = lrat or ".lrat" in proof.name
     if lrat_out is not None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import typer
 
 from minttt.errors import DefectError, InputError
+from minttt.interrupt import Terminated
 from minttt.vocabulary import Word
 
 if TYPE_CHECKING:
@@ -115,8 +116,6 @@ def guarded(func: F) -> F:
             where = f"{exc.filename}: " if exc.filename else ""
             fail(f"{where}{exc.strerror or exc}")
         except KeyboardInterrupt as exc:
-            from minttt.interrupt import Terminated
-
             term = isinstance(exc, Terminated)
             err_console.print("terminated" if term else "interrupted", highlight=False)
             raise typer.Exit(128 + (signal.SIGTERM if term else signal.SIGINT)) from None

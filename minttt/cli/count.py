@@ -8,9 +8,10 @@ import typer
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from minttt.cli.common import console, guarded, print_json
+from minttt.cli.common import console, guarded, print_json, word_option
 from minttt.game.counts import count_all, raw_counts
 from minttt.game.rules import Rules
+from minttt.vocabulary import Symmetry
 
 SOURCE = {
     "full_tree": {
@@ -44,17 +45,17 @@ def count_command(
         help="Also count the full tree and hashed positions (default: boards up to 12 cells).",
         show_default=False,
     ),
-    symmetry: str = typer.Option(
-        "full",
+    symmetry: Symmetry = word_option(
+        Symmetry,
+        Symmetry.FULL,
         "--symmetry",
         help="full: every count; none: only the raw positions (the graph of raw tables).",
     ),
 ) -> None:
     """Count the game tree, positions and symmetry classes (every count of 003 and 000)."""
-    from minttt.solvers.portfolio import symmetric_flag
 
     rules = Rules.from_name(game, force=force)
-    if not symmetric_flag(symmetry):
+    if symmetry is Symmetry.NONE:
         _raw(rules, json_out)
         return
     counts = count_all(rules, full=full)

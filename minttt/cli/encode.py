@@ -7,8 +7,16 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded, plain
+from minttt.cli.common import console, guarded, plain, word_option
 from minttt.errors import InputError
+from minttt.fileio import write_text_atomic
+from minttt.formula.encode import encode
+from minttt.formula.files import FORMATS, render
+from minttt.formula.variants import Variant
+from minttt.game.graph import build_graph
+from minttt.report.encodings import write_encodings
+from minttt.solvers import solve
+from minttt.vocabulary import Symmetry
 
 
 def encode_command(
@@ -29,15 +37,16 @@ def encode_command(
     all_dir: Path | None = typer.Option(
         None, "--all", help="Write every standard 3x3 variant in both formats into this folder."
     ),
-    symmetry: str = typer.Option(
-        "full", "--symmetry", help="full: canonical positions; none: the raw positions."
+    symmetry: Symmetry = word_option(
+        Symmetry,
+        Symmetry.FULL,
+        "--symmetry",
+        help="full: canonical positions; none: the raw positions.",
     ),
 ) -> None:
     """Write a variant's formula (hard clauses + objective) as WCNF or SMT-LIB 2."""
-    from minttt.fileio import write_text_atomic
-    from minttt.solvers.portfolio import symmetric_flag
 
-    symmetric = symmetric_flag(symmetry)
+    symmetric = symmetry is Symmetry.FULL
     if all_dir is not None:
         _encode_all(all_dir, variant, symmetric)
         return
@@ -57,7 +66,6 @@ def register(app: typer.Typer) -> None:
 
 def _encode_all(all_dir: Path, variant: str | None, symmetric: bool) -> None:
     """``--all DIR``: every standard variant in both formats."""
-    from minttt.report.encodings import write_encodings
 
     if variant is not None:
         raise InputError("--all writes every variant; drop VARIANT")
@@ -71,11 +79,6 @@ def _encode_one(
     variant: str, fmt: str, game: str, symmetric: bool, timeout: float, optimum: bool
 ) -> str:
     """One variant's formula as text; with ``optimum``, the optimum (RC2) in its header."""
-    from minttt.formula.encode import encode
-    from minttt.formula.files import FORMATS, render
-    from minttt.formula.variants import Variant
-    from minttt.game.graph import build_graph
-    from minttt.solvers import solve
 
     if fmt not in FORMATS:
         raise InputError(f"unknown --format {fmt!r}: expected one of {', '.join(FORMATS)}")

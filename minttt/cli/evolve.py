@@ -9,6 +9,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from minttt.cli.common import console, err_console, guarded, plain, print_json
+from minttt.errors import InputError
+from minttt.evolve.plot import save_plot
 from minttt.evolve.runner import (
     Interrupted,
     evolve_until_perfect,
@@ -18,7 +20,9 @@ from minttt.evolve.runner import (
     summary,
 )
 from minttt.evolve.state import EvolutionState
+from minttt.fileio import refuse_overwrite
 from minttt.interrupt import shielded
+from minttt.table.model import save_table
 
 
 def _describe(state: EvolutionState) -> str:
@@ -35,14 +39,10 @@ def _write_results(
 ) -> None:
     """Write the evolved table (only ever for a perfect strategy) and the plot asked for."""
     if out is not None:
-        from minttt.table.model import save_table
-
         table = evolved_table(state)
         save_table(table, out)
         result["table"] = {"path": out, "size": table.size}
     if plot is not None:
-        from minttt.evolve.plot import save_plot
-
         save_plot(state, plot)
         result["plot"] = plot
 
@@ -89,8 +89,6 @@ def evolve_command(
     Exits 0 with a perfect strategy; 1 when the budget ran out first (the best strategy
     still loses games: nothing is written to --out; resume from --checkpoint).
     """
-    from minttt.errors import InputError
-    from minttt.fileio import refuse_overwrite
 
     if every < 1:
         raise InputError(f"--checkpoint-every must be at least 1, got {every}")

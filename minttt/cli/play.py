@@ -6,6 +6,8 @@ import typer
 
 from minttt.cli.common import guarded
 from minttt.errors import InputError
+from minttt.play.console import play_console
+from minttt.play.opponents import console_opponent
 from minttt.vocabulary import Role
 
 
@@ -18,8 +20,6 @@ def play_command(
     seed: int | None = typer.Option(None, "--seed", help="Seed for random players."),
 ) -> None:
     """Play tic-tac-toe at the console (cells 1-9). End of input quits cleanly."""
-    from minttt.play.console import play_console
-    from minttt.play.opponents import console_opponent
 
     if seed is not None and not 0 <= seed <= 2**63 - 1:
         raise InputError(f"--seed {seed}: must be 0-{2**63 - 1}")

@@ -8,6 +8,8 @@ import typer
 
 from minttt.cli.common import console, guarded, plain
 from minttt.errors import InputError
+from minttt.render.files import STYLES, output_format, render_file
+from minttt.table.model import load_table
 
 
 def render_command(
@@ -30,7 +32,6 @@ def render_command(
     ),
 ) -> None:
     """Draw a table as a printable sheet (grid) or strategy tree, or all 765 positions."""
-    from minttt.render.files import STYLES, output_format, render_file
 
     output_format(out)  # reject an unsupported suffix before any work
     if style is not None and style not in STYLES:
@@ -44,7 +45,6 @@ def render_command(
     else:
         if table_path is None:
             raise InputError("give a table file (TABLE.json), or --graph for the 765 positions")
-        from minttt.table.model import load_table
 
         path = render_file(load_table(table_path), out, style, final=True)
     console.print(f"wrote {plain(path)}", highlight=False, soft_wrap=True)

@@ -8,6 +8,7 @@ import typer
 
 from minttt.cli.common import console, guarded, plain, require_folder, step_progress
 from minttt.errors import InputError
+from minttt.report.reproduce import STEPS, reproduce
 
 
 def register(app: typer.Typer) -> None:
@@ -23,7 +24,6 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Rebuild every table, proof, verification, figure and report, deterministically."""
-        from minttt.report.reproduce import STEPS, reproduce
 
         names = [n for n, _ in STEPS]
         unknown = [s for s in step or [] if s not in names]

@@ -7,7 +7,12 @@ from typing import Any
 
 import typer
 
+from minttt.bounds.long_run import hinted_upper, long_solve
 from minttt.cli.common import err_console, guarded, print_json
+from minttt.errors import InputError
+from minttt.formula.variants import Variant
+from minttt.game.rules import Rules
+from minttt.vocabulary import Role
 
 
 def scale_command(
@@ -26,8 +31,6 @@ def scale_command(
 
     Every write of the checkpoint (and of its best table, verified, next to it) is atomic: an
     interrupted run exits 130/143 and the checkpoint holds the last completed bounds."""
-    from minttt.bounds.long_run import hinted_upper, long_solve
-    from minttt.errors import InputError
 
     side = _side(role)
     if not time_limit > 0 or hint < 0:
@@ -55,8 +58,6 @@ def scale_command(
 
 def _side(role: str) -> Any:
     """The ``--role``: X (first) or O (second)."""
-    from minttt.errors import InputError
-    from minttt.vocabulary import Role
 
     side = Role.parse(role, "--role")
     if side is Role.BOTH:
@@ -66,9 +67,6 @@ def _side(role: str) -> Any:
 
 def _variant(game: str, side: Any) -> Any:
     """The lookup-entries variant of ``game`` for one side (X with any opening)."""
-    from minttt.formula.variants import Variant
-    from minttt.game.rules import Rules
-    from minttt.vocabulary import Role
 
     rules = Rules.from_name(game)
     return Variant(side, "any" if side is Role.X else None, "lookup", "entries", game=rules.name)

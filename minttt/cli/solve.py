@@ -19,6 +19,7 @@ from minttt.solvers.portfolio import (
     runs_table,
     solve_variant,
 )
+from minttt.solvers.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
 from minttt.table.model import save_tables
 from minttt.vocabulary import Criterion, Encoding, Objective, Role, Symmetry
 
@@ -175,8 +176,6 @@ def _solver_options(solver: str, card: str, sat: str) -> dict[str, str]:
     """The keyword options of ``solver`` (unknown names fail before any work)."""
     driver(solver)
     if solver in ("rc2", "pysat-linear", "pysat-binary"):
-        from minttt.solvers.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
-
         if card not in CARD_ENCODINGS:
             raise InputError(
                 f"unknown --card {card!r}: expected one of {', '.join(CARD_ENCODINGS)}"

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import typer
 
 from minttt.cli.common import console, fail, guarded, plain, print_json
 from minttt.errors import InputError
+from minttt.fileio import refuse_overwrite, write_text_atomic
 from minttt.play.opponents import check_playable, game_of
+from minttt.play.players import make_player
+from minttt.table.export import FORMATS, export_table
+from minttt.table.firmware import build_firmware
+from minttt.table.layouts import check_layout
+from minttt.table.model import load_table
+from minttt.table.odds import odds_by_role
+from minttt.table.verify import verify_player, verify_table
 from minttt.vocabulary import Criterion, Role
 
 
@@ -17,10 +26,7 @@ def _player_or_table(table_path: str | None, player: str | None) -> tuple[Any, A
     if (table_path is None) == (player is None):
         raise InputError("give either a TABLE.json or --player NAME (exactly one)")
     if table_path is not None:
-        from minttt.table.model import load_table
-
         return load_table(table_path), None
-    from minttt.play.players import make_player  # the players issue; imported lazily
 
     assert player is not None
     return None, make_player(player)
@@ -49,7 +55,6 @@ def _criterion(criterion: str | None) -> Criterion | None:
 
 def _verify(table: Any, who: Any, role: str | None, criterion: Criterion | None) -> Any:
     """Verify a table as it declares (or with --role/--criterion), or a player (both, optimal)."""
-    from minttt.table.verify import verify_player, verify_table
 
     if table is not None and role is None and criterion is None:
         return verify_table(table)
@@ -107,7 +112,6 @@ def odds_command(
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Exact win / draw / loss odds against a uniformly random opponent, as X and as O."""
-    from minttt.table.odds import odds_by_role
 
     table, who = _player_or_table(table_path, player)
     rules = game_of(who)  # a table:PATH player plays its table's game
@@ -135,19 +139,11 @@ def export_command(
 ) -> None:
     """Export a table: a C header with a player loop (-DMINTTT_MAIN), Python, JSON, or
     ATmega328P firmware (avr: an ELF, or Intel HEX for --out NAME.hex; needs avr-gcc)."""
-    import sys
-
-    from minttt.fileio import refuse_overwrite
-    from minttt.table.export import FORMATS, export_table
-    from minttt.table.model import load_table
 
     refuse_overwrite(out, table_path)
     if fmt != "avr" and layout != "bytes":
         raise InputError("--layout is for --format avr")
     if fmt == "avr":
-        from minttt.table.firmware import build_firmware
-        from minttt.table.layouts import check_layout
-
         check_layout(layout)
         if out is None:
             raise InputError("--format avr writes a binary: give --out FIRMWARE.elf or .hex")
@@ -160,7 +156,6 @@ def export_command(
     if out is None:
         sys.stdout.write(text)
         return
-    from minttt.fileio import write_text_atomic
 
     write_text_atomic(out, text, final=True)
     console.print(f"wrote {plain(out)}", highlight=False, soft_wrap=True)

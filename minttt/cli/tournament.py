@@ -7,6 +7,8 @@ import typer
 from minttt.cli.common import console, guarded, plain, print_json
 from minttt.errors import InputError
 from minttt.play.opponents import check_playable, game_of
+from minttt.play.players import make_player
+from minttt.play.tournament import MatchResult, tournament
 
 #: games per pairing at most (the simulation holds a few bytes per game) and the largest seed
 MAX_GAMES = 10_000_000
@@ -28,8 +30,6 @@ def tournament_command(
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds."""
-    from minttt.play.players import make_player
-    from minttt.play.tournament import MatchResult, tournament
 
     if not 1 <= games <= MAX_GAMES:
         raise InputError(f"--games {games}: must be 1-{MAX_GAMES:,}")

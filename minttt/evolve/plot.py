@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from minttt.errors import InputError
 from minttt.evolve.state import EvolutionState
 from minttt.fileio import write_bytes_atomic
 
@@ -62,8 +63,6 @@ def plot_bytes(state: EvolutionState) -> bytes:
 def save_plot(state: EvolutionState, path: str | Path) -> Path:
     """Write the fitness curves to ``path`` atomically."""
     if not state.history.get("best"):
-        from minttt.errors import InputError
-
         raise InputError("no generation was evaluated, so there is nothing to plot")
     return write_bytes_atomic(path, plot_bytes(state))
 

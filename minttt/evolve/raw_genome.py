@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from minttt.errors import InputError
+from minttt.evolve.situations import check_common, check_probability
 from minttt.evolve.state import EvolutionState, new_rng, rng_from_state
 from minttt.game.rules import TIC_TAC_TOE, O, X
 
@@ -44,7 +45,6 @@ class CornellConfig:
     p_mutate: float = 0.025
 
     def __post_init__(self) -> None:
-        from minttt.evolve.situations import check_common, check_probability
 
         check_common(self.population, self.generations, self.seed)
         check_probability("p_mutate", self.p_mutate)

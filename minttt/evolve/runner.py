@@ -22,6 +22,7 @@ from minttt.evolve.fitness import reached_moves
 from minttt.evolve.raw_genome import CornellConfig
 from minttt.evolve.situations import HochmuthConfig
 from minttt.evolve.state import EvolutionState
+from minttt.table.model import table_from_moves
 
 Config = HochmuthConfig | CornellConfig
 RECIPES = ("hochmuth", "cornell")
@@ -243,7 +244,6 @@ def _best_lost(state: EvolutionState) -> int | None:
 def evolved_table(state: EvolutionState) -> Any:
     """The best hochmuth strategy as a table: role both, criterion never-lose, one entry per
     position its own play reaches (as X and as O, against every opponent reply)."""
-    from minttt.table.model import table_from_moves
 
     if state.recipe != "hochmuth":
         raise InputError(

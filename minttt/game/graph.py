@@ -214,7 +214,7 @@ def graph_for(rules: Rules, symmetric: bool = True) -> Graph:
         return build_graph(rules, symmetric=symmetric)
     if not symmetric:
         raise InputError(f"raw (unsymmetric) graphs: boards up to {RECURSION_CELLS} cells")
-    from minttt.game.arrays import build_array_graph
+    from minttt.game.arrays import build_array_graph  # numpy: large boards only
 
     return Graph.from_arrays(build_array_graph(rules))
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from minttt.errors import InputError
 from minttt.game.rules import TIC_TAC_TOE, Board, Rules, X
+from minttt.play.players.human import HumanPlayer
 
 SYMBOL = {1: "x", 2: "o"}
 
@@ -82,7 +83,6 @@ def play_console(
     re-prompts; end of input raises EOFError for the caller to end cleanly. The game follows
     ``rules`` (board size, misère). InputError when ``opponent`` (a table) has no move to play.
     """
-    from minttt.play.players.human import HumanPlayer
 
     rng = random.Random(seed)
     write("Welcome to TicTacToe!")

@@ -12,6 +12,8 @@ from typing import Any
 
 from minttt.errors import InputError
 from minttt.game.rules import TIC_TAC_TOE, Rules
+from minttt.play.players import make_player
+from minttt.table.model import load_table
 from minttt.vocabulary import Role
 
 #: the largest board (cells) that commands enumerating every position (odds, tournament) accept
@@ -48,15 +50,12 @@ def console_opponent(
     if table_path is not None and player is not None:
         raise InputError("give --table or --player, not both")
     if table_path is not None:
-        from minttt.table.model import load_table
-
         tab = load_table(table_path)
         if human is None and tab.role != Role.BOTH:
             human = Role.O if tab.role == Role.X else Role.X
         if human is not None and not tab.plays(2 if human == Role.X else 1):
             raise InputError(f"this table plays {tab.role} only; play as the other side")
         return tab.player(), human, tab.rules
-    from minttt.play.players import make_player
 
     opponent = make_player(player or "alphabeta")
     if getattr(opponent, "name", "") == "human":

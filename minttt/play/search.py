@@ -24,6 +24,8 @@ from functools import cache
 from typing import Any
 
 from minttt.errors import InputError
+from minttt.fileio import write_bytes_atomic
+from minttt.game.graph import build_graph
 from minttt.game.rules import TIC_TAC_TOE, Board, Rules
 from minttt.play.players.bitboard import Outcome
 from minttt.play.players.minimax import minimax
@@ -110,7 +112,6 @@ def search(board: Board, algorithm: str = "alphabeta", ordering: bool = False) -
 
 def _positions_by_ply(rules: Rules) -> list[list[tuple[int, ...]]]:
     """Every reachable non-terminal position (no symmetry reduction), grouped by pieces played."""
-    from minttt.game.graph import build_graph
 
     graph = build_graph(rules, symmetric=False)
     groups: list[list[tuple[int, ...]]] = [[] for _ in range(rules.cells)]
@@ -183,8 +184,6 @@ def plot_states_per_move(
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
-
-    from minttt.fileio import write_bytes_atomic
 
     if data is None:
         data = states_per_move(rules)

@@ -32,6 +32,7 @@ import lzma
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -328,7 +329,6 @@ def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
 
 def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
     """``index.json`` with ``records`` merged in (by variant; standard order first, then name)."""
-    from importlib.metadata import version
 
     path = Path(out_dir) / INDEX
     old: list[dict[str, Any]] = []

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import DefectError, InputError
+from minttt.proof import lrat
 
 CHECKER = "drat-trim (backward)"
 LRAT_CHECKER = "minttt check-proof --lrat (minttt.lrat)"
@@ -84,7 +85,6 @@ def drat_trim_check(
 
 def lrat_check(cnf_path: Path, lrat_path: Path) -> dict[str, Any]:
     """minttt's LRAT checker on drat-trim's LRAT output; DefectError if it fails."""
-    from minttt.proof import lrat
 
     if not lrat_path.is_file():
         raise DefectError("drat-trim wrote no LRAT proof")

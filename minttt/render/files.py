@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic, write_text_atomic
+from minttt.game.graph import build_graph
 from minttt.render.grid import table as grid_svg
 from minttt.render.layout import render_dot
 from minttt.render.png import svg_to_png
 from minttt.render.positions import positions
 from minttt.render.tree import tree
+from minttt.table.model import load_table
 
 if TYPE_CHECKING:
     from minttt.game.graph import Graph
@@ -99,7 +102,6 @@ def render_results(
     ``workers`` processes (default: one per CPU); every file's bytes are the same either way.
     Returns the paths written, in order.
     """
-    from concurrent.futures import ProcessPoolExecutor
 
     out_dir = Path(out_dir)
     jobs: list[tuple[str, Path | None, Path]] = [
@@ -118,8 +120,6 @@ def render_results(
 
 def _render_job(job: tuple[str, Path | None, Path]) -> list[Path]:
     """Draw one table's grid and tree (or, with no table, the 765 picture)."""
-    from minttt.game.graph import build_graph
-    from minttt.table.model import load_table
 
     name, table_path, out_dir = job
     graph = _graph(build_graph)

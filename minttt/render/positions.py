@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from minttt.game.graph import build_graph
 from minttt.game.rules import EMPTY, O, X
 from minttt.render.board import _num, board_group, svg_document, text
 
@@ -25,8 +26,6 @@ def positions(graph: Graph | None = None, *, columns: int = 36, board_size: floa
     Finished games sit on a tinted square: blue X won, orange O won, grey draw.
     """
     if graph is None:
-        from minttt.game.graph import build_graph
-
         graph = build_graph()
     gap = max(4.0, board_size / 4)
     step = board_size + gap

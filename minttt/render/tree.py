@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from minttt.game.graph import Visit, walk_own_play
-from minttt.game.rules import EMPTY, O, X
+from minttt.game.graph import Visit, build_graph, walk_own_play
+from minttt.game.rules import EMPTY, O, Rules, X
 from minttt.render.board import MOVE_COLOUR, MOVE_FILL, NUMBER_COLOUR, O_COLOUR, X_COLOUR
 from minttt.vocabulary import Role
 
@@ -179,9 +179,6 @@ def tree(table: Table, graph: Graph | None = None) -> str:
     Positions the table should answer but does not are drawn red ("no entry").
     """
     if graph is None:
-        from minttt.game.graph import build_graph
-        from minttt.game.rules import Rules
-
         graph = build_graph(Rules.from_name(table.game))
     sides = Role.parse(table.role).sides
     lines = [

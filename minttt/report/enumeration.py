@@ -16,6 +16,7 @@ from minttt.formula.encode import Formula, encode
 from minttt.formula.variants import Variant
 from minttt.game.graph import Graph
 from minttt.report.sources import SAMPLED_GAMES_003, SAMPLED_WIN_PERCENT_003, Z99_PERCENT
+from minttt.solvers import solve
 from minttt.solvers.enumeration import (
     EnumerationResult,
     count_minimal_tables,
@@ -93,7 +94,6 @@ def solve_and_enumerate(
 
 def _minimum(formula: Formula, prove: bool) -> dict[str, Any]:
     """The minimum of ``formula`` by the default driver, proven in two families if ``prove``."""
-    from minttt.solvers import solve
 
     variant = formula.variant
     solution = solve(formula)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from minttt.formula.variants import Variant
+from minttt.formula.variants import Variant, standard_variants
 from minttt.game.graph import Graph, build_graph
 from minttt.report.enumeration import (
     enumeration_markdown,
@@ -23,6 +23,8 @@ from minttt.report.enumeration import (
 from minttt.report.joint import JOINT, joint_markdown, joint_record
 from minttt.report.never_lose import comparison, never_lose_markdown
 from minttt.report.other_games import games_figures, games_markdown
+from minttt.table.model import save_table, table_from_moves
+from minttt.table.verify import verify_table
 from minttt.vocabulary import Criterion
 
 __all__ = ["REPRODUCE_CLASS_LIMIT", "beyond_report_markdown", "beyond_results"]
@@ -36,7 +38,6 @@ PROOF = "PySAT/CaDiCaL: model at k, UNSAT at k-1; Z3 Optimize: same optimum"
 
 def standard_variants_for(criterion: Criterion | str) -> list[Variant]:
     """The 18 standard variants of one criterion (as :func:`minttt.solvers.standard_variants`)."""
-    from minttt.formula.variants import standard_variants
 
     return standard_variants((criterion,))
 
@@ -64,8 +65,6 @@ def _ship_max_wins(
     graph: Graph, variant: Variant, rec: dict[str, Any], out_dir: Path
 ) -> dict[str, Any]:
     """Save the max-wins table of ``rec`` under ``out_dir/tables``, verify it; what to record."""
-    from minttt.table.model import save_table, table_from_moves
-    from minttt.table.verify import verify_table
 
     truncated = rec["enumeration"]["truncated"]
     provenance = {

@@ -19,10 +19,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from minttt.fileio import write_bytes_atomic
 from minttt.formula.encode import encode
 from minttt.formula.variants import Variant, study_variants
 from minttt.game.graph import RECURSION_CELLS, graph_for
 from minttt.game.rules import Rules
+from minttt.report.bounds import scale_markdown
+from minttt.solvers import cross_check, solve
+from minttt.solvers.portfolio import make_table
+from minttt.table.verify import verify_table
 from minttt.vocabulary import Objective
 
 VERIFY_MAX_LOOKUPS = 5000  # the exhaustive walk of a larger (time-limited) table takes too long
@@ -43,9 +48,6 @@ def study_game(
     """One game through the pipeline: graph, values, each variant encoded, solved under
     ``timeout`` (bounds when it does not finish), cross-checked by the other solver family, and
     its table verified. Timings are wall seconds on this machine."""
-    from minttt.solvers import cross_check, solve
-    from minttt.solvers.portfolio import make_table
-    from minttt.table.verify import verify_table
 
     say = progress or (lambda _msg: None)
     rules = Rules.from_name(game)
@@ -122,8 +124,6 @@ def growth_plot(study: dict[str, Any], path: Any) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from minttt.fileio import write_bytes_atomic
 
     games = sorted(study["games"], key=lambda g: g["positions"])
     names = [g["game"] for g in games]
@@ -250,8 +250,6 @@ def games_markdown(games: dict[str, Any]) -> list[str]:
         ]
     lines = study_markdown(games["study"], plot=games["plot"])
     if games.get("scale"):
-        from minttt.report.bounds import scale_markdown
-
         lines += ["", *scale_markdown(games["scale"], plot=BOUNDS_PLOT)]
     return lines
 

@@ -11,13 +11,35 @@ written here holds a timestamp or a timing, so two runs give the same bytes (tim
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import multiprocessing
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from minttt.errors import InputError
+from minttt.evolve.plot import save_plot
+from minttt.evolve.runner import evolution_summary, evolved_table
+from minttt.evolve.situations import HochmuthConfig
 from minttt.fileio import write_json_atomic, write_text_atomic
+from minttt.formula.encode import encode
+from minttt.formula.variants import Variant, standard_variants
+from minttt.game.counts import count_all
+from minttt.game.graph import build_graph
+from minttt.interrupt import shielded, worker_init
+from minttt.play.players import make_player
+from minttt.play.search import plot_states_per_move
+from minttt.play.tournament import playing_strength, strength_markdown
+from minttt.proof.certify import certify_all
+from minttt.render import graphviz_version, render_results
+from minttt.report.encodings import write_encodings
+from minttt.report.minima import beyond_report_markdown, beyond_results
 from minttt.report.raw_cross import RAW_CROSS_CHECK, raw_cross_check_markdown
 from minttt.report.sections import (
     certificates_markdown,
@@ -28,6 +50,14 @@ from minttt.report.sections import (
     tables_markdown,
     verification_markdown,
 )
+from minttt.report.sources import ROUND_ROBIN_003, SOURCE_003
+from minttt.solvers.no_symmetry import solve_raw
+from minttt.solvers.portfolio import cross_check, make_table, solve
+from minttt.table.model import save_table
+from minttt.table.odds import exact_odds
+from minttt.table.verify import verify_table
+from minttt.vocabulary import Criterion, Encoding, Objective, Role
+from minttt.web import write_site
 
 
 @dataclass
@@ -45,8 +75,6 @@ class Context:
     @property
     def graph(self) -> Any:
         if self._graph is None:
-            from minttt.game.graph import build_graph
-
             self._graph = build_graph()
         return self._graph
 
@@ -62,7 +90,6 @@ class Context:
 
 def step_counts(ctx: Context) -> None:
     """003's, 001's and 000's counts of the game."""
-    from minttt.game.counts import count_all
 
     counts = count_all()
     write_json_atomic(ctx.out / "counts.json", counts)
@@ -72,11 +99,6 @@ def step_counts(ctx: Context) -> None:
 
 def step_tables(ctx: Context) -> None:
     """Solve every standard variant, prove it with two solver families, save its table."""
-    from minttt.formula.encode import encode
-    from minttt.formula.variants import standard_variants
-    from minttt.report.sources import SOURCE_003
-    from minttt.solvers.portfolio import cross_check, make_table, solve
-    from minttt.table.model import save_table
 
     results = []
     for variant in standard_variants():
@@ -122,12 +144,6 @@ def step_raw(ctx: Context) -> None:
 
     Z3's cross-check is not run here: on the largest raw formulas it takes minutes, and an answer
     cut off by a time limit would make this step's output depend on the machine's speed."""
-    from minttt.formula.variants import standard_variants
-    from minttt.game.graph import build_graph
-    from minttt.solvers.no_symmetry import solve_raw
-    from minttt.solvers.portfolio import make_table
-    from minttt.table.model import save_table
-    from minttt.table.verify import verify_table
 
     graph = build_graph(symmetric=False)
     symmetric = {r["variant"]: r for r in ctx.figures.get("tables", [])}
@@ -159,7 +175,6 @@ def step_raw(ctx: Context) -> None:
 
 
 def step_verification(ctx: Context) -> None:
-    from minttt.table.verify import verify_table
 
     records = {}
     for name, table in ctx.tables.items():
@@ -173,14 +188,12 @@ def step_verification(ctx: Context) -> None:
 
 
 def step_odds(ctx: Context) -> None:
-    from minttt.table.odds import exact_odds
 
     records: dict[str, Any] = {}
     for name, table in ctx.tables.items():
         player = table.player()
         roles = ["X", "O"] if table.role == "both" else [table.role]
         records[name] = {role: _odds_dict(exact_odds(player, role)) for role in roles}
-    from minttt.play.players import make_player
 
     for spec in ("hashed-tree", "symmetric-tree"):
         player = make_player(spec)
@@ -190,8 +203,6 @@ def step_odds(ctx: Context) -> None:
 
 
 def step_strength(ctx: Context) -> None:
-    from minttt.play.tournament import playing_strength, strength_markdown
-    from minttt.report.sources import ROUND_ROBIN_003
 
     tables = {
         "tiny table (first)": ctx.tables["first-center-lookup-entries"],
@@ -204,14 +215,12 @@ def step_strength(ctx: Context) -> None:
 
 
 def step_encodings(ctx: Context) -> None:
-    from minttt.report.encodings import write_encodings
 
     paths = write_encodings(ctx.encodings)
     ctx.figures["encodings"] = sorted(p.name for p in paths)
 
 
 def step_diagrams(ctx: Context) -> None:
-    from minttt.render import graphviz_version, render_results
 
     paths = render_results(ctx.table_paths, ctx.out / "diagrams")
     ctx.figures["diagrams"] = sorted(ctx.rel(p) for p in paths)
@@ -219,13 +228,11 @@ def step_diagrams(ctx: Context) -> None:
 
 
 def step_site(ctx: Context) -> None:
-    from minttt.web import write_site
 
     write_site(ctx.table_paths["both-center-lookup-entries"], ctx.out / "site")
 
 
 def step_search(ctx: Context) -> None:
-    from minttt.play.search import plot_states_per_move
 
     data = plot_states_per_move(ctx.out / "states_per_move.png")
     ctx.figures["search"] = _plain(data)
@@ -233,15 +240,6 @@ def step_search(ctx: Context) -> None:
 
 def step_evolution(ctx: Context) -> None:
     """000's recipe over three seeds; the first perfect strategy is saved, verified and plotted."""
-    from minttt.evolve.plot import save_plot
-    from minttt.evolve.runner import evolution_summary, evolved_table
-    from minttt.evolve.situations import HochmuthConfig
-    from minttt.formula.encode import encode
-    from minttt.formula.variants import Variant
-    from minttt.solvers.portfolio import cross_check, solve
-    from minttt.table.model import save_table
-    from minttt.table.verify import verify_table
-    from minttt.vocabulary import Criterion, Encoding, Objective, Role
 
     saved: dict[str, Any] = {}
 
@@ -270,7 +268,6 @@ def step_evolution(ctx: Context) -> None:
 
 
 def step_beyond(ctx: Context) -> None:
-    from minttt.report.minima import beyond_report_markdown, beyond_results
 
     figures = beyond_results(ctx.out)
     ctx.figures["beyond"] = _plain(figures)
@@ -281,7 +278,6 @@ def step_certify(ctx: Context) -> None:
     """Certificates for every proven minimum: CNF at k-1, DRAT proof, table (results/proofs/).
 
     The proofs are checked by the tests and ``minttt certify``, not here (minutes in Python)."""
-    from minttt.proof.certify import certify_all
 
     done = certify_all(ctx.out / "proofs", check=False, graph_3x3=ctx.graph)
     records = [c.record for c in done]
@@ -335,7 +331,6 @@ def reproduce(
     a staging folder beside ``out`` (and ``encodings``) and moved into place only when all steps
     finished, so an interrupted or failed run changes nothing.
     """
-    import shutil
 
     staged: list[tuple[Path, Path]] = []
     try:
@@ -347,8 +342,6 @@ def reproduce(
         write_text_atomic(ctx.out / "REPORT.md", _report(ctx))
         _commit(staged)
     except OSError as exc:
-        from minttt.errors import InputError
-
         raise InputError(f"{exc.filename or out}: cannot write ({exc.strerror or exc})") from None
     finally:
         for tmp, _ in staged:
@@ -358,8 +351,6 @@ def reproduce(
 
 def _stage(*finals: Path) -> list[tuple[Path, Path]]:
     """A staging folder beside each final folder: (staging, final) pairs."""
-    import shutil
-    import tempfile
 
     staged: list[tuple[Path, Path]] = []
     try:
@@ -376,7 +367,6 @@ def _stage(*finals: Path) -> list[tuple[Path, Path]]:
 
 def _carry_long_runs(out: Path, staging: Path) -> None:
     """Copy the long runs' results (read by the report, never recomputed) into the staging."""
-    import shutil
 
     for name in LONG_RUN_INPUTS:
         source = out / name
@@ -387,9 +377,6 @@ def _carry_long_runs(out: Path, staging: Path) -> None:
 
 def _commit(staged: list[tuple[Path, Path]]) -> None:
     """Move every staged file into its final folder, shielded from Ctrl-C (all or none)."""
-    import os
-
-    from minttt.interrupt import shielded
 
     with shielded(final=True):
         for tmp, final in staged:
@@ -425,7 +412,6 @@ def _run_parallel(
     ctx: Context, names: list[str], workers: int | None
 ) -> list[tuple[dict[str, Any], list[str]]]:
     """Run ``names`` in batches of ``workers`` processes (in this one when 1); results in order."""
-    import os
 
     count = workers if workers is not None else min(len(names), os.cpu_count() or 1)
     if count <= 1:
@@ -441,7 +427,6 @@ def _run_in_processes(names: list[str], ctx: Context) -> list[tuple[dict[str, An
 
     (Not a multiprocessing.Pool: its ``terminate`` can wait for a busy worker to finish.)
     """
-    import multiprocessing
 
     mp = multiprocessing.get_context()
     running = []
@@ -476,7 +461,6 @@ def _run_in_processes(names: list[str], ctx: Context) -> list[tuple[dict[str, An
 
 def _worker(name: str, ctx: Context, send: Any) -> None:
     """A worker process: the parent alone answers signals; it terminates the workers."""
-    from minttt.interrupt import worker_init
 
     worker_init()
     try:
@@ -517,8 +501,6 @@ def _odds_dict(odds: Any) -> dict[str, Any]:
 
 def _plain(obj: Any) -> Any:
     """A JSON-ready copy of dataclasses, fractions, paths and tuples."""
-    import dataclasses
-    from fractions import Fraction
 
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         if hasattr(obj, "to_dict"):

@@ -34,7 +34,9 @@ from minttt.interrupt import solver_library
 from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
 from minttt.solvers.extract import all_true, extract
 from minttt.solvers.outcome import RawResult
+from minttt.solvers.pysat_drivers import pysat_binary, pysat_linear, rc2
 from minttt.solvers.solution import Solution
+from minttt.solvers.z3_drivers import z3_binary, z3_opt
 from minttt.table.model import Table, table_from_moves
 from minttt.vocabulary import Objective, Symmetry
 
@@ -67,10 +69,7 @@ def driver(name: str) -> Callable[..., RawResult[frozenset[int]]]:
     if name not in SOLVERS:
         raise InputError(f"unknown solver {name!r}: expected one of {', '.join(SOLVERS)}")
     if name.startswith("z3"):
-        from minttt.solvers.z3_drivers import z3_binary, z3_opt
-
         return z3_binary if name == "z3-binary" else z3_opt
-    from minttt.solvers.pysat_drivers import pysat_binary, pysat_linear, rc2
 
     drivers: dict[str, Callable[..., RawResult[frozenset[int]]]] = {
         "rc2": rc2,
@@ -345,6 +344,8 @@ def _solve_arrays(
 ) -> SolveRun:
     """RC2 from arrays (:mod:`minttt.solvers.arrays`; numpy is imported only here). Without a
     model (the time limit came first) the all-true assignment gives a table, as for objects."""
+    # numpy and the array modules only here: the quick commands never load them
+    # numpy and the array modules only here: the quick commands never load them
     import numpy as np
 
     from minttt.formula.arrays import encode_arrays

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from minttt.formula.encode import Formula
+from minttt.solvers.portfolio import cross_check
 from minttt.solvers.solution import Solution
 
 __all__ = ["PYSAT_CHECKER", "Z3_CHECKER", "prove_minimum", "pysat_bounds"]
@@ -29,7 +30,6 @@ def prove_minimum(
     ``proven`` holds when both families find a model of that size and prove none smaller. A
     solution whose size is not claimed optimal may be passed to see a size refuted.
     """
-    from minttt.solvers.portfolio import cross_check
 
     size = solution.size
     if size is None:

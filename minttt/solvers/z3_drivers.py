@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from minttt import interrupt
 from minttt.formula.encode import Formula
 from minttt.solvers.outcome import Deadline, RawResult, trivial_lower
 
@@ -26,7 +27,6 @@ def _raise_if_stopped(reason: str, started: float, limit: float | None) -> None:
     ``canceled`` for Optimize whether the timeout or Ctrl-C stopped it; an ``unknown`` that comes
     well before the time limit (or with no limit at all) is therefore an interruption too.
     """
-    from minttt import interrupt
 
     interrupt.check()  # a signal Python saw between Z3 calls
     elapsed = time.monotonic() - started

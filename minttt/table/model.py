@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from minttt.errors import InputError
 from minttt.fileio import write_text_atomic, write_texts_atomic
+from minttt.game.graph import own_play
 from minttt.game.rules import EMPTY, Board, O, Rules, X, unmap_cell
 from minttt.schema import first_problem
 from minttt.vocabulary import Criterion, Role, Symmetry
@@ -320,7 +321,6 @@ def first_move_table(
         )
     if role not in (Role.X, Role.O):
         raise InputError(f"role {role!r}: expected X, O or both")
-    from minttt.game.graph import own_play
 
     side = X if role == Role.X else O
 

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from minttt.errors import InputError
+from minttt.game.player import RandomPlayer
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, Rules, X
 from minttt.vocabulary import Role
 
@@ -117,7 +118,6 @@ class _OddsWalk:
 
     def _options(self, player: Any, cells: tuple[int, ...]) -> tuple[Any, ...]:
         """The moves ``player`` chooses among (InputError if none)."""
-        from minttt.game.player import RandomPlayer
 
         if type(player) is RandomPlayer:  # fast path: every empty cell
             return tuple(i for i, v in enumerate(cells) if v == EMPTY)
@@ -157,7 +157,6 @@ def exact_odds(player: Any, as_role: str, *, rules: Rules = TIC_TAC_TOE) -> Odds
     >>> exact_odds(RandomPlayer(), "O").win
     Fraction(121, 420)
     """
-    from minttt.game.player import RandomPlayer
 
     if as_role == Role.X:
         return exact_outcome(player, RandomPlayer(), rules=rules)

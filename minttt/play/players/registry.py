@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from minttt.errors import InputError
 from minttt.game.player import Player, RandomPlayer
+from minttt.play.players.agent import load_agent, looks_like_agent
 from minttt.play.players.human import HumanPlayer
 from minttt.play.players.minimax import MinimaxPlayer
 from minttt.play.players.negamax import (
@@ -24,6 +25,8 @@ from minttt.play.players.negamax import (
     NegamaxPlayer,
 )
 from minttt.play.players.tree import HashedTreePlayer, SymmetricTreePlayer
+from minttt.play.simavr import simavr_player
+from minttt.table.model import load_table
 
 _FACTORIES: dict[str, Callable[[], Player]] = {
     "random": RandomPlayer,
@@ -66,16 +69,10 @@ def make_player(spec: str) -> Player:
         path = text[len("table:") :]
         if not path:
             raise InputError("player 'table:' needs a path: table:PATH")
-        from minttt.table.model import (
-            load_table,  # lazily: the table module is not needed otherwise
-        )
 
         return load_table(path).player()
     if text.lower().startswith("avr:"):  # firmware from `minttt export --format avr`, in simavr
-        from minttt.play.simavr import simavr_player
-
         return simavr_player(text[len("avr:") :])
-    from minttt.play.players.agent import load_agent, looks_like_agent
 
     if looks_like_agent(text):
         return load_agent(text)
