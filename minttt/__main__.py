@@ -4,7 +4,7 @@ import signal
 import sys
 
 
-def _early_exit(signum: int, frame: object) -> None:
+def _early_exit(signum: int, _frame: object) -> None:
     sys.exit(128 + signum)  # interrupted while importing: no traceback, no result
 
 

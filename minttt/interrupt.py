@@ -32,7 +32,7 @@ class Signals:
     shield_depth: int = 0
     finished: bool = False
 
-    def handle(self, signum: int, frame: FrameType | None) -> None:
+    def handle(self, signum: int, _frame: FrameType | None) -> None:
         if self.shield_depth or self.finished:
             return  # the commit in progress (or done) finishes; the command then succeeds
         if self.received is None:

@@ -1,4 +1,4 @@
-"""Benchmark of the 9-board engines (issue 8): match score and search speed beside 001's figures.
+"""Benchmark of the 9-board engines: match score and search speed beside 001's figures.
 
 ``run()`` plays the 10-game match at 0.2 s per move against the baseline (001's engine rebuilt)
 and searches 001's transcript position (X took board 5 space 4; the computer answered after

@@ -1,4 +1,4 @@
-"""Benchmark of the 9-board engine's hot path before and after the redesign split it (issue 15).
+"""Benchmark of the 9-board engine's hot path before and after the redesign split it.
 
 The engine as it was (``git show pre-redesign:minttt/nine/engine.py``, its one import of the old
 ``minttt.nine.search`` pointed at ``minttt.nine.limits``) is loaded into a temporary module beside

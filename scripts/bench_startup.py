@@ -1,4 +1,4 @@
-"""Benchmark of issue 13: ``minttt solve --all --json`` against a bare RC2 process, side by side.
+"""Benchmark of start-up: ``minttt solve --all --json`` against a bare RC2 process, side by side.
 
 The baseline is the least any tool can do for the same answers: one Python process that imports
 PySAT and runs RC2 over the 18 standard formulas already written as WCNF (``encodings/*.wcnf``).

@@ -1,4 +1,4 @@
-"""Benchmark of tables as artifacts (issue 4): verify, exact odds, a 100,000-game tournament.
+"""Benchmark of tables as artifacts: verify, exact odds, a 100,000-game tournament.
 
 Targets named by the issue (the baselines each figure stands beside, as a ratio measured/target):
 verifying a table under 50 ms, exact odds under 100 ms, a 100,000-game tournament under 2 s.

@@ -87,7 +87,7 @@ def _graph(game: str):
     [
         pytest.param(r, id=r["variant"], marks=pytest.mark.slow if r["_dir"] == MNK else ())
         for r in EVERY
-        if r["cnf"] is not None  # the 4x4 CNF is rebuilt to its hash: test_scale_certify.py
+        if r["cnf"] is not None  # the 4x4 CNF is rebuilt to its hash: test_certify_arrays.py
     ],
 )
 def test_formula_rebuilds_byte_for_byte(record: dict):

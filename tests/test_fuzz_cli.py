@@ -1,4 +1,4 @@
-"""The error contract at the CLI boundary, fuzzed with hypothesis (issue 14).
+"""The error contract at the CLI boundary, fuzzed with hypothesis.
 
 Whatever a user passes (table files, arguments, console input), a command ends with exit 0, 1
 (a defect found) or 2 (bad input, one line), prints no traceback, and leaves its input files as

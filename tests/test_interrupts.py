@@ -1,4 +1,4 @@
-"""Interruptions (issue 14): SIGINT / SIGTERM end a command with 130 / 143 and no result."""
+"""Interruptions: SIGINT / SIGTERM end a command with 130 / 143 and no result."""
 
 from __future__ import annotations
 

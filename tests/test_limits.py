@@ -1,4 +1,4 @@
-"""Size limits before expensive work, and integer fields (issue 14)."""
+"""Size limits before expensive work, and integer fields."""
 
 from __future__ import annotations
 

@@ -306,7 +306,7 @@ process.stdout.write(JSON.stringify(docs.map((d) => core.tableProblem(d))));
 
 
 def test_page_names_the_problem_of_a_broken_table(table: Table) -> None:
-    """The page refuses, with a reason it shows, every table it would misplay (issue 14)."""
+    """The page refuses, with a reason it shows, every table it would misplay."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")

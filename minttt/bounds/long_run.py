@@ -27,7 +27,7 @@ from minttt.game.arrays import build_array_graph
 from minttt.game.rules import X
 from minttt.schema import first_problem
 from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
-from minttt.table.model import load_table, save_table
+from minttt.table.model import Table, load_table, save_table
 from minttt.table.verify import verify_table
 
 
@@ -79,7 +79,7 @@ def _schema_problem(state: dict[str, Any]) -> str | None:
     return f"{'.'.join(str(p) for p in path) or '(document)'}: {message}"
 
 
-def saved_table(path: Path, variant: Variant) -> Any:
+def saved_table(path: Path, variant: Variant) -> Table:
     """The best table saved beside a checkpoint, refused (InputError) unless it is ``variant``'s
     (game, role, criterion): a foreign table must never stand as an upper bound."""
 
@@ -131,7 +131,7 @@ class _Run:
             if event is not None:
                 self.record(event)
 
-    def saved(self) -> Any:
+    def saved(self) -> Table | None:
         """The saved (verified) table of a resumed run, or None; a bound whose table is gone is
         dropped with it."""
         if self.state["table"] and self.table_path.exists():

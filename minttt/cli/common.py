@@ -23,6 +23,7 @@ from minttt.vocabulary import Word
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.progress import Progress
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -66,7 +67,7 @@ err_console = LazyConsole(stderr=True)
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def step_progress(*, transient: bool, disable: bool = False) -> Any:
+def step_progress(*, transient: bool, disable: bool = False) -> Progress:
     """The progress bar of a command made of named steps (``reproduce``, ``certify``)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 

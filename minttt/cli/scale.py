@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import typer
 
 from minttt.bounds.long_run import hinted_upper, long_solve
-from minttt.cli.common import err_console, guarded, print_json
+from minttt.cli.common import err_console, guarded, print_json, word_option
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
 from minttt.game.rules import Rules
@@ -17,7 +16,9 @@ from minttt.vocabulary import Role
 
 def scale_command(
     game: str = typer.Argument(..., help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
-    role: str = typer.Option("first", "--role", help="first (X) or second (O)."),
+    role: Role = word_option(
+        Role, Role.X, "--role", help="first (X) or second (O).", choices="first|second"
+    ),
     time_limit: float = typer.Option(60.0, "--time-limit", help="Seconds for this run."),
     checkpoint: Path = typer.Option(
         ..., "--checkpoint", help="Checkpoint JSON: created, or resumed when it exists."
@@ -56,16 +57,14 @@ def scale_command(
         print(f"{variant.name}: {gap} (checkpoint {checkpoint})")
 
 
-def _side(role: str) -> Any:
+def _side(role: Role) -> Role:
     """The ``--role``: X (first) or O (second)."""
-
-    side = Role.parse(role, "--role")
-    if side is Role.BOTH:
+    if role is Role.BOTH:
         raise InputError("--role must be first (X) or second (O), not both")
-    return side
+    return role
 
 
-def _variant(game: str, side: Any) -> Any:
+def _variant(game: str, side: Role) -> Variant:
     """The lookup-entries variant of ``game`` for one side (X with any opening)."""
 
     rules = Rules.from_name(game)

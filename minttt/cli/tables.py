@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import typer
 
-from minttt.cli.common import console, fail, guarded, plain, print_json
+from minttt.cli.common import console, fail, guarded, plain, print_json, word_option
 from minttt.errors import InputError
 from minttt.fileio import refuse_overwrite, write_text_atomic
+from minttt.game.player import Player
 from minttt.play.opponents import check_playable, game_of
 from minttt.play.players import make_player
 from minttt.table.export import FORMATS, export_table
 from minttt.table.firmware import build_firmware
 from minttt.table.layouts import check_layout
-from minttt.table.model import load_table
+from minttt.table.model import Table, load_table
 from minttt.table.odds import odds_by_role
-from minttt.table.verify import verify_player, verify_table
+from minttt.table.verify import VerifyReport, verify_player, verify_table
 from minttt.vocabulary import Criterion, Role
 
 
-def _player_or_table(table_path: str | None, player: str | None) -> tuple[Any, Any]:
+def _player_or_table(
+    table_path: str | None, player: str | None
+) -> tuple[Table | None, Player | None]:
     """``(table, None)`` for a file, ``(None, player)`` for ``--player NAME``."""
     if (table_path is None) == (player is None):
         raise InputError("give either a TABLE.json or --player NAME (exactly one)")
@@ -32,38 +34,19 @@ def _player_or_table(table_path: str | None, player: str | None) -> tuple[Any, A
     return None, make_player(player)
 
 
-def _role(role: str | None, default: str) -> Role:
-    """The ``--role`` value (``X``, ``O``, ``both`` in any case), or ``default``."""
-    if role is None:
-        return Role(default)
-    try:
-        return Role.parse(role)
-    except InputError:
-        raise InputError(f"--role {role!r}: expected X, O or both") from None
-
-
-def _criterion(criterion: str | None) -> Criterion | None:
-    """The ``--criterion`` value, if given."""
-    if criterion is None:
-        return None
-    if criterion not in Criterion.values():
-        raise InputError(
-            f"--criterion {criterion!r}: expected one of {', '.join(Criterion.values())}"
-        )
-    return Criterion(criterion)
-
-
-def _verify(table: Any, who: Any, role: str | None, criterion: Criterion | None) -> Any:
+def _verify(
+    table: Table | None, who: Player | None, role: Role | None, criterion: Criterion | None
+) -> VerifyReport:
     """Verify a table as it declares (or with --role/--criterion), or a player (both, optimal)."""
 
     if table is not None and role is None and criterion is None:
         return verify_table(table)
     if table is not None:
         judged = criterion or table.criterion
-        return verify_player(table.player(), _role(role, table.role), judged, rules=table.rules)
+        return verify_player(table.player(), role or table.role, judged, rules=table.rules)
     rules = game_of(who)  # a table:PATH player plays its table's game
     check_playable(rules, "verify")
-    return verify_player(who, _role(role, Role.BOTH), criterion or Criterion.OPTIMAL, rules=rules)
+    return verify_player(who, role or Role.BOTH, criterion or Criterion.OPTIMAL, rules=rules)
 
 
 def verify_command(
@@ -74,11 +57,14 @@ def verify_command(
         "-p",
         help="Verify a player instead: a name (random, alphabeta, ...) or module:callable.",
     ),
-    role: str | None = typer.Option(
-        None, "--role", help="X, O or both (default: the table's role; both for a player)."
+    role: Role | None = word_option(
+        Role, None, "--role", help="X, O or both (default: the table's role; both for a player)."
     ),
-    criterion: str | None = typer.Option(
-        None, "--criterion", help="optimal or never-lose (default: the table's; optimal)."
+    criterion: Criterion | None = word_option(
+        Criterion,
+        None,
+        "--criterion",
+        help="optimal or never-lose (default: the table's; optimal).",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
@@ -90,7 +76,7 @@ def verify_command(
     file that cannot be read or breaks the schema.
     """
     table, who = _player_or_table(table_path, player)
-    report = _verify(table, who, role, _criterion(criterion))
+    report = _verify(table, who, role, criterion)
     if json_out:
         data = report.to_dict()
         if table is not None:
@@ -113,12 +99,15 @@ def odds_command(
 ) -> None:
     """Exact win / draw / loss odds against a uniformly random opponent, as X and as O."""
 
-    table, who = _player_or_table(table_path, player)
-    rules = game_of(who)  # a table:PATH player plays its table's game
+    table, named = _player_or_table(table_path, player)
     roles = [Role.X, Role.O]
+    who: Player
     if table is not None:
         who, rules = table.player(), table.rules
         roles = [r for r in roles if table.role.plays(r.sides[0])]
+    else:
+        assert named is not None  # _player_or_table gives exactly one
+        who, rules = named, game_of(named)  # a table:PATH player plays its table's game
     check_playable(rules, "odds")
     results = odds_by_role(who, roles, rules=rules)
     if json_out:

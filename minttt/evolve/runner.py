@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import median
+from types import ModuleType
 from typing import Any
 
 from minttt.errors import InputError
@@ -22,7 +23,7 @@ from minttt.evolve.fitness import reached_moves
 from minttt.evolve.raw_genome import CornellConfig
 from minttt.evolve.situations import HochmuthConfig
 from minttt.evolve.state import EvolutionState
-from minttt.table.model import table_from_moves
+from minttt.table.model import Table, table_from_moves
 
 Config = HochmuthConfig | CornellConfig
 RECIPES = ("hochmuth", "cornell")
@@ -42,7 +43,7 @@ class Interrupted(Exception):
         self.checkpoint = checkpoint
 
 
-def _module(config: Config) -> Any:
+def _module(config: Config) -> ModuleType:
     return situations if isinstance(config, HochmuthConfig) else raw_genome
 
 
@@ -241,7 +242,7 @@ def _best_lost(state: EvolutionState) -> int | None:
     return int(tree.evaluate(state.best[None, :]).lost.sum())
 
 
-def evolved_table(state: EvolutionState) -> Any:
+def evolved_table(state: EvolutionState) -> Table:
     """The best hochmuth strategy as a table: role both, criterion never-lose, one entry per
     position its own play reaches (as X and as O, against every opponent reply)."""
 

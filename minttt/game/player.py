@@ -75,7 +75,6 @@ class BasePlayer:
     """Mix-in: ``choose`` picks uniformly among ``choices`` (one move: no random draw)."""
 
     name = "player"
-    deterministic = False
 
     def choices(self, board: Board) -> tuple[int, ...]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -108,7 +108,6 @@ class OpenSpielPlayer:
         self.name = name
         self.greedy = greedy
         self.game = _pyspiel().load_game(GAME)
-        self.deterministic = not callable(getattr(agent, "action_probabilities", None))
 
     def _bot(self, player_id: int) -> Any:
         if isinstance(self.agent, Sequence):

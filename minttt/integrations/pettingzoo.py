@@ -89,8 +89,6 @@ class PettingZooPlayer:
     is reset and stepped to it (x and o alternating in cell order), and the policy answers the
     observation PettingZoo gives the agent to move."""
 
-    deterministic = True
-
     def __init__(self, policy: Policy, *, name: str = "pettingzoo") -> None:
         self.policy = policy
         self.name = name

@@ -7,11 +7,10 @@ Graphviz (pinned, carried by pygraphviz's wheel) names its version in every tree
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
-from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic, write_text_atomic
@@ -122,7 +121,7 @@ def _render_job(job: tuple[str, Path | None, Path]) -> list[Path]:
     """Draw one table's grid and tree (or, with no table, the 765 picture)."""
 
     name, table_path, out_dir = job
-    graph = _graph(build_graph)
+    graph = build_graph()
     written: list[Path] = []
     if table_path is None:
         svg = positions(graph)
@@ -140,12 +139,6 @@ def _render_job(job: tuple[str, Path | None, Path]) -> list[Path]:
     for fmt in ("svg", "png"):
         written.append(write_bytes_atomic(out_dir / f"{name}-tree.{fmt}", render_dot(dot, fmt)))
     return written
-
-
-@cache
-def _graph(builder: Callable[[], Any]) -> Any:
-    """One game graph per process."""
-    return builder()
 
 
 __all__ = [

@@ -33,7 +33,7 @@ from minttt.vocabulary import Objective
 VERIFY_MAX_LOOKUPS = 5000  # the exhaustive walk of a larger (time-limited) table takes too long
 STUDY_FILE = "games_study.json"  # written by scripts/study_games.py
 PLOT_FILE = "growth.png"
-BOUNDS_FILE = "games/bounds.json"  # written by scripts/scale_games.py (issue 17)
+BOUNDS_FILE = "games/bounds.json"  # written by scripts/scale_games.py (the long 4x4 runs)
 BOUNDS_PLOT = "games/bounds.png"
 
 

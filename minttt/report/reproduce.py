@@ -31,7 +31,7 @@ from minttt.fileio import write_json_atomic, write_text_atomic
 from minttt.formula.encode import encode
 from minttt.formula.variants import Variant, standard_variants
 from minttt.game.counts import count_all
-from minttt.game.graph import build_graph
+from minttt.game.graph import Graph, build_graph
 from minttt.interrupt import shielded, worker_init
 from minttt.play.players import make_player
 from minttt.play.search import plot_states_per_move
@@ -70,10 +70,10 @@ class Context:
     tables: dict[str, Any] = field(default_factory=dict)  # variant name -> Table
     table_paths: dict[str, Path] = field(default_factory=dict)
     report: list[str] = field(default_factory=list)
-    _graph: Any = None
+    _graph: Graph | None = None
 
     @property
-    def graph(self) -> Any:
+    def graph(self) -> Graph:
         if self._graph is None:
             self._graph = build_graph()
         return self._graph

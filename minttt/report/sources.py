@@ -72,12 +72,12 @@ COUNT_ROWS: tuple[tuple[str, str, int, tuple[str, str]], ...] = (
 GAMES_000 = 23_129
 
 #: 003: "merging the 41 and 127 trees into a tree with 168 nodes"; its direct attempt at one tree
-#: for both roles gave 212 ("weird") -- quoted by the report since issue 10.
+#: for both roles gave 212 ("weird") -- quoted by the report's "Beyond the source" section.
 JOINT_MERGED_003 = 168
 JOINT_DIRECT_003 = 212
 
 #: 003's sampled win rates of its tiny tables against a random player (percent), as X and as O,
-#: over this many games each -- quoted by the report since issue 10.
+#: over this many games each -- quoted by the report's "Beyond the source" section.
 SAMPLED_WIN_PERCENT_003 = {"X": 95.78, "O": 85.07}
 SAMPLED_GAMES_003 = 100_000
 

@@ -261,8 +261,6 @@ class ProgramPlayer:
     manager, or call :meth:`close`.
     """
 
-    deterministic = True
-
     def __init__(self, command: Sequence[str], name: str = "program") -> None:
         self.name = name
         self.command = list(command)

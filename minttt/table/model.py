@@ -253,8 +253,6 @@ class TablePlayer:
     ``choose`` raises KeyError there.
     """
 
-    deterministic = True
-
     def __init__(self, table: Table, name: str | None = None) -> None:
         self.table = table
         self.name = name or str(table.provenance.get("name") or f"table({table.size})")

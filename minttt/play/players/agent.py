@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.game.player import PlayerError, brief, legal_cell
+from minttt.game.player import Player, PlayerError, brief, legal_cell
 from minttt.game.rules import Board
 from minttt.integrations.openspiel import OpenSpielPlayer
 from minttt.integrations.pettingzoo import PettingZooPlayer
@@ -128,7 +128,7 @@ def _resolve(spec: str) -> Any:
     return obj
 
 
-def adapt(obj: Any, name: str) -> Any:
+def adapt(obj: Any, name: str) -> Player:
     """The player for ``obj``: a minttt player as is, an OpenSpiel bot or policy, a PettingZoo
     policy marked with ``pettingzoo_policy``, a ``move`` method, or a callable."""
     if callable(getattr(obj, "choices", None)):
@@ -147,7 +147,7 @@ def adapt(obj: Any, name: str) -> Any:
     raise InputError(f"agent {name!r}: {type(obj).__name__} is not callable and has no move()")
 
 
-def load_agent(spec: str) -> Any:
+def load_agent(spec: str) -> Player:
     """The player named by ``module.path:callable`` (see the module docstring)."""
     text = spec.strip()
     return adapt(_resolve(text), text)
@@ -155,8 +155,6 @@ def load_agent(spec: str) -> Any:
 
 class AgentPlayer:
     """A function from a board string to a cell, as a player (asked once per position)."""
-
-    deterministic = True
 
     def __init__(self, func: Callable[[str], Any], name: str) -> None:
         self.func = func

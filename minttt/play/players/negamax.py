@@ -213,7 +213,6 @@ class AlphaBetaRandomPlayer(SearchPlayer):
     """Uniformly random among the moves of exactly equal best value (proven never to lose)."""
 
     name = "alphabeta-random"
-    deterministic = False
 
     def __init__(self, *, ordering: bool = False, cache: bool = True) -> None:
         super().__init__(cache=cache)
@@ -228,7 +227,6 @@ class NaiveRandomAlphaBetaPlayer(SearchPlayer):
     returns equal to the best, which are bounds, not values. It loses (see :func:`naive_ties`)."""
 
     name = "alphabeta-naive-random"
-    deterministic = False
 
     def search(self, board: Board) -> Outcome:
         return naive_ties(board)

@@ -27,7 +27,6 @@ class SearchPlayer(BasePlayer):
     """Base of minimax, negamax and the alpha-beta players."""
 
     name = "search"
-    deterministic = True
 
     def __init__(self, *, cache: bool = True) -> None:
         self._cache: dict[tuple[int, ...], tuple[Outcome, float]] | None = {} if cache else None

@@ -1,4 +1,4 @@
-"""The array pipeline (minttt.scale) against the object pipeline, and resumable solves."""
+"""The array pipeline against the object pipeline, and resumable solves."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from minttt.bounds import long_run as scale_run
+from minttt.bounds import long_run
 from minttt.cli import app
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
@@ -21,7 +21,7 @@ VARIANT = Variant("second", None, "lookup", "entries", game="mnk:3,4,3")
 
 
 def schema() -> dict[str, Any]:
-    return load_schema(scale_run.SCHEMA)
+    return load_schema(long_run.SCHEMA)
 
 
 def good() -> dict[str, Any]:
@@ -50,10 +50,10 @@ def test_schema_is_valid_and_holds_every_shipped_checkpoint() -> None:
 
 
 def test_a_fresh_state_and_a_good_file_load(tmp_path: Path) -> None:
-    assert scale_run.load_checkpoint(tmp_path / "none.json", VARIANT)["runs"] == 0
+    assert long_run.load_checkpoint(tmp_path / "none.json", VARIANT)["runs"] == 0
     path = tmp_path / "c.json"
     path.write_text(json.dumps(good()))
-    assert scale_run.load_checkpoint(path, VARIANT) == good()
+    assert long_run.load_checkpoint(path, VARIANT) == good()
 
 
 @pytest.mark.parametrize(
@@ -75,7 +75,7 @@ def test_bad_checkpoints_are_refused_in_one_line(tmp_path: Path, text: bytes, me
     path = tmp_path / "c.json"
     path.write_bytes(text)
     with pytest.raises(InputError, match=message) as err:
-        scale_run.load_checkpoint(path, VARIANT)
+        long_run.load_checkpoint(path, VARIANT)
     assert "\n" not in str(err.value) and str(err.value).startswith(f"{path}: ")
 
 
