@@ -1,4 +1,4 @@
-"""Benchmark of the solver portfolio: every solver driver on every standard variant, the default against 003's.
+"""Benchmark of the solver portfolio: every driver on every standard variant, the default vs 003's.
 
 * every driver (rc2, pysat-linear, pysat-binary, z3-opt, z3-binary) on every standard 3x3 variant:
   size, proven lower bound, optimal, seconds, calls. z3-binary (003's method) runs under a time
