@@ -74,12 +74,15 @@ def _imports(module: str) -> list[tuple[str, str, int]]:
             continue
         if isinstance(node, ast.Import):
             found += [(a.name, "", node.lineno) for a in node.names if a.name.startswith("minttt")]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module.startswith("minttt"):
-                for a in node.names:
-                    sub = f"{node.module}.{a.name}"
-                    target = sub if sub in MODULES else node.module
-                    found.append((target, "" if sub in MODULES else a.name, node.lineno))
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.level == 0
+            and (node.module or "").startswith("minttt")
+        ):
+            for a in node.names:
+                sub = f"{node.module}.{a.name}"
+                target = sub if sub in MODULES else str(node.module)
+                found.append((target, "" if sub in MODULES else a.name, node.lineno))
     return found
 
 
