@@ -1,14 +1,20 @@
 """Atomic file writes: a reader never sees a half-written file, an interrupted write leaves none.
 
-An unusable path (read-only, under ``/proc``, a folder where a file goes) raises
+An unusable path (read-only, under ``/proc``, a folder where a file goes, an empty name) raises
 :class:`~minttt.errors.InputError` naming it. :func:`write_texts_atomic` writes several files all
 or none: each goes to a temporary file first, and the renames run shielded from Ctrl-C.
+
+A path that names something other than a regular file is written *through*, never replaced: a
+symlink (dangling or not) writes its target, atomically; an existing character device or FIFO
+(``/dev/null``, ``/dev/stdout``, a named pipe) is opened and written in place, after the staged
+files are committed; a socket or block device is refused.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,6 +29,39 @@ P = TypeVar("P", bound=str | os.PathLike[str])
 
 def _unusable(target: Path, exc: Exception) -> InputError:
     return InputError(f"{target}: cannot write ({getattr(exc, 'strerror', None) or exc})")
+
+
+def destination(path: str | os.PathLike[str]) -> tuple[Path, bool]:
+    """``(where the bytes go, whether they are written in place)`` for an output ``path``: a
+    symlink's final target (written atomically), an existing character device or FIFO in place,
+    anything else as itself. InputError for an empty name, a socket or a block device.
+
+    >>> destination("/dev/null")
+    (PosixPath('/dev/null'), True)
+    """
+    if not os.fspath(path):
+        raise InputError("an empty path is not a file name")
+    target = Path(path)
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return target, False  # not there yet: created atomically
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return target, True
+    if stat.S_ISSOCK(mode) or stat.S_ISBLK(mode):
+        raise InputError(f"{path}: is a socket or block device, not a file to write")
+    return target, False
+
+
+def _write_in_place(target: Path, data: bytes) -> None:
+    """Write ``data`` to a character device or FIFO (no temporary file: it cannot be renamed)."""
+    try:
+        with open(target, "wb") as handle:
+            handle.write(data)
+    except OSError as exc:
+        raise _unusable(target, exc) from None
 
 
 def _stage(target: Path, data: bytes) -> str:
@@ -55,20 +94,28 @@ def write_many_atomic(files: Mapping[P, bytes], *, final: bool = False) -> list[
     """
 
     staged: list[tuple[str, Path]] = []
+    in_place: list[tuple[Path, bytes]] = []
+    written: list[Path] = []
     try:
         for path, data in files.items():
-            target = Path(path)
-            staged.append((_stage(target, data), target))
+            target, through = destination(path)
+            if through:
+                in_place.append((target, data))
+            else:
+                staged.append((_stage(target, data), target))
+            written.append(Path(path))
         with shielded(final):
             for tmp, target in staged:
                 try:
                     os.replace(tmp, target)
                 except OSError as exc:
                     raise _unusable(target, exc) from None
+            for target, data in in_place:
+                _write_in_place(target, data)
     finally:
         for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
-    return [target for _, target in staged]
+    return written
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, final: bool = False) -> Path:
@@ -120,6 +167,7 @@ def refuse_overwrite(out: str | os.PathLike[str] | None, *inputs: Any, what: str
 
 __all__ = [
     "P",
+    "destination",
     "refuse_overwrite",
     "same_file",
     "write_bytes_atomic",

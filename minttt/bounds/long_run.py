@@ -67,7 +67,21 @@ def load_checkpoint(path: Path, variant: Variant) -> dict[str, Any]:
     problem = _schema_problem(state)
     if problem is not None:
         raise InputError(f"{path}: not a valid checkpoint of minttt scale ({problem})")
+    _check_bounds(path, state)
     return state
+
+
+def _check_bounds(path: Path, state: dict[str, Any]) -> None:
+    """The bounds of a checkpoint must be consistent before anything is claimed from them:
+    lower <= upper, a table exactly when an upper bound, ``optimal`` only when they meet. (The
+    table itself is verified when it is read: :func:`saved_table`.)"""
+    lower, upper, optimal = state["lower"], state["upper"], state["optimal"]
+    if (upper is None) != (state["table"] is None):
+        raise InputError(f"{path}: an upper bound needs its table and a table its upper bound")
+    if upper is not None and lower > upper:
+        raise InputError(f"{path}: lower bound {lower} is above the upper bound {upper}")
+    if optimal and (upper is None or lower < upper):
+        raise InputError(f"{path}: claims optimal, but its bounds are {lower} .. {upper}")
 
 
 def _schema_problem(state: dict[str, Any]) -> str | None:
@@ -79,10 +93,10 @@ def _schema_problem(state: dict[str, Any]) -> str | None:
     return f"{'.'.join(str(p) for p in path) or '(document)'}: {message}"
 
 
-def saved_table(path: Path, variant: Variant) -> Table:
+def saved_table(path: Path, variant: Variant, size: int | None = None) -> Table:
     """The best table saved beside a checkpoint, refused (InputError) unless it is ``variant``'s
-    (game, role, criterion): a foreign table must never stand as an upper bound."""
-
+    (game, role, criterion), has the ``size`` the checkpoint records and passes the exhaustive
+    verifier: a foreign or imperfect table must never stand as an upper bound."""
     table = load_table(path)
     want = (variant.rules.name, variant.role, variant.criterion)
     if (table.rules.name, table.role, table.criterion) != want:
@@ -90,6 +104,12 @@ def saved_table(path: Path, variant: Variant) -> Table:
             f"{path}: a table of {table.rules.name} {table.role} ({table.criterion}), "
             f"not of {variant.name}"
         )
+    if size is not None and table.size != size:
+        raise InputError(f"{path}: {table.size} entries, the checkpoint's upper bound says {size}")
+    report = verify_table(table)
+    if not report.ok:
+        reason = report.counterexample.reason if report.counterexample else "it does not verify"
+        raise InputError(f"{path}: the saved table fails minttt verify ({reason})")
     return table
 
 
@@ -101,6 +121,9 @@ class _Run:
         self.variant, self.checkpoint, self.say = variant, checkpoint, say
         self.state = load_checkpoint(checkpoint, variant)
         self.state["runs"] += 1
+        # what this run proves: "optimal" is claimed only from this, never from the file (an
+        # earlier run's lower bound cannot be re-checked on load; it stays as history)
+        self.proven = 0
         self.origin = time.perf_counter() - float(self.state["seconds"])
         self.table_path = checkpoint.with_name(checkpoint.stem + ".table.json")
 
@@ -125,7 +148,8 @@ class _Run:
         self.record(f"{source} table, verified")
 
     def raise_lower(self, lower: int, event: str | None = None) -> None:
-        """A proven lower bound; recorded when ``event`` names it."""
+        """A lower bound this run proved; recorded when ``event`` names it."""
+        self.proven = max(self.proven, lower)
         if lower > self.state["lower"]:
             self.state["lower"] = lower
             if event is not None:
@@ -135,7 +159,7 @@ class _Run:
         """The saved (verified) table of a resumed run, or None; a bound whose table is gone is
         dropped with it."""
         if self.state["table"] and self.table_path.exists():
-            return saved_table(self.table_path, self.variant)
+            return saved_table(self.table_path, self.variant, self.state["upper"])
         self.state["upper"], self.state["table"] = None, None
         return None
 
@@ -143,7 +167,7 @@ class _Run:
         """Settle ``optimal``, record the last line (``proven_event`` when proven) and return
         the state."""
         st = self.state
-        st["optimal"] = st["upper"] is not None and st["lower"] >= st["upper"]
+        st["optimal"] = st["upper"] is not None and self.proven >= st["upper"]
         self.record(proven_event if st["optimal"] and proven_event else event)
         return st
 
@@ -164,14 +188,13 @@ def long_solve(
     """
     run = _Run(variant, checkpoint, say)
     state = run.state
-    if state["optimal"]:
-        say(f"{variant.name}: already proven, {state['upper']} entries")
-        return state
+    saved = run.saved()  # checked (and refused, one line) before any work or progress line
+    if state["optimal"]:  # an earlier run's claim: this run proves it again before saying so
+        say(f"{variant.name}: proven by an earlier run at {state['upper']} entries; re-proving")
     start = time.perf_counter()
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
     say(f"{variant.name}: graph and formula in {time.perf_counter() - start:.1f} s")
-    saved = run.saved()
     if saved is not None:
         state["upper"] = saved.size
     side = variant.role.sides[0]
@@ -186,7 +209,7 @@ def long_solve(
         run.offer(array_table(graph, formula, best, prov), "greedy + local search")
     remaining = time_limit - (time.perf_counter() - start)
     if remaining <= 0:
-        return state
+        return run.finish("time limit")
     outcome = rc2_arrays(
         formula, timeout=remaining, on_bound=lambda lower: run.raise_lower(lower, "rc2 lower bound")
     )
@@ -224,12 +247,11 @@ def hinted_upper(
     (:func:`minttt.bounds.greedy.greedy_for`), then :func:`minttt.bounds.hinted.hinted_descent` from
     it for ``hint_seconds``. A verified table smaller than the saved one replaces it; the lower
     bound is untouched unless the descent proves its table optimal (UNSAT one entry below)."""
-
     run = _Run(variant, checkpoint, say)
     state = run.state
+    saved = run.saved()  # checked before any work
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
-    saved = run.saved()
     if saved is not None:  # resume from the saved (verified) table
         best = chosen_from_table(graph, saved)
         state["upper"] = len(best)

@@ -12,7 +12,16 @@ from typing import Any
 
 import typer
 
-from minttt.cli.common import console, fail, guarded, print_json, require_folder, step_progress
+from minttt.cli.common import (
+    console,
+    fail,
+    guarded,
+    path_argument,
+    path_option,
+    print_json,
+    require_folder,
+    step_progress,
+)
 from minttt.errors import InputError
 from minttt.fileio import refuse_overwrite, write_bytes_atomic, write_many_atomic
 from minttt.formula.variants import Variant, certificate_variants
@@ -25,14 +34,14 @@ def certify_command(
         None, metavar="[VARIANT]...", help="Variant names, e.g. first-center-lookup-entries."
     ),
     all_: bool = typer.Option(False, "--all", help="Every proven minimum the project reports."),
-    out: Path = typer.Option(
+    out: Path = path_option(
         Path("results/proofs"), "--out", help="Folder for the certificates and index.json."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the index records as JSON."),
     no_check: bool = typer.Option(
         False, "--no-check", help="Skip minttt's DRAT check (the tests run it)."
     ),
-    drat_trim: Path = typer.Option(
+    drat_trim: Path = path_option(
         None,
         "--drat-trim",
         help="A drat-trim binary: checks the proofs, and minttt.lrat checks the LRAT refutation "
@@ -132,8 +141,8 @@ def _line(c: Any) -> str:
 
 
 def check_proof_command(
-    cnf: Path = typer.Argument(..., help="DIMACS CNF (plain, .xz or .gz)."),
-    proof: Path = typer.Argument(
+    cnf: Path = path_argument(..., help="DIMACS CNF (plain, .xz or .gz)."),
+    proof: Path = path_argument(
         ..., help="DRAT proof, text or binary, or LRAT text (plain, .xz or .gz)."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
@@ -143,7 +152,7 @@ def check_proof_command(
         help="PROOF is LRAT (DRAT with hints, as drat-trim -L writes it; implied by a "
         "file name with .lrat), checked in one pass by minttt.lrat.",
     ),
-    lrat_out: Path | None = typer.Option(
+    lrat_out: Path | None = path_option(
         None,
         "--lrat-out",
         help="Write the refutation as LRAT (the needed lemmas with their hints; .xz or .gz "

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import re
 import signal
 import sys
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
@@ -36,6 +38,12 @@ __all__ = [
     "print_json",
     "require_folder",
     "step_progress",
+    "MAX_SECONDS",
+    "number",
+    "number_option",
+    "move_timeout_option",
+    "path_argument",
+    "path_option",
     "word_option",
 ]
 
@@ -148,4 +156,75 @@ def word_option(word: type[W], default: Any, *flags: str, help: str, choices: st
 
     return typer.Option(
         default, *flags, parser=parse, metavar=choices or "|".join(word.values()), help=help
+    )
+
+
+def _path(text: str | Path) -> Path:
+    """A path as typed; an empty one is a usage error (``Path("")`` would be the current folder)."""
+    if isinstance(text, Path):
+        return text
+    if not text.strip():
+        raise typer.BadParameter("an empty path names no file or folder")
+    return Path(text)
+
+
+def path_option(default: Any, *flags: str, help: str, **kwargs: Any) -> Any:
+    """A typer option whose value is a :class:`~pathlib.Path`, never the empty path."""
+    return typer.Option(default, *flags, parser=_path, help=help, **kwargs)
+
+
+def path_argument(default: Any, *, help: str, **kwargs: Any) -> Any:
+    """A typer argument whose value is a :class:`~pathlib.Path`, never the empty path."""
+    return typer.Argument(default, parser=_path, help=help, **kwargs)
+
+
+#: the longest time limit any option takes (seconds, about 11.6 days): timers overflow beyond
+MAX_SECONDS = 1e6
+
+
+def number(low: float, high: float, *, above: bool = False) -> Callable[[str], float]:
+    """A typer ``parser`` for a finite number in ``[low, high]`` (``(low, high]`` with
+    ``above``): ``nan``, ``inf`` and absurd values are usage errors (one line, exit 2).
+
+    >>> number(0, 1)("0.25"), number(0, 10, above=True)("10")
+    (0.25, 10.0)
+    """
+
+    def parse(text: str | float) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise typer.BadParameter(f"{text!r} is not a number") from None
+        inside = (value > low if above else value >= low) and value <= high
+        if not math.isfinite(value) or not inside:
+            left = "(" if above else "["
+            raise typer.BadParameter(f"{text} is not a finite number in {left}{low:g}, {high:g}]")
+        return value
+
+    return parse
+
+
+def number_option(
+    default: Any,
+    *flags: str,
+    help: str,
+    low: float = 0.0,
+    high: float = MAX_SECONDS,
+    above: bool = False,
+) -> Any:
+    """A typer option whose value is a finite float in range (see :func:`number`)."""
+    return typer.Option(default, *flags, parser=number(low, high, above=above), help=help)
+
+
+def move_timeout_option() -> Any:
+    """``--move-timeout``: seconds a ``module:callable`` agent may take for one move (it runs in
+    a process of its own; one that hangs is stopped and counts as a defect of the agent)."""
+    from minttt.play.players.isolated import DEFAULT_MOVE_TIMEOUT
+
+    return number_option(
+        DEFAULT_MOVE_TIMEOUT,
+        "--move-timeout",
+        help="Seconds a module:callable agent may take per move (then it is stopped).",
+        above=True,
+        high=3600.0,
     )

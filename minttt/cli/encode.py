@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded, plain, word_option
+from minttt.cli.common import console, guarded, number_option, path_option, plain, word_option
 from minttt.errors import InputError
 from minttt.fileio import write_text_atomic
 from minttt.formula.encode import encode
@@ -26,15 +26,17 @@ def encode_command(
         help="role[-opening]-encoding-objective[-never-lose], e.g. first-center-lookup-entries",
     ),
     fmt: str = typer.Option("wcnf", "--format", help="wcnf | smt2."),
-    out: Path | None = typer.Option(None, "--out", help="Output file (default: stdout)."),
+    out: Path | None = path_option(None, "--out", help="Output file (default: stdout)."),
     game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
     optimum: bool = typer.Option(
         True,
         "--optimum/--no-optimum",
         help="Solve first (RC2) to put the optimum in the header.",
     ),
-    timeout: float = typer.Option(60.0, "--timeout", help="Seconds for the optimum (header only)."),
-    all_dir: Path | None = typer.Option(
+    timeout: float = number_option(
+        60.0, "--timeout", help="Seconds for the optimum (header only)."
+    ),
+    all_dir: Path | None = path_option(
         None, "--all", help="Write every standard 3x3 variant in both formats into this folder."
     ),
     symmetry: Symmetry = word_option(

@@ -8,7 +8,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from minttt.cli.common import console, err_console, guarded, plain, print_json
+from minttt.cli.common import console, err_console, guarded, number_option, plain, print_json
 from minttt.errors import InputError
 from minttt.evolve.plot import save_plot
 from minttt.evolve.runner import (
@@ -58,6 +58,7 @@ def evolve_command(
     genes: int = typer.Option(
         None, "--genes", help="hochmuth: 627 decision positions or 000's 827 situations."
     ),
+    # probabilities: the recipe checks each is in [0, 1] (nan and inf fail), in one line
     p_replicate: float = typer.Option(None, "--p-replicate", help="hochmuth: 0.10."),
     p_mutate: float = typer.Option(None, "--p-mutate", help="0.001 (hochmuth) / 0.025 (cornell)."),
     p_crossover: float = typer.Option(None, "--p-crossover", help="hochmuth: 0.15 per gene."),
@@ -76,8 +77,8 @@ def evolve_command(
         "at most N times (default: 20 for hochmuth, 0 for cornell, which never reaches "
         "perfection).",
     ),
-    max_seconds: float | None = typer.Option(
-        600.0, "--max-seconds", help="Time budget over all attempts, in seconds."
+    max_seconds: float | None = number_option(
+        600.0, "--max-seconds", help="Time budget over all attempts, in seconds.", above=True
     ),
     single_run: bool = typer.Option(
         False, "--single-run", help="000's exact protocol: one run, no restarts, no budget."
@@ -212,7 +213,8 @@ def _report_imperfect(
     if json_out:
         print_json(result)
         return
-    generations = sum(a["generations"] + 1 for a in result["attempts"])
+    # generations bred after each attempt's initial population, as --generations and --json count
+    generations = sum(a["generations"] for a in result["attempts"])
     where = (
         f"checkpoint {plain(result['checkpoint'])} (run the same command to go on)"
         if "checkpoint" in result

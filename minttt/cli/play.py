@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from minttt.cli.common import guarded
+from minttt.cli.common import guarded, move_timeout_option
 from minttt.errors import InputError
 from minttt.play.console import play_console
 from minttt.play.opponents import console_opponent
@@ -18,6 +18,7 @@ def play_command(
     ),
     side: str | None = typer.Option(None, "--as", help="Your side, X or O (asked if absent)."),
     seed: int | None = typer.Option(None, "--seed", help="Seed for random players."),
+    move_timeout: float = move_timeout_option(),
 ) -> None:
     """Play tic-tac-toe at the console (cells 1-9). End of input quits cleanly."""
 
@@ -26,7 +27,7 @@ def play_command(
     if table is not None and player is not None:
         raise InputError("give --table or --player, not both")
     human = None if side is None else _side(side)
-    opponent, human, rules = console_opponent(table, player, human)
+    opponent, human, rules = console_opponent(table, player, human, move_timeout)
     try:
         play_console(opponent, human, seed=seed, rules=rules)
     except EOFError:

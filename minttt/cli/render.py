@@ -6,17 +6,17 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded, plain
+from minttt.cli.common import console, guarded, path_argument, path_option, plain
 from minttt.errors import InputError
 from minttt.render.files import STYLES, output_format, render_file
 from minttt.table.model import load_table
 
 
 def render_command(
-    table_path: Path | None = typer.Argument(
+    table_path: Path | None = path_argument(
         None, metavar="TABLE.json", help="A minttt-table/1 file (not with --graph)."
     ),
-    out: Path = typer.Option(
+    out: Path = path_option(
         ...,
         "--out",
         "-o",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded, plain, require_folder, step_progress
+from minttt.cli.common import console, guarded, path_option, plain, require_folder, step_progress
 from minttt.errors import InputError
 from minttt.report.reproduce import STEPS, reproduce
 
@@ -15,8 +15,8 @@ def register(app: typer.Typer) -> None:
     @app.command("reproduce")
     @guarded
     def reproduce_command(
-        out: Path = typer.Option(Path("results"), "--out", help="Folder for the results."),
-        encodings: Path = typer.Option(
+        out: Path = path_option(Path("results"), "--out", help="Folder for the results."),
+        encodings: Path = path_option(
             Path("encodings"), "--encodings", help="Folder for the exported formulas."
         ),
         step: list[str] = typer.Option(

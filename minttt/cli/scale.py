@@ -7,7 +7,14 @@ from pathlib import Path
 import typer
 
 from minttt.bounds.long_run import hinted_upper, long_solve
-from minttt.cli.common import err_console, guarded, print_json, word_option
+from minttt.cli.common import (
+    err_console,
+    guarded,
+    number_option,
+    path_option,
+    print_json,
+    word_option,
+)
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
 from minttt.game.rules import Rules
@@ -19,11 +26,13 @@ def scale_command(
     role: Role = word_option(
         Role, Role.X, "--role", help="first (X) or second (O).", choices="first|second"
     ),
-    time_limit: float = typer.Option(60.0, "--time-limit", help="Seconds for this run."),
-    checkpoint: Path = typer.Option(
+    time_limit: float = number_option(
+        60.0, "--time-limit", help="Seconds for this run.", above=True
+    ),
+    checkpoint: Path = path_option(
         ..., "--checkpoint", help="Checkpoint JSON: created, or resumed when it exists."
     ),
-    hint: float = typer.Option(
+    hint: float = number_option(
         0.0, "--hint", help="Upper bounds only: a hinted SAT descent this many seconds."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the final state as JSON."),
@@ -53,7 +62,12 @@ def scale_command(
         print_json(summary)
     else:
         up, lo = state["upper"], state["lower"]
-        gap = f"{up} entries, proven" if state["optimal"] else f"{lo} .. {up} entries"
+        if state["optimal"]:
+            gap = f"{up} entries, proven"
+        elif up is not None and lo >= up:
+            gap = f"{up} entries; an earlier run's lower bound meets it, not re-proven in this run"
+        else:
+            gap = f"{lo} .. {up} entries"
         print(f"{variant.name}: {gap} (checkpoint {checkpoint})")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded, print_json, word_option
+from minttt.cli.common import console, guarded, number_option, path_option, print_json, word_option
 from minttt.errors import InputError
 from minttt.formula.variants import Variant, standard_variants, uses_arrays
 from minttt.game.graph import graph_for
@@ -89,8 +89,10 @@ def solve_command(
     ),
     card: str = typer.Option("totalizer", "--card", help="PySAT cardinality encoding (pysat-*)."),
     sat: str = typer.Option("glucose4", "--sat", help="PySAT SAT solver (rc2, pysat-*)."),
-    timeout: float | None = typer.Option(None, "--timeout", help="Seconds per variant (wall)."),
-    out: Path | None = typer.Option(
+    timeout: float | None = number_option(
+        None, "--timeout", help="Seconds per variant (wall).", high=MAX_TIMEOUT
+    ),
+    out: Path | None = path_option(
         None,
         "--out",
         help="Write the table (JSON); with --all a directory, one file per variant.",

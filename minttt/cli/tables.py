@@ -6,7 +6,15 @@ import sys
 
 import typer
 
-from minttt.cli.common import console, fail, guarded, plain, print_json, word_option
+from minttt.cli.common import (
+    console,
+    fail,
+    guarded,
+    move_timeout_option,
+    plain,
+    print_json,
+    word_option,
+)
 from minttt.errors import InputError
 from minttt.fileio import refuse_overwrite, write_text_atomic
 from minttt.game.player import Player
@@ -22,7 +30,7 @@ from minttt.vocabulary import Criterion, Role
 
 
 def _player_or_table(
-    table_path: str | None, player: str | None
+    table_path: str | None, player: str | None, move_timeout: float
 ) -> tuple[Table | None, Player | None]:
     """``(table, None)`` for a file, ``(None, player)`` for ``--player NAME``."""
     if (table_path is None) == (player is None):
@@ -31,7 +39,7 @@ def _player_or_table(
         return load_table(table_path), None
 
     assert player is not None
-    return None, make_player(player)
+    return None, make_player(player, move_timeout=move_timeout)
 
 
 def _verify(
@@ -67,6 +75,7 @@ def verify_command(
         help="optimal or never-lose (default: the table's; optimal).",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    move_timeout: float = move_timeout_option(),
 ) -> None:
     """Play a table (or a player) against every opponent line and check every move.
 
@@ -75,7 +84,7 @@ def verify_command(
     position into a lost one). Exit 0 when it holds, 1 with the first counterexample, 2 for a
     file that cannot be read or breaks the schema.
     """
-    table, who = _player_or_table(table_path, player)
+    table, who = _player_or_table(table_path, player, move_timeout)
     report = _verify(table, who, role, criterion)
     if json_out:
         data = report.to_dict()
@@ -96,10 +105,11 @@ def odds_command(
     table_path: str | None = typer.Argument(None, metavar="[TABLE.json]", help="Table file."),
     player: str | None = typer.Option(None, "--player", "-p", help="A player by name."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    move_timeout: float = move_timeout_option(),
 ) -> None:
     """Exact win / draw / loss odds against a uniformly random opponent, as X and as O."""
 
-    table, named = _player_or_table(table_path, player)
+    table, named = _player_or_table(table_path, player, move_timeout)
     roles = [Role.X, Role.O]
     who: Player
     if table is not None:

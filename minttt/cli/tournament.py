@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from minttt.cli.common import console, guarded, plain, print_json
+from minttt.cli.common import console, guarded, move_timeout_option, plain, print_json
 from minttt.errors import InputError
 from minttt.play.opponents import check_playable, game_of
 from minttt.play.players import make_player
@@ -28,6 +28,7 @@ def tournament_command(
         False, "--both-ways", help="Also play B as X against A as O (seed + 1)."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    move_timeout: float = move_timeout_option(),
 ) -> None:
     """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds."""
 
@@ -35,7 +36,8 @@ def tournament_command(
         raise InputError(f"--games {games}: must be 1-{MAX_GAMES:,}")
     if not 0 <= seed <= MAX_SEED:
         raise InputError(f"--seed {seed}: must be 0-{MAX_SEED}")
-    a, b = make_player(first), make_player(second)
+    a = make_player(first, move_timeout=move_timeout)
+    b = make_player(second, move_timeout=move_timeout)
     for p in (a, b):
         if getattr(p, "name", "") == "human":
             raise InputError("a tournament needs computer players; use `minttt play`")

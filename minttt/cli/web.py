@@ -6,14 +6,14 @@ from pathlib import Path
 
 import typer
 
-from minttt.cli.common import console, guarded, print_json
+from minttt.cli.common import console, guarded, path_option, print_json
 from minttt.table.model import load_table
 from minttt.web.site import build_site
 
 
 def web_command(
-    table: Path = typer.Option(..., "--table", help="A minttt-table/1 JSON file."),
-    out: Path = typer.Option(..., "--out", help="Folder to write the site into (created)."),
+    table: Path = path_option(..., "--table", help="A minttt-table/1 JSON file."),
+    out: Path = path_option(..., "--out", help="Folder to write the site into (created)."),
     json_out: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
     """Write a self-contained play page for TABLE into OUT (open OUT/index.html)."""

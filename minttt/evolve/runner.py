@@ -71,8 +71,40 @@ def start(config: Config, checkpoint: str | Path | None = None) -> EvolutionStat
             pop = state.population
             if pop.shape[1] != index.size or (pop < 0).any() or (pop >= index.n_legal).any():
                 raise InputError(f"checkpoint {checkpoint}: genomes do not fit {index.size} genes")
+        check_claims(config, state, f"checkpoint {checkpoint}")
         return state
     return _module(config).initial_state(config)
+
+
+def check_claims(config: Config, state: EvolutionState, where: str) -> None:
+    """Re-check what a saved state claims before anything is reported from it (InputError, one
+    line, naming what is inconsistent): the generations it names lie in the past, its best
+    individual has the fitness it records (recomputed: 000's recipe), and "perfect" only stands
+    when that best loses no game (recomputed by the exhaustive match).
+    """
+    g = state.generation
+    for name in ("best_generation", "perfect_generation"):
+        value = getattr(state, name)
+        if value is not None and not 0 <= value < g:
+            raise InputError(f"{where}: {name} {value} is not a generation evaluated (0-{g - 1})")
+    if state.best is None:
+        if state.best_fitness is not None or state.perfect_generation is not None:
+            raise InputError(f"{where}: records a best fitness or a perfect run but no best")
+        return
+    if isinstance(config, HochmuthConfig):
+        tree = situations.tree_for(config.genes)
+        fitness = float(tree.evaluate(state.best[None, :]).fitness(config.fitness)[0])
+        if fitness != state.best_fitness:
+            raise InputError(
+                f"{where}: records best fitness {state.best_fitness}, its best scores {fitness}"
+            )
+    if state.perfect_generation is not None:
+        lost = _best_lost(state)
+        if lost != 0:
+            raise InputError(
+                f"{where}: claims a perfect strategy at generation {state.perfect_generation}, "
+                f"but its best loses {lost} games"
+            )
 
 
 def is_finished(config: Config, state: EvolutionState) -> bool:
@@ -331,6 +363,7 @@ __all__ = [
     "SOURCE_000",
     "attempt_seed",
     "evolution_summary",
+    "check_claims",
     "evolve_until_perfect",
     "evolved_table",
     "is_finished",

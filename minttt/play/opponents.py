@@ -13,6 +13,7 @@ from typing import Any
 from minttt.errors import InputError
 from minttt.game.rules import TIC_TAC_TOE, Rules
 from minttt.play.players import make_player
+from minttt.play.players.isolated import DEFAULT_MOVE_TIMEOUT
 from minttt.table.model import load_table
 from minttt.vocabulary import Role
 
@@ -43,7 +44,10 @@ def check_playable(rules: Any, command: str) -> None:
 
 
 def console_opponent(
-    table_path: str | None, player: str | None, human: Role | None
+    table_path: str | None,
+    player: str | None,
+    human: Role | None,
+    move_timeout: float = DEFAULT_MOVE_TIMEOUT,
 ) -> tuple[Any, Role | None, Rules]:
     """``(opponent, the human's side, rules)`` of a console game against a table file or a
     player by name (default alphabeta). A one-role table decides the human's side."""
@@ -57,7 +61,7 @@ def console_opponent(
             raise InputError(f"this table plays {tab.role} only; play as the other side")
         return tab.player(), human, tab.rules
 
-    opponent = make_player(player or "alphabeta")
+    opponent = make_player(player or "alphabeta", move_timeout=move_timeout)
     if getattr(opponent, "name", "") == "human":
         raise InputError("--player human: choose a computer opponent")
     return opponent, human, game_of(opponent)  # a table:PATH player plays its table's game

@@ -20,6 +20,7 @@ from pathlib import Path
 from minttt.errors import InputError
 from minttt.fileio import write_many_atomic
 from minttt.table.model import Table, load_table
+from minttt.table.verify import verify_table
 
 ASSETS = ("play.js", "style.css")
 SITE_FILES = ("index.html", *ASSETS, "table.json")
@@ -37,9 +38,16 @@ def _inline_json(text: str) -> str:
 
 
 def render_site(table: Table) -> dict[str, bytes]:
-    """The site's files as ``{name: bytes}``, in :data:`SITE_FILES` order (no file is written)."""
+    """The site's files as ``{name: bytes}``, in :data:`SITE_FILES` order (no file is written).
+
+    The page plays only a table that passes the exhaustive verifier (InputError naming the first
+    counterexample otherwise): a page must never lose where ``minttt verify`` says it would."""
     if table.game not in ("3x3", "3x3-misere"):
         raise InputError(f"the play page handles 3x3 games only, not {table.game!r}")
+    report = verify_table(table)
+    if not report.ok:
+        where = report.counterexample.reason if report.counterexample else "it does not verify"
+        raise InputError(f"the table fails minttt verify, so no page plays it: {where}")
     table_json = table.to_json()
     index = asset_text("index.html")
     if index.count(PLACEHOLDER) != 1:  # pragma: no cover - a broken package

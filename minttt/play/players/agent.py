@@ -11,11 +11,14 @@ The object named after the colon (dots reach inside it: ``mod:Agent.move``) beco
 ``x`` moves first) and the answer a cell 0-8 (an int, or anything ``operator.index`` accepts, e.g.
 a numpy integer). The agent is asked once per position, so it is taken to be deterministic.
 
-A spec that cannot be loaded raises :class:`~minttt.errors.InputError` (exit 2). An agent that
-raises or answers something that is not a legal move raises :class:`PlayerError` (an InputError):
-``verify`` reports it as a counterexample (exit 1); ``odds``, ``tournament`` and ``play`` exit 2.
+This module loads an agent in the current process; the commands run every agent in a process of
+its own (:mod:`minttt.play.players.isolated`, with a time limit per move), which loads it with
+:func:`load_in_process`. A spec that cannot be loaded raises :class:`~minttt.errors.InputError`
+(exit 2). An agent that raises or answers something that is not a legal move raises
+:class:`PlayerError` (an InputError): ``verify`` reports it as a counterexample (exit 1);
+``odds``, ``tournament`` and ``play`` exit 2.
 
->>> p = load_agent("minttt.play.players.agent:first_free")
+>>> p = load_in_process("minttt.play.players.agent:first_free")
 >>> p.name, p.choices(Board.parse("xo.......")), p.choices(Board.parse("xoxoxoxox"))
 ('minttt.play.players.agent:first_free', (2,), ())
 """
@@ -147,8 +150,9 @@ def adapt(obj: Any, name: str) -> Player:
     raise InputError(f"agent {name!r}: {type(obj).__name__} is not callable and has no move()")
 
 
-def load_agent(spec: str) -> Player:
-    """The player named by ``module.path:callable`` (see the module docstring)."""
+def load_in_process(spec: str) -> Player:
+    """The player named by ``module.path:callable``, in this process (see the module docstring):
+    what :mod:`minttt.play.players.isolated` runs in the agent's own process."""
     text = spec.strip()
     return adapt(_resolve(text), text)
 
@@ -173,4 +177,4 @@ class AgentPlayer:
         return self.choices(board)[0]
 
 
-__all__ = ["AgentPlayer", "adapt", "load_agent", "looks_like_agent"]
+__all__ = ["AgentPlayer", "adapt", "load_in_process", "looks_like_agent"]

@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 from minttt.errors import InputError
 from minttt.game.player import Player, RandomPlayer
-from minttt.play.players.agent import load_agent, looks_like_agent
+from minttt.play.players.agent import looks_like_agent
 from minttt.play.players.human import HumanPlayer
+from minttt.play.players.isolated import DEFAULT_MOVE_TIMEOUT, load_agent
 from minttt.play.players.minimax import MinimaxPlayer
 from minttt.play.players.negamax import (
     AlphaBetaPlayer,
@@ -62,8 +63,11 @@ PLAYER_HELP: dict[str, str] = {
 }
 
 
-def make_player(spec: str) -> Player:
-    """The player named by ``spec`` (see :data:`PLAYER_NAMES`); InputError for an unknown name."""
+def make_player(spec: str, *, move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> Player:
+    """The player named by ``spec`` (see :data:`PLAYER_NAMES`); InputError for an unknown name.
+
+    A ``module:callable`` agent runs in its own process, ``move_timeout`` seconds per move
+    (:mod:`minttt.play.players.isolated`)."""
     text = spec.strip()
     if text.lower().startswith("table:"):
         path = text[len("table:") :]
@@ -75,7 +79,7 @@ def make_player(spec: str) -> Player:
         return simavr_player(text[len("avr:") :])
 
     if looks_like_agent(text):
-        return load_agent(text)
+        return load_agent(text, move_timeout)
     factory = _FACTORIES.get(text.lower())
     if factory is None:
         raise InputError(f"unknown player {spec!r}: expected one of {', '.join(PLAYER_NAMES)}")
