@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import doctest
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
 
-LONG_RUN_INPUTS = ("games_study.json", "games/bounds.json", "raw_cross_check.json")
+from minttt.report.reproduce import carry_long_runs
 
 
 class SmokeFailure(Exception):
@@ -64,16 +63,14 @@ def check_installed(checkout: Path) -> str:
 def check_reproduce(checkout: Path, work: Path) -> str:
     out, encodings = work / "results", work / "encodings"
     committed = checkout / "results"
-    for name in LONG_RUN_INPUTS:  # reproduce reads the committed long runs, never reruns them
-        if (committed / name).is_file():
-            (out / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(committed / name, out / name)
+    carry_long_runs(committed, out)  # reproduce reads the committed long runs, never reruns them
+    carried = {p.relative_to(out) for p in out.rglob("*") if p.is_file()}
     run("minttt", "reproduce", "--out", str(out), "--encodings", str(encodings))
     compared = 0
     for folder, reference in ((out, committed), (encodings, checkout / "encodings")):
         for path in sorted(folder.rglob("*")):
             rel = path.relative_to(folder)
-            if not path.is_file() or str(rel) in LONG_RUN_INPUTS:
+            if not path.is_file() or rel in carried:
                 continue
             ref = reference / rel
             if not ref.is_file():

@@ -362,9 +362,8 @@ def test_written_lrat_passes_drat_trims_lrat_check(tmp_path: Path):
         cnf = drat.read_bytes(PROOFS / record["cnf"])
         result = drat.check(cnf, drat.read_bytes(PROOFS / record["proof"]), lrat=True)
         assert result.lrat is not None
-        # lrat-check stops at a comment line over 1,024 characters: give it the clauses only
-        plain = b"".join(line + b"\n" for line in cnf.splitlines() if not line.startswith(b"c"))
-        (tmp_path / "f.cnf").write_bytes(plain)
+        # the shipped CNF as it is (its comment lines fit lrat-check's 1,024-byte reader)
+        (tmp_path / "f.cnf").write_bytes(cnf)
         (tmp_path / "f.lrat").write_bytes(result.lrat)
         run = subprocess.run(
             [str(REAL_LRAT_CHECK), str(tmp_path / "f.cnf"), str(tmp_path / "f.lrat")],
@@ -374,3 +373,33 @@ def test_written_lrat_passes_drat_trims_lrat_check(tmp_path: Path):
         )
         assert run.returncode == 0 and "c VERIFIED" in run.stdout, (record["variant"], run.stdout)
         assert "NOT VERIFIED" not in run.stdout and "WARNING" not in run.stdout
+
+
+@pytest.mark.skipif(
+    not REAL_LRAT_CHECK,
+    reason="no lrat-check (drat-trim's C LRAT checker): set MINTTT_LRAT_CHECK or put it on PATH",
+)
+def test_lrat_check_reads_a_shipped_cnf_whole_and_refuses_a_cut_refutation(tmp_path: Path):
+    """On a shipped CNF as it is, lrat-check accepts minttt's LRAT and refuses it without its
+    last line (format 1's long comment line made it stop reading the CNF and still pass)."""
+    import subprocess
+
+    cnf = drat.read_bytes(PROOFS / "first-center-lookup-entries.cnf.xz")
+    proof = drat.read_bytes(PROOFS / "first-center-lookup-entries.drat.xz")
+    lrat = drat.check(cnf, proof, lrat=True).lrat
+    assert lrat is not None
+    (tmp_path / "f.cnf").write_bytes(cnf)
+
+    def verdict(text: bytes) -> str:
+        (tmp_path / "f.lrat").write_bytes(text)
+        run = subprocess.run(
+            [str(REAL_LRAT_CHECK), str(tmp_path / "f.cnf"), str(tmp_path / "f.lrat")],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return run.stdout
+
+    assert "c VERIFIED" in verdict(lrat)
+    cut = b"".join(line + b"\n" for line in lrat.splitlines()[:-1])
+    assert "c VERIFIED" not in verdict(cut)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from freshness import explain
 
-from minttt.report.reproduce import LONG_RUN_INPUTS, reproduce
+from minttt.report.reproduce import carry_long_runs, reproduce
 
 pytestmark = pytest.mark.slow  # reruns the whole of minttt reproduce
 
@@ -46,11 +46,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     out = tmp_path_factory.mktemp("results")
     enc = tmp_path_factory.mktemp("encodings")
-    for name in LONG_RUN_INPUTS:  # reproduce reads the committed long runs, never reruns them
-        committed = ROOT / "results" / name
-        if committed.exists():
-            (out / name).parent.mkdir(parents=True, exist_ok=True)
-            (out / name).write_bytes(committed.read_bytes())
+    carry_long_runs(ROOT / "results", out)  # reproduce reads the long runs, never reruns them
     reproduce(out, enc)
     return out, enc
 

@@ -49,8 +49,9 @@ from minttt.proof.cnf import BOUND_DEPTH, CARD_ENCODING, array_cnf, bound_clause
 from minttt.proof.drat_trim import drat_trim_check
 from minttt.solvers.arrays import DEFAULT_SAT as ARRAY_SAT
 from minttt.solvers.portfolio import SolveRun, solve_variant
-from minttt.table.model import Table
+from minttt.table.model import Table, load_table
 from minttt.table.verify import verify_table
+from minttt.vocabulary import Objective
 
 if TYPE_CHECKING:
     from minttt.proof.drat import CheckResult
@@ -58,18 +59,19 @@ if TYPE_CHECKING:
 SAT_SOLVER = "cadical195"
 SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
 INDEX = "index.json"
-FORMAT = "minttt-certificates/1"
+# format 2: every CNF comment line at most proof.cnf.MAX_COMMENT bytes (the bounded literals over
+# several "c objective" lines); format 1 wrote them on one line, which lrat-check stops reading at
+FORMAT = "minttt-certificates/2"
 XZ_PRESET = 6
 MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its size recorded only
 MAX_SHIPPED_CNF = 4 * MAX_SHIPPED_PROOF  # xz bytes; a larger CNF is rebuilt, its SHA-256 recorded
 MAX_COMPRESSED_INPUT = 64_000_000  # bytes: an array form's larger CNF or proof is not compressed
 MNK_FOLDER = "mnk"  # the m,n,k certificates: minttt certify --all (minutes), not reproduce
 DRAT_TRIM_LIMIT = 20_000.0  # seconds for drat-trim's -t
-# what the array form's index record says of itself (shipped text of format minttt-certificates/1,
-# written when the array pipeline lived in minttt.scale)
+# what the array form's index record says of itself
 ARRAY_PIPELINE = (
-    "array (minttt.scale.certify): cardinality on table positions with a lookup clause; see the "
-    "reduction line of the CNF"
+    "array (minttt.proof.cnf.array_cnf): cardinality on table positions with a lookup clause; "
+    "see the reduction line of the CNF"
 )
 
 
@@ -322,6 +324,30 @@ def pending_files(out_dir: str | Path, done: list[Certificate]) -> dict[Path, by
     return files
 
 
+def check_record(folder: Path, record: dict[str, Any]) -> None:
+    """An index record read back, checked against the files it names before it is kept
+    (InputError, one line): ``bound`` is ``minimum - 1``, the files exist, the shipped proof and
+    CNF have the SHA-256 the record states, an entries table has ``minimum`` entries."""
+    name = record.get("variant")
+    where = f"{folder / INDEX}, {name}"
+    try:
+        variant = Variant.parse(str(name))
+        minimum, bound = int(record["minimum"]), int(record["bound"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"{where}: not a certificate record ({exc})") from None
+    if minimum < 1 or bound != minimum - 1:
+        raise InputError(f"{where}: bound {bound} is not minimum {minimum} minus 1")
+    for field, key in (("proof", "proof_sha256"), ("cnf", "cnf_sha256")):
+        if record.get(field) is None or key not in record:
+            continue
+        data = drat.read_bytes(folder / str(record[field]), text=field == "cnf")
+        if hashlib.sha256(data).hexdigest() != record[key]:
+            raise InputError(f"{where}: {record[field]} is not the file the record names")
+    table = load_table(folder / str(record.get("table")))
+    if variant.objective is Objective.ENTRIES and table.size != minimum:
+        raise InputError(f"{where}: its table has {table.size} entries, not {minimum}")
+
+
 def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
     """Merge ``records`` into ``index.json`` (see :func:`index_text`)."""
     return write_text_atomic(Path(out_dir) / INDEX, index_text(out_dir, records))
@@ -337,6 +363,10 @@ def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
             old = json.loads(path.read_text("utf-8")).get("certificates", [])
         except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
             raise InputError(f"{path}: not a readable certificate index ({exc})") from None
+    fresh = {r["variant"] for r in records}
+    for record in old:  # a record carried over is checked against its files before it stays
+        if record.get("variant") not in fresh:
+            check_record(Path(out_dir), record)
     by = {r["variant"]: r for r in old}
     by.update({r["variant"]: r for r in records})
     order = {v.name: i for i, v in enumerate(certificate_variants() + certificate_variants(True))}
@@ -372,6 +402,7 @@ __all__ = [
     "build_certificate",
     "certify",
     "certify_all",
+    "check_record",
     "checked",
     "compress",
     "file_stem",

@@ -2,8 +2,11 @@
 
 The hard clauses of the variant's formula come first, in the encoder's order, then
 ``sum(bound literals) <= k - 1`` as PySAT's ``CardEnc.atmost`` (:data:`CARD_ENCODING`). Comment
-lines state the claim, the variant, every variable's name and the bounded literals
-(``c objective ... 0``). The bytes depend only on the variant and k.
+lines state the claim, the variant, every variable's name and the bounded literals (``c
+objective ...`` lines, the last ending in ``0``). Every comment line is at most
+:data:`MAX_COMMENT` bytes: drat-trim's ``lrat-check`` stops reading a CNF at a longer one (and
+still says the proof checks), so a certificate must not rely on it. The bytes depend only on the
+variant and k.
 
 The bound literals (:func:`bound_literals`) are the objective's, except in two reductions, each
 stated in the CNF's ``reduction`` comment:
@@ -36,11 +39,30 @@ from minttt.game.arrays import ArrayGraph
 from minttt.solvers.arrays import solver_objective
 from minttt.vocabulary import Objective
 
+MAX_COMMENT = 1000  # bytes of one comment line, newline excluded (lrat-check reads 1,024)
 CARD_ENCODING = "kmtotalizer"  # smallest proofs and fastest checks of PySAT's encodings (bench)
 # Variants whose certificate bounds only the positions at most this many plies deep: a subset of
 # the objective literals, so a table with at most k-1 positions satisfies the bound too. The full
 # bound (243,345 literals on 4x4) is out of CaDiCaL's reach; at depth 7 (32,580) it is refuted.
 BOUND_DEPTH = {"first-any-tree-positions@mnk:4,4,3": 7}
+
+
+def objective_lines(lits: list[int]) -> list[str]:
+    """The bounded literals as ``c objective`` comment lines of at most :data:`MAX_COMMENT` bytes,
+    the last ending in ``0``.
+
+    >>> objective_lines([1, -2, 3])
+    ['c objective 1 -2 3 0']
+    >>> max(map(len, objective_lines(list(range(1, 2000))))) <= MAX_COMMENT
+    True
+    """
+    lines, line = [], "c objective"
+    for word in [*map(str, lits), "0"]:
+        if len(line) + 1 + len(word) > MAX_COMMENT:
+            lines.append(line)
+            line = "c objective"
+        line += " " + word
+    return [*lines, line]
 
 
 def bound_literals(formula: Formula | ArrayFormula) -> list[int]:
@@ -103,7 +125,6 @@ def cnf_text(formula: Formula, minimum: int) -> str:
     nvars, clauses = bound_clauses(formula, bound)
     what = "positions (terminal included)" if v.objective == "positions" else "entries (lookups)"
     counts = formula.counts()
-    objective = " ".join(map(str, bound_literals(formula)))
     lines = [
         "minttt certificate formula: UNSATISFIABLE means no table of the variant has fewer than "
         f"{minimum} {what}",
@@ -122,7 +143,7 @@ def cnf_text(formula: Formula, minimum: int) -> str:
     ]
     out = ["c " + h for h in lines]
     out += [f"c var {i} {name}" for i, name in enumerate(formula.names, start=1)]
-    out.append(f"c objective {objective} 0")
+    out += objective_lines(bound_literals(formula))
     out.append(f"p cnf {nvars} {len(clauses)}")
     out += [" ".join(map(str, c)) + " 0" for c in clauses]
     return "\n".join(out) + "\n"
@@ -142,11 +163,7 @@ def _array_names(graph: ArrayGraph, formula: ArrayFormula) -> Iterator[str]:
 def _array_header(
     formula: ArrayFormula, minimum: int, bounded: int, card: int, nvars: int
 ) -> list[str]:
-    """The comment lines that state the claim of an array formula's certificate.
-
-    They name the modules that wrote them when the certificates were made
-    (``minttt.scale.*``, since moved to ``minttt.formula.arrays`` and ``minttt.proof``): the
-    text is part of the shipped, hashed files of format ``minttt-certificates/1``."""
+    """The comment lines that state the claim of an array formula's certificate."""
     v = formula.variant
     bound = minimum - 1
     return [
@@ -154,7 +171,7 @@ def _array_header(
         f"{minimum} entries (lookups)",
         f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role.word}, "
         f"opening {v.opening or 'none (O answers X)'})",
-        "encoding: lookup (array pipeline, minttt.scale.encode.encode_arrays); objective: the "
+        "encoding: lookup (array form, minttt.formula.arrays.encode_arrays); objective: the "
         "number of entries (lookups)",
         f"claim: a table with at most {bound} entries exists (minimum {minimum} minus 1)",
         f"hard clauses: {formula.num_clauses} over variables 1..{formula.num_vars} "
@@ -166,7 +183,7 @@ def _array_header(
         "reduction: a model with at most k-1 true edges has at most k-1 true positions with a "
         "lookup clause (each needs a true edge of its own), so UNSAT here refutes the entries "
         "bound too",
-        "produced by: minttt certify (minttt.scale.certify: encode_arrays + python-sat "
+        "produced by: minttt certify (minttt.proof.cnf.array_cnf: encode_arrays + python-sat "
         "CardEnc.atmost); the hard clauses come first: units, -e OR p, -p OR e..",
         "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H",
     ]
@@ -185,7 +202,7 @@ def array_cnf(
     head = _array_header(formula, minimum, len(lits), len(card), nvars)
     out = ["c " + h for h in head]
     out += _array_names(graph, formula)
-    out.append("c objective " + " ".join(map(str, lits)) + " 0")
+    out += objective_lines(lits)
     out.append(f"p cnf {nvars} {len(clauses)}")
     out += [" ".join(map(str, c)) + " 0" for c in clauses]
     return ("\n".join(out) + "\n").encode("ascii"), clauses
@@ -198,4 +215,6 @@ __all__ = [
     "bound_clauses",
     "bound_literals",
     "cnf_text",
+    "MAX_COMMENT",
+    "objective_lines",
 ]

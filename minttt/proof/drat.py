@@ -27,11 +27,12 @@ True
 
 from __future__ import annotations
 
-import gzip
 import lzma
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from minttt.errors import InputError
 
@@ -92,21 +93,140 @@ class CheckResult:
 # ------------------------------------------------------------------------------------ reading
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """A file's bytes, decompressed when it is xz or gzip (by magic number)."""
+#: the largest variable a CNF or proof may name (drat-trim's and DIMACS's 32-bit int)
+MAX_VARIABLE = 2**31 - 1
+#: the most bytes a CNF or proof may hold once decompressed (the largest shipped proof is 0.75 GB)
+MAX_BYTES = 4 << 30
+#: a compressed file inflating more than this many times (past 64 MiB) is refused as a bomb;
+#: CaDiCaL's proofs and minttt's CNFs inflate 3-20 times under xz
+MAX_INFLATION = 200
+CHUNK = 1 << 20
+
+
+def read_chunks(
+    path: str | Path, *, text: bool = False, check_first: Callable[[bytes], None] | None = None
+) -> Iterator[bytes]:
+    """The bytes of a plain, xz or gzip file (by magic number), decompressed piece by piece with
+    bounded memory: ProofFormatError past :data:`MAX_BYTES`, for a compression bomb
+    (:data:`MAX_INFLATION`) and, with ``text``, at the first NUL byte (``/dev/zero`` is refused
+    at once, not read for ever). ``check_first`` is shown the first decompressed piece and may
+    refuse the file before the rest is read."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with p.open("rb") as handle:
+            reader = _Counted(handle)
+            first = reader.read()
+            if first[:6] == b"\xfd7zXZ\x00":
+                pieces: Iterator[bytes] = _xz(reader, first)
+            elif first[:2] == b"\x1f\x8b":
+                pieces = _gzip(reader, first)
+            else:
+                pieces = _plain(reader, first)
+            out = 0
+            for data in pieces:
+                if check_first is not None and data:
+                    check_first(data)
+                    check_first = None
+                out += len(data)
+                if out > MAX_BYTES:
+                    raise ProofFormatError(f"{p}: more than {MAX_BYTES:,} bytes once decompressed")
+                if reader.compressed and out > max(64 << 20, MAX_INFLATION * reader.total):
+                    raise ProofFormatError(
+                        f"{p}: inflates more than {MAX_INFLATION} times: refused as a bomb"
+                    )
+                if text and b"\0" in data:
+                    raise ProofFormatError(f"{p}: a NUL byte in a text file: not DIMACS")
+                yield data
+    except (lzma.LZMAError, zlib.error, EOFError) as exc:
+        raise ProofFormatError(f"{p}: corrupt compressed file ({exc})") from None
     except OSError as exc:
         raise ProofFormatError(f"cannot read {p}: {exc.strerror or exc}") from None
-    try:
-        if data[:6] == b"\xfd7zXZ\x00":
-            return lzma.decompress(data)
-        if data[:2] == b"\x1f\x8b":
-            return gzip.decompress(data)
-    except (lzma.LZMAError, OSError, EOFError) as exc:
-        raise ProofFormatError(f"{p}: corrupt compressed file ({exc})") from None
-    return data
+
+
+class _Counted:
+    """A binary file read in chunks, counting the bytes read."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        self.handle, self.total, self.compressed = handle, 0, False
+
+    def read(self) -> bytes:
+        chunk = self.handle.read(CHUNK)
+        self.total += len(chunk)
+        return chunk
+
+
+def _plain(reader: _Counted, first: bytes) -> Iterator[bytes]:
+    chunk = first
+    while chunk:
+        yield chunk
+        chunk = reader.read()
+
+
+def _xz(reader: _Counted, first: bytes) -> Iterator[bytes]:
+    """xz, at most :data:`CHUNK` inflated bytes at a time (a bomb never inflates at once)."""
+    reader.compressed = True
+    inflater = lzma.LZMADecompressor()
+    pending = first
+    while not inflater.eof:
+        if inflater.needs_input and not pending:
+            pending = reader.read()
+            if not pending:
+                raise EOFError("the xz stream ends early")
+        yield inflater.decompress(pending, max_length=CHUNK)
+        pending = b""
+
+
+def _gzip(reader: _Counted, first: bytes) -> Iterator[bytes]:
+    """gzip (every member), at most :data:`CHUNK` inflated bytes at a time."""
+    reader.compressed = True
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    pending = first
+    while True:
+        if not pending:
+            pending = reader.read()
+            if not pending:
+                if not inflater.eof:
+                    raise EOFError("the gzip stream ends early")
+                return
+        yield inflater.decompress(pending, CHUNK)
+        pending = inflater.unconsumed_tail
+        if inflater.eof:
+            pending = inflater.unused_data + pending
+            if not pending:
+                pending = reader.read()
+                if not pending:
+                    return
+            inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+
+
+def read_bytes(path: str | Path, *, text: bool = False) -> bytes:
+    """A file's bytes, decompressed when it is xz or gzip (see :func:`read_chunks`)."""
+    return b"".join(read_chunks(path, text=text))
+
+
+def read_proof(path: str | Path) -> bytes:
+    """A DRAT proof's bytes (see :func:`read_chunks`): a binary proof must start with a record
+    (``a`` or ``d``), seen in the first piece, before the rest is read."""
+
+    def record_first(data: bytes) -> None:
+        if is_binary(data) and data[:1] not in (b"a", b"d"):
+            raise ProofFormatError(f"{path}: binary proof byte 0: expected 'a' or 'd'")
+
+    return b"".join(read_chunks(path, check_first=record_first))
+
+
+def read_lines(path: str | Path, max_line: int = 1 << 26) -> Iterator[bytes]:
+    """The lines of a text file (see :func:`read_chunks`), read lazily; a line longer than
+    ``max_line`` bytes is refused (a text proof's lines are short)."""
+    rest = b""
+    for chunk in read_chunks(path, text=True):
+        lines = (rest + chunk).split(b"\n")
+        rest = lines.pop()
+        if len(rest) > max_line:
+            raise ProofFormatError(f"{path}: a line longer than {max_line:,} bytes")
+        yield from lines
+    if rest:
+        yield rest
 
 
 def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:  # noqa: C901 - one pass
@@ -160,6 +280,10 @@ def _cnf_header(line: bytes, number: int) -> tuple[int, int]:
         raise bad from None
     if header[0] < 0 or header[1] < 0:
         raise bad
+    if header[0] > MAX_VARIABLE:
+        raise ProofFormatError(
+            f"CNF line {number}: {header[0]} variables, more than DIMACS allows ({MAX_VARIABLE})"
+        )
     return header
 
 
@@ -200,6 +324,10 @@ def _parse_text(data: bytes) -> list[Step]:
             raise ProofFormatError(
                 f"proof line {number}: a lemma is one clause ending in 0: {_show(raw)}"
             )
+        if max(map(abs, nums)) > MAX_VARIABLE:
+            raise ProofFormatError(
+                f"proof line {number}: a literal beyond the largest variable ({MAX_VARIABLE})"
+            )
         steps.append(Step(kind, tuple(nums[:-1]), number))
     return steps
 
@@ -224,6 +352,12 @@ def _parse_binary(data: bytes) -> list[Step]:
                 shift += 7
                 if not b & 0x80:
                     break
+                if shift > 28:  # a fifth byte with more to come: past 2 * MAX_VARIABLE + 1
+                    raise ProofFormatError(f"binary proof byte {i}: a literal past 32 bits")
+            if value >> 1 > MAX_VARIABLE:
+                raise ProofFormatError(
+                    f"binary proof byte {i}: a literal beyond the largest variable ({MAX_VARIABLE})"
+                )
             if value == 0:
                 break
             if value == 1:
@@ -258,6 +392,7 @@ class _Checker:
         self.cone = bytearray(top + 1)  # the reasons of this top-level literal are all marked
         self.tpos = [0] * (top + 1)
         self.trail: list[int] = []
+        self.names: list[int] | None = None  # original variable of each dense one (_dense)
         self.lits: list[list[int]] = []
         self.active = bytearray()
         self.marked = bytearray()
@@ -611,7 +746,7 @@ def check_files(
     cnf: str | Path, proof: str | Path, *, lrat: bool = False, progress: Progress | None = None
 ) -> CheckResult:
     """Check files (plain, .xz or .gz); raises ProofFormatError for an unreadable file."""
-    return check(read_bytes(cnf), read_bytes(proof), lrat=lrat, progress=progress)
+    return check(read_bytes(cnf, text=True), read_proof(proof), lrat=lrat, progress=progress)
 
 
 def check_parsed(
@@ -622,19 +757,25 @@ def check_parsed(
     lrat: bool = False,
     progress: Progress | None = None,
 ) -> CheckResult:
-    """Check parsed ``steps`` against ``clauses`` (see the module docstring for the method)."""
-    ch = _Checker(nvars, clauses, steps)
-    if lrat:
-        ch.hints = {}
+    """Check parsed ``steps`` against ``clauses`` (see the module docstring for the method).
+
+    The checker's arrays are sized by the variables the formula and proof use, never by a number
+    they merely name: sparse numbering (a lemma ``2147483647 0`` against ``p cnf 2 2``) is first
+    made dense, keeping the variables' order, so the check is the same."""
     n_lemmas = sum(1 for s in steps if s.kind == ADD)
     result = CheckResult(False, "", lemmas=n_lemmas, deletions=len(steps) - n_lemmas)
-    conflict = _load_formula(ch, clauses)
     if not any(s.kind == ADD and not s.lits for s in steps):
         result.message = "the proof never adds the empty clause"
         return result
+    top, clauses, dense, names = _dense(nvars, clauses, steps)
+    ch = _Checker(top, clauses, dense)
+    ch.names = names
+    if lrat:
+        ch.hints = {}
+    conflict = _load_formula(ch, clauses)
     events: list[tuple[int, int, int]] = []  # (kind, clause id, step index)
     if conflict < 0:
-        conflict, failed = _forward(ch, steps, events, result, progress)
+        conflict, failed = _forward(ch, dense, events, result, progress)
         if failed is not None:  # no conflict before it: the empty clause is not RUP
             return _fail(result, steps, failed, "the empty clause, not RUP")
     final_hints = ch.hints_for(conflict, len(ch.trail)) if lrat else []
@@ -656,6 +797,26 @@ def check_parsed(
     return result
 
 
+def _dense(
+    nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]
+) -> tuple[int, list[tuple[int, ...]], list[Step], list[int] | None]:
+    """``(variables, clauses, steps, names)``: as given when the numbering is compact, else
+    renumbered 1..n in the variables' order, ``names[v]`` the original of dense variable ``v``."""
+    used = {abs(x) for c in clauses for x in c}
+    used.update(abs(x) for st in steps for x in st.lits)
+    top = max(used, default=0)
+    if max(top, nvars) <= 2 * len(used) + 1024:
+        return max(top, nvars), clauses, steps, None
+    names = [0, *sorted(used)]
+    index = {v: i for i, v in enumerate(names)}
+
+    def rename(lits: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(index[x] if x > 0 else -index[-x] for x in lits)
+
+    dense = [Step(st.kind, rename(st.lits), st.line) for st in steps]
+    return len(used), [rename(c) for c in clauses], dense, names
+
+
 def _lrat_text(ch: _Checker, events: list[tuple[int, int, int]], final: list[int]) -> bytes:
     """The needed lemmas in proof order, then the empty clause, as LRAT lines.
 
@@ -669,7 +830,10 @@ def _lrat_text(ch: _Checker, events: list[tuple[int, int, int]], final: list[int
         if kind != ADD or cid not in ch.hints:
             continue
         ids[cid] = next_id
-        clause = " ".join(map(str, ch.lits[cid]))
+        lits = ch.lits[cid]
+        if ch.names is not None:  # back to the proof's own variables
+            lits = [ch.names[x] if x > 0 else -ch.names[-x] for x in lits]
+        clause = " ".join(map(str, lits))
         hints = " ".join(str(ids[h]) for h in ch.hints[cid])
         out.append(f"{next_id} {clause} 0 {hints} 0" if clause else f"{next_id} 0 {hints} 0")
         next_id += 1

@@ -26,13 +26,10 @@ True
 
 from __future__ import annotations
 
-import gzip
-import lzma
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
-from minttt.proof.drat import CheckResult, ProofFormatError, Step, parse_cnf, read_bytes
+from minttt.proof.drat import CheckResult, ProofFormatError, Step, parse_cnf, read_bytes, read_lines
 
 _CONFLICT = ""  # what _propagate returns on a conflict (else the reason it failed)
 _NO_CONFLICT = "the hints end without a conflict"
@@ -51,8 +48,8 @@ def check_files(
 
     ``progress("lines", done, 0)`` is called every 65,536 lines (the total is not known ahead).
     """
-    _, clauses = parse_cnf(read_bytes(cnf))
-    lines: Iterable[bytes] = _stream(Path(proof))
+    _, clauses = parse_cnf(read_bytes(cnf, text=True))
+    lines: Iterable[bytes] = read_lines(Path(proof))
     if progress is not None:
         lines = _counted(lines, progress)
     return check_lines(clauses, lines)
@@ -63,24 +60,6 @@ def _counted(lines: Iterable[bytes], progress: Callable[[str, int, int], None]) 
         if number % 65536 == 0:
             progress("lines", number, 0)
         yield line
-
-
-def _stream(path: Path) -> Iterator[bytes]:
-    """The lines of a plain, xz or gzip file (by magic number), read lazily."""
-    try:
-        with path.open("rb") as f:
-            magic = f.read(6)
-        opener: Callable[..., Any] = open  # lzma.open and gzip.open are overloaded
-        if magic == b"\xfd7zXZ\x00":
-            opener = lzma.open
-        elif magic[:2] == b"\x1f\x8b":
-            opener = gzip.open
-        with opener(path, "rb") as lines:
-            yield from lines
-    except (lzma.LZMAError, EOFError, gzip.BadGzipFile) as exc:
-        raise ProofFormatError(f"{path}: corrupt compressed file ({exc})") from None
-    except OSError as exc:
-        raise ProofFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> CheckResult:

@@ -1,8 +1,54 @@
-"""The REPORT.md table of the array pipeline's bounds (from ``results/games/bounds.json``)."""
+"""The REPORT.md table of the array pipeline's bounds (from ``results/games/bounds.json``), and
+the check of that file before anything is reported from it."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
+
+from minttt.errors import InputError
+from minttt.formula.variants import Variant
+from minttt.table.model import load_table
+from minttt.table.verify import verify_table
+
+#: tables up to this many entries are verified whenever bounds.json is read (about 10 s in all);
+#: the two 4x4 k=4 tables (2,462 and 4,873 entries, about 75 s each) by tests/test_games_tables.py
+VERIFY_ON_LOAD = 1000
+
+
+def load_bounds(path: Path) -> dict[str, Any]:
+    """``bounds.json`` re-checked (InputError, one line, naming what is inconsistent): per
+    variant, ``lower <= upper``, ``optimal`` only when they meet, and the table it names beside
+    it is that variant's, of ``upper`` entries, and (up to :data:`VERIFY_ON_LOAD` entries)
+    passes the exhaustive verifier."""
+    try:
+        bounds = json.loads(path.read_text("utf-8"))
+        variants = bounds["variants"]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise InputError(f"{path}: not a readable bounds file ({exc})") from None
+    for name, record in variants.items():
+        check_record(path.parent, name, record)
+    return bounds
+
+
+def check_record(folder: Path, name: str, record: dict[str, Any]) -> None:
+    """One variant's bounds (see :func:`load_bounds`)."""
+    where = f"{folder}/bounds.json, {name}"
+    lower, upper = record.get("lower"), record.get("upper")
+    if not isinstance(lower, int) or not isinstance(upper, int) or not 0 <= lower <= upper:
+        raise InputError(f"{where}: bounds {lower} .. {upper} are not 0 <= lower <= upper")
+    if record.get("optimal") and lower != upper:
+        raise InputError(f"{where}: claims optimal, but its bounds are {lower} .. {upper}")
+    variant = Variant.parse(name)
+    table = load_table(folder / str(record.get("table")))
+    if (table.game, table.role, table.criterion) != (variant.game, variant.role, variant.criterion):
+        raise InputError(f"{where}: its table is not a table of {name}")
+    if table.size != upper:
+        raise InputError(f"{where}: upper bound {upper}, its table has {table.size} entries")
+    if table.size <= VERIFY_ON_LOAD and not verify_table(table).ok:
+        raise InputError(f"{where}: its table fails minttt verify")
+
 
 GAME_NAMES = {"mnk:3,4,3": "3x4 k=3", "mnk:4,4,3": "4x4 k=3", "mnk:4,4,4": "4x4 k=4"}
 
@@ -61,4 +107,4 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
     return lines
 
 
-__all__ = ["scale_markdown"]
+__all__ = ["VERIFY_ON_LOAD", "check_record", "load_bounds", "scale_markdown"]

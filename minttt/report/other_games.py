@@ -19,12 +19,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic
 from minttt.formula.encode import encode
 from minttt.formula.variants import Variant, study_variants
 from minttt.game.graph import RECURSION_CELLS, graph_for
 from minttt.game.rules import Rules
-from minttt.report.bounds import scale_markdown
+from minttt.report.bounds import load_bounds, scale_markdown
 from minttt.solvers import cross_check, solve
 from minttt.solvers.portfolio import make_table
 from minttt.table.verify import verify_table
@@ -222,15 +223,39 @@ def study_markdown(study: dict[str, Any], plot: str | None = None) -> list[str]:
     return lines
 
 
+def check_study(path: Path) -> dict[str, Any]:
+    """The committed study, re-checked before the report quotes it (InputError, one line): the
+    position counts of the boards up to 12 cells recounted, and per variant ``lower <= size``,
+    ``optimal`` only when they meet and when the other solver family agreed."""
+    try:
+        study = json.loads(path.read_text("utf-8"))
+        games = study["games"]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise InputError(f"{path}: not a readable study ({exc})") from None
+    for game in games:
+        rules = Rules.from_name(game["game"])
+        if rules.cells <= RECURSION_CELLS and len(graph_for(rules)) != game["positions"]:
+            raise InputError(f"{path}: {game['game']} has not {game['positions']} positions")
+        for v in game["variants"]:
+            size, lower = v.get("size"), v.get("lower_bound")
+            where = f"{path}: {game['game']} {v.get('variant')}"
+            if size is not None and lower is not None and lower > size:
+                raise InputError(f"{where}: lower bound {lower} above the size {size}")
+            agreed = (v.get("cross_check") or {}).get("agree", False)
+            if v.get("optimal") and (lower != size or not agreed):
+                raise InputError(f"{where}: optimal, but not proven by both families")
+    return dict(study)
+
+
 def games_figures(out_dir: Path) -> dict[str, Any]:
     """The committed other-games study and bounds under ``out_dir``; draws the growth plot."""
     path = out_dir / STUDY_FILE
     if not path.exists():
         return {"available": False, "file": STUDY_FILE}
-    study = json.loads(path.read_text("utf-8"))
+    study = check_study(path)
     growth_plot(study, out_dir / PLOT_FILE)
     scale = out_dir / BOUNDS_FILE
-    bounds = json.loads(scale.read_text("utf-8")) if scale.exists() else None
+    bounds = load_bounds(scale) if scale.exists() else None  # checked before it is reported
     return {
         "available": True,
         "file": STUDY_FILE,
@@ -255,6 +280,7 @@ def games_markdown(games: dict[str, Any]) -> list[str]:
 
 
 __all__ = [
+    "check_study",
     "games_figures",
     "games_markdown",
     "growth_plot",

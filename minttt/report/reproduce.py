@@ -313,7 +313,9 @@ PARALLEL_STEPS = ("evolution", "beyond", "certify")
 #: Results of long runs that ``reproduce`` reads but never recomputes: ``scripts/study_games.py``
 #: (other games), ``scripts/scale_games.py`` (4x4 bounds) and ``scripts/raw_cross_check.py``
 #: (the raw minima confirmed by Z3 and DRAT). They stay where they are.
-LONG_RUN_INPUTS = ("games_study.json", "games/bounds.json", RAW_CROSS_CHECK)
+# what the long runs wrote and reproduce reads (checked on load, never recomputed); a name ending
+# in "/" is a folder, carried whole (games/: bounds.json and the tables it names)
+LONG_RUN_INPUTS = ("games_study.json", "games/", RAW_CROSS_CHECK)
 
 
 def reproduce(
@@ -335,7 +337,7 @@ def reproduce(
     staged: list[tuple[Path, Path]] = []
     try:
         staged = _stage(Path(out), Path(encodings))
-        _carry_long_runs(Path(out), staged[0][0])
+        carry_long_runs(Path(out), staged[0][0])
         ctx = Context(staged[0][0], staged[1][0])
         _run_steps(ctx, steps, on_step, workers)
         write_json_atomic(ctx.out / "summary.json", ctx.figures)
@@ -365,14 +367,16 @@ def _stage(*finals: Path) -> list[tuple[Path, Path]]:
     return staged
 
 
-def _carry_long_runs(out: Path, staging: Path) -> None:
-    """Copy the long runs' results (read by the report, never recomputed) into the staging."""
-
+def carry_long_runs(source: Path, target: Path) -> None:
+    """Copy the long runs' results (:data:`LONG_RUN_INPUTS`) from ``source`` into ``target``: the
+    report reads them, never recomputes them."""
     for name in LONG_RUN_INPUTS:
-        source = out / name
-        if source.is_file():
-            (staging / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, staging / name)
+        src = source / name
+        if name.endswith("/") and src.is_dir():
+            shutil.copytree(src, target / name, dirs_exist_ok=True)
+        elif src.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, target / name)
 
 
 def _commit(staged: list[tuple[Path, Path]]) -> None:
@@ -522,6 +526,7 @@ def _plain(obj: Any) -> Any:
 __all__ = [
     "Context",
     "LONG_RUN_INPUTS",
+    "carry_long_runs",
     "PARALLEL_STEPS",
     "RAW_ENCODINGS",
     "STEPS",

@@ -1,0 +1,90 @@
+"""The 3x4 and 4x4 upper bounds of results/games/bounds.json: each a table that passes the
+exhaustive verifier (reproduce verifies those up to VERIFY_ON_LOAD entries itself), and a bounds
+file that lies is refused in one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from minttt.errors import InputError
+from minttt.report.bounds import VERIFY_ON_LOAD, load_bounds
+from minttt.table.model import load_table
+from minttt.table.verify import verify_table
+
+GAMES = Path(__file__).resolve().parent.parent / "results" / "games"
+BOUNDS = json.loads((GAMES / "bounds.json").read_text("utf-8"))
+LARGE = [n for n, r in BOUNDS["variants"].items() if r["upper"] > VERIFY_ON_LOAD]
+
+
+def test_the_committed_bounds_pass_their_check_on_load() -> None:
+    assert load_bounds(GAMES / "bounds.json")["variants"].keys() == BOUNDS["variants"].keys()
+
+
+@pytest.mark.slow  # about 75 s each
+@pytest.mark.parametrize("name", LARGE)
+def test_every_large_upper_bound_is_a_verified_table(name: str) -> None:
+    table = load_table(GAMES / BOUNDS["variants"][name]["table"])
+    report = verify_table(table)
+    assert report.ok and report.losses == 0 and table.size == BOUNDS["variants"][name]["upper"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"lower": 200, "upper": 193}, "not 0 <= lower <= upper"),
+        ({"optimal": True}, "claims optimal"),
+        ({"upper": 17, "lower": 0}, "its table has 193 entries"),
+        ({"table": "first-any-lookup-entries_mnk343.table.json"}, "not a table of"),
+    ],
+)
+def test_a_bounds_file_that_lies_is_refused(tmp_path: Path, change: dict, message: str) -> None:
+    for path in GAMES.glob("*mnk343*"):
+        shutil.copy(path, tmp_path / path.name)
+    doc = {"variants": {"second-lookup-entries@mnk:3,4,3": {
+        **BOUNDS["variants"]["second-lookup-entries@mnk:3,4,3"], **change}}}  # fmt: skip
+    (tmp_path / "bounds.json").write_text(json.dumps(doc))
+    with pytest.raises(InputError, match=message):
+        load_bounds(tmp_path / "bounds.json")
+
+
+def test_a_cut_table_behind_the_bounds_is_refused(tmp_path: Path) -> None:
+    name = "second-lookup-entries@mnk:3,4,3"
+    record = BOUNDS["variants"][name]
+    table = json.loads((GAMES / record["table"]).read_text("utf-8"))
+    table["entries"], table["size"] = table["entries"][:17], 17
+    (tmp_path / record["table"]).write_text(json.dumps(table))
+    doc = {"variants": {name: {**record, "lower": 17, "upper": 17}}}
+    (tmp_path / "bounds.json").write_text(json.dumps(doc))
+    with pytest.raises(InputError, match="fails minttt verify"):
+        load_bounds(tmp_path / "bounds.json")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"lower_bound": 999}, "above the size"),
+        ({"optimal": True, "lower_bound": 1}, "not proven by both families"),
+    ],
+)
+def test_a_study_that_lies_is_refused(tmp_path: Path, change: dict, message: str) -> None:
+    from minttt.report.other_games import check_study
+
+    study = json.loads((GAMES.parent / "games_study.json").read_text("utf-8"))
+    study["games"][0]["variants"][0].update(change)
+    (tmp_path / "study.json").write_text(json.dumps(study))
+    with pytest.raises(InputError, match=message):
+        check_study(tmp_path / "study.json")
+
+
+def test_a_study_with_a_wrong_count_is_refused(tmp_path: Path) -> None:
+    from minttt.report.other_games import check_study
+
+    study = json.loads((GAMES.parent / "games_study.json").read_text("utf-8"))
+    study["games"][0]["positions"] += 1
+    (tmp_path / "study.json").write_text(json.dumps(study))
+    with pytest.raises(InputError, match="positions"):
+        check_study(tmp_path / "study.json")
