@@ -33,6 +33,7 @@ class Signals:
     finished: bool = False
 
     def handle(self, signum: int, _frame: FrameType | None) -> None:
+        """The signal handler: record the first signal and raise it, unless shielded."""
         if self.shield_depth or self.finished:
             return  # the commit in progress (or done) finishes; the command then succeeds
         if self.received is None:

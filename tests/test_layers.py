@@ -2,7 +2,8 @@
 
 The import graph is read from the source (``ast``): every ``import`` of a minttt module, at module
 level or inside a function (a lazy import still ties two modules), except under
-``if TYPE_CHECKING:`` (annotations only). Layers, low to high (a module may import its own layer
+``if TYPE_CHECKING:`` (annotations only) and inside ``_repr_svg_`` / ``_repr_html_`` (a value
+drawing itself in a notebook). Layers, low to high (a module may import its own layer
 and the layers below):
 
     base (errors, vocabulary, fileio, interrupt, schema, version) -> game -> table -> formula
@@ -64,10 +65,20 @@ def _type_checking_lines(tree: ast.Module) -> set[int]:
     return lines
 
 
+def _display_hook_lines(tree: ast.Module) -> set[int]:
+    """Lines of ``_repr_svg_`` / ``_repr_html_`` methods: IPython's display protocol, the one
+    place a value of a low layer may draw itself with the picture layer (as ``chess.Board``)."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name in ("_repr_svg_", "_repr_html_"):
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return lines
+
+
 def _imports(module: str) -> list[tuple[str, str, int]]:
     """``(imported module, imported name or "", line)`` for every minttt import of ``module``."""
     tree = ast.parse(MODULES[module].read_text("utf-8"))
-    skip = _type_checking_lines(tree)
+    skip = _type_checking_lines(tree) | _display_hook_lines(tree)
     found = []
     for node in ast.walk(tree):
         if getattr(node, "lineno", None) in skip:

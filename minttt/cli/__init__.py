@@ -47,6 +47,7 @@ class OneLineErrors(TyperGroup):
     """The root command: a usage error (bad option value, unknown option) is one line, exit 2."""
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Run the command; a usage error is one line, exit 2 (bare ``minttt``: the help)."""
         options = {**kwargs, "standalone_mode": False}
         if not standalone_mode:
             return super().main(*args, **options)

@@ -170,11 +170,12 @@ def _path(text: str | Path) -> Path:
 
 def path_option(default: Any, *flags: str, help: str, **kwargs: Any) -> Any:
     """A typer option whose value is a :class:`~pathlib.Path`, never the empty path."""
-    return typer.Option(default, *flags, parser=_path, help=help, **kwargs)
+    return typer.Option(default, *flags, parser=_path, help=help, metavar="PATH", **kwargs)
 
 
 def path_argument(default: Any, *, help: str, **kwargs: Any) -> Any:
     """A typer argument whose value is a :class:`~pathlib.Path`, never the empty path."""
+    kwargs.setdefault("metavar", "PATH")
     return typer.Argument(default, parser=_path, help=help, **kwargs)
 
 
@@ -213,7 +214,8 @@ def number_option(
     above: bool = False,
 ) -> Any:
     """A typer option whose value is a finite float in range (see :func:`number`)."""
-    return typer.Option(default, *flags, parser=number(low, high, above=above), help=help)
+    parser = number(low, high, above=above)
+    return typer.Option(default, *flags, parser=parser, help=help, metavar="NUMBER")
 
 
 def move_timeout_option() -> Any:

@@ -12,6 +12,8 @@ from minttt.report.reproduce import STEPS, reproduce
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``reproduce`` to ``app``."""
+
     @app.command("reproduce")
     @guarded
     def reproduce_command(

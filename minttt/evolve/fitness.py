@@ -46,6 +46,7 @@ class Outcomes:
 
     @property
     def tied(self) -> np.ndarray:
+        """Games each individual drew, per row."""
         return self.games - self.lost - self.won
 
     def not_lost(self) -> np.ndarray:
@@ -60,6 +61,7 @@ class Outcomes:
         return wx * self.won[0] + tx * tied[0] + wo * self.won[1] + to * tied[1]
 
     def fitness(self, name: str) -> np.ndarray:
+        """The fitness named ``name`` (``not-lost`` or ``points``) per individual."""
         return self.points() if name == "points" else self.not_lost()
 
     def perfect(self) -> np.ndarray:

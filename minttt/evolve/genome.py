@@ -51,6 +51,7 @@ class GeneIndex:
 
     @property
     def size(self) -> int:
+        """The number of genes (decision positions)."""
         return len(self.hashes)
 
     def gene_of(self, h: int) -> int:

@@ -50,6 +50,7 @@ class CornellConfig:
         check_probability("p_mutate", self.p_mutate)
 
     def recipe_key(self) -> dict[str, Any]:
+        """The fields a checkpoint must match to resume this recipe."""
         key = asdict(self)
         key.pop("generations")
         return {"recipe": RECIPE, **key}
@@ -61,6 +62,7 @@ def random_genomes(rng: np.random.Generator, count: int) -> np.ndarray:
 
 
 def initial_state(config: CornellConfig) -> EvolutionState:
+    """Generation 0: a random population from the config's seed."""
     rng = new_rng(config.seed)
     return EvolutionState(
         recipe=RECIPE,
@@ -189,6 +191,7 @@ def step(config: CornellConfig, state: EvolutionState) -> EvolutionState:
 
 
 def finished(config: CornellConfig, state: EvolutionState) -> bool:
+    """True once the run evaluated generation ``generations``."""
     return state.done or state.generation > config.generations
 
 

@@ -108,6 +108,7 @@ def check_claims(config: Config, state: EvolutionState, where: str) -> None:
 
 
 def is_finished(config: Config, state: EvolutionState) -> bool:
+    """True once ``state`` ends the run of ``config`` (perfect, or out of generations)."""
     return _module(config).finished(config, state)
 
 
@@ -171,10 +172,12 @@ class Campaign:
 
     @property
     def perfect(self) -> bool:
+        """Whether the last attempt found a strategy that loses no game."""
         return self.state.done
 
     @property
     def seconds(self) -> float:
+        """Seconds over every attempt."""
         return float(sum(a["seconds"] for a in self.attempts))
 
 

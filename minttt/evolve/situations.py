@@ -76,6 +76,7 @@ MAX_SEED = 2**63 - 1
 
 
 def check_common(population: int, generations: int, seed: int) -> None:
+    """InputError unless population, generations and seed are in their ranges."""
     if not 2 <= population <= MAX_POPULATION:
         raise InputError(f"population must be 2-{MAX_POPULATION:,}, got {population}")
     if not 0 <= generations <= MAX_GENERATIONS:
@@ -85,12 +86,14 @@ def check_common(population: int, generations: int, seed: int) -> None:
 
 
 def check_probability(name: str, value: float) -> None:
+    """InputError unless ``value`` is a probability in [0, 1]."""
     if not 0.0 <= value <= 1.0 or value != value:
         raise InputError(f"{name.replace('_', '-')} must be a probability in [0, 1], got {value}")
 
 
 @cache
 def tree_for(genes: int) -> ExhaustiveTree:
+    """The exhaustive game tree that evaluates genomes of ``genes`` genes (built once per call)."""
     return ExhaustiveTree(GeneIndex.build(genes))
 
 

@@ -51,9 +51,11 @@ class EvolutionState:
 
     @property
     def done(self) -> bool:
+        """The run stopped at a perfect individual."""
         return self.perfect_generation is not None
 
     def evolve(self, **changes: Any) -> EvolutionState:
+        """A copy of this state with ``changes`` applied."""
         return replace(self, **changes)
 
 

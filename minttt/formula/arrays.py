@@ -44,18 +44,22 @@ class ArrayFormula:
 
     @property
     def positions(self) -> int:
+        """Position variables (1..positions)."""
         return len(self.pos_node)
 
     @property
     def edges(self) -> int:
+        """Edge variables (positions+1..num_vars)."""
         return len(self.edge_id)
 
     @property
     def num_vars(self) -> int:
+        """All variables: positions, then edges."""
         return self.positions + self.edges
 
     @property
     def num_clauses(self) -> int:
+        """Hard clauses: units, binary and long ones."""
         return len(self.units) + len(self.binary) + len(self.long_ptr) - 1
 
     @property
@@ -76,6 +80,7 @@ class ArrayFormula:
             yield [flat[ptr[i] : ptr[i + 1]] for i in range(a, b)]
 
     def nbytes(self) -> int:
+        """Bytes held by the formula's arrays."""
         arrays = (self.pos_node, self.edge_id, self.units, self.binary, self.long_lits)
         return sum(a.nbytes for a in arrays) + self.long_ptr.nbytes
 

@@ -85,6 +85,7 @@ class Variant:
 
     @property
     def rules(self) -> Rules:
+        """The rules of the variant's game."""
         return Rules.from_name(self.game)
 
     @property

@@ -41,10 +41,12 @@ class ArrayGraph:
 
     @property
     def size(self) -> int:
+        """Nodes (canonical positions)."""
         return len(self.hash)
 
     @property
     def edges(self) -> int:
+        """Edges (moves on canonical boards)."""
         return len(self.child)
 
     @cached_property
@@ -116,6 +118,7 @@ class ArrayGraph:
         return tuple(out)
 
     def nbytes(self) -> int:
+        """Bytes held by the graph's arrays."""
         return sum(
             a.nbytes for a in (self.hash, self.level, self.ptr, self.move, self.child, self.value)
         )

@@ -78,22 +78,28 @@ class Graph:
 
     @property
     def max_hash(self) -> int:
+        """The largest position hash (003's table size)."""
         return max(self.boards)
 
     def board(self, h: int) -> Board:
+        """The board of position ``h``."""
         return Board(self.boards[h], self.rules)
 
     def depth(self, h: int) -> int:
+        """Pieces on the board of position ``h``."""
         return self.rules.cells - self.boards[h].count(EMPTY)
 
     def to_move(self, h: int) -> int:
+        """Who moves at ``h``: 1 (X) or 2 (O)."""
         cells = self.boards[h]
         return X if cells.count(X) == cells.count(O) else O
 
     def is_terminal(self, h: int) -> bool:
+        """Whether the game is over at ``h`` (a line, or a full board)."""
         return not self.children[h]
 
     def winner(self, h: int) -> int:
+        """Who made a line at ``h`` (0 when nobody did)."""
         return self.rules.winner(self.boards[h])
 
     def value(self, h: int) -> int:
@@ -106,6 +112,7 @@ class Graph:
         return minimax_values(self)
 
     def child(self, h: int, move: int) -> int:
+        """The position reached from ``h`` by ``move`` (InputError for an illegal move)."""
         for m, c in self.children[h]:
             if m == move:
                 return c

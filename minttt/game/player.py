@@ -77,9 +77,11 @@ class BasePlayer:
     name = "player"
 
     def choices(self, board: Board) -> tuple[int, ...]:  # pragma: no cover - abstract
+        """The moves this player may play at ``board`` (subclasses say which)."""
         raise NotImplementedError
 
     def choose(self, board: Board, rng: random.Random) -> int:
+        """One of :meth:`choices`, uniformly at random with ``rng`` when there are several."""
         options = self.choices(board)
         if not options:
             raise ValueError(f"{self.name} has no move at {board}")
@@ -92,6 +94,7 @@ class RandomPlayer(BasePlayer):
     name = "random"
 
     def choices(self, board: Board) -> tuple[int, ...]:
+        """Every legal move."""
         return board.legal_moves()
 
 

@@ -98,10 +98,12 @@ class Rules:
 
     @property
     def cells(self) -> int:
+        """Cells on the board (rows x cols)."""
         return self.rows * self.cols
 
     @property
     def name(self) -> str:
+        """The game's name: ``3x3``, ``3x3-misere`` or ``mnk:M,N,K[-misere]``."""
         if (self.rows, self.cols, self.k) == (3, 3, 3):
             return "3x3-misere" if self.misere else "3x3"
         base = f"mnk:{self.rows},{self.cols},{self.k}"
@@ -135,14 +137,17 @@ class Rules:
 
     @cached_property
     def lines(self) -> tuple[tuple[int, ...], ...]:
+        """Every run of ``k`` cells that wins (rows, columns, diagonals)."""
         return _lines(self.rows, self.cols, self.k)
 
     @cached_property
     def symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """The board's symmetries as cell permutations, in 003's order."""
         return _square_symmetries(self.rows, self.cols)
 
     @cached_property
     def inverse_symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """The inverse of each symmetry, same order."""
         inverses = []
         for perm in self.symmetries:
             inv = [0] * len(perm)
@@ -153,6 +158,7 @@ class Rules:
 
     @cached_property
     def powers(self) -> tuple[int, ...]:
+        """``3**i`` for each cell ``i``: the hash's digit weights."""
         return tuple(3**i for i in range(self.cells))
 
     def line_winner(self, cells: tuple[int, ...]) -> int:
@@ -212,6 +218,7 @@ class Rules:
 
 
 TIC_TAC_TOE = Rules()
+"""Tic-tac-toe: 3x3, three in a row (the default game everywhere)."""
 
 
 class Canonical(NamedTuple):
@@ -240,6 +247,7 @@ class Board:
 
     @classmethod
     def empty(cls, rules: Rules = TIC_TAC_TOE) -> Board:
+        """The empty board of ``rules``."""
         return cls((EMPTY,) * rules.cells, rules)
 
     @classmethod
@@ -305,6 +313,16 @@ class Board:
     def __repr__(self) -> str:
         return f"Board.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board drawn, for notebooks (IPython's display protocol), as ``chess.Board`` does.
+
+        >>> Board.parse("x...o....")._repr_svg_().startswith("<svg")
+        True
+        """
+        from minttt.render.board import board as draw  # display hook: the picture's layer
+
+        return draw(self)
+
     def pretty(self) -> str:
         """The board as rows of ``x``, ``o`` and ``.``."""
         text = str(self)
@@ -313,6 +331,7 @@ class Board:
 
     @cached_property
     def hash(self) -> int:
+        """``sum(cell[i] * 3**i)``: the board's base-3 hash."""
         return self.rules.hash(self.cells)
 
     @property
@@ -331,10 +350,12 @@ class Board:
 
     @property
     def is_full(self) -> bool:
+        """No empty cell left."""
         return EMPTY not in self.cells
 
     @property
     def is_terminal(self) -> bool:
+        """The game is over: a line, or a full board."""
         return self.is_full or self.rules.line_winner(self.cells) != EMPTY
 
     def legal_moves(self) -> tuple[int, ...]:

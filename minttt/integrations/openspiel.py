@@ -115,6 +115,7 @@ class OpenSpielPlayer:
         return self.agent
 
     def choices(self, board: Board) -> tuple[int, ...]:
+        """The bot's move at ``board`` (or the policy's most likely actions)."""
         if board.is_terminal:
             return ()
         state = state_of_board(board, self.game)
@@ -138,6 +139,7 @@ class OpenSpielPlayer:
         return tuple(legal_cell(a, board, self.name) for a in answers)
 
     def choose(self, board: Board, rng: Any) -> int:
+        """One of :meth:`choices`."""
         options = self.choices(board)
         return options[0] if len(options) == 1 else rng.choice(options)
 

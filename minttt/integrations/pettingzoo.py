@@ -106,6 +106,7 @@ class PettingZooPlayer:
         return observation, env.agent_selection
 
     def choices(self, board: Board) -> tuple[int, ...]:
+        """The policy's move at ``board``, asked through a tictactoe_v3 observation."""
         if board.is_terminal:
             return ()
         observation, agent = self.observe(board)
@@ -124,6 +125,7 @@ class PettingZooPlayer:
         return (legal_cell(cell, board, self.name),)
 
     def choose(self, board: Board, rng: Any) -> int:
+        """One of :meth:`choices`."""
         return self.choices(board)[0]
 
 

@@ -38,9 +38,11 @@ class EngineStats:
 
     @property
     def nodes_per_second(self) -> float:
+        """Nodes searched per second of thinking."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
     def as_dict(self) -> dict[str, Any]:
+        """The figures as JSON-ready data."""
         return {
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
@@ -66,6 +68,7 @@ class GameRecord:
         return "win" if self.winner == self.ours_as else "loss"
 
     def as_dict(self) -> dict[str, Any]:
+        """The game as JSON-ready data."""
         return {
             "ours_as": "X" if self.ours_as == X else "O",
             "opening": [[b + 1, c + 1] for b, c in self.opening],
@@ -89,6 +92,7 @@ class MatchResult:
 
     @property
     def games(self) -> int:
+        """Games played."""
         return len(self.records)
 
     def _count(self, outcome: str) -> int:
@@ -96,14 +100,17 @@ class MatchResult:
 
     @property
     def wins(self) -> int:
+        """Games our engine won."""
         return self._count("win")
 
     @property
     def draws(self) -> int:
+        """Games drawn."""
         return self._count("draw")
 
     @property
     def losses(self) -> int:
+        """Games our engine lost."""
         return self._count("loss")
 
     @property
@@ -112,6 +119,7 @@ class MatchResult:
         return (self.wins + self.draws / 2) / self.games if self.games else 0.0
 
     def as_dict(self) -> dict[str, Any]:
+        """The match as JSON-ready data."""
         return {
             "opponent": self.opponent,
             "movetime": self.limits.movetime,

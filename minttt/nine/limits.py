@@ -61,7 +61,9 @@ class Engine(Protocol):
 
     name: str
 
-    def search(self, pos: Position, limits: Limits) -> SearchResult: ...
+    def search(self, pos: Position, limits: Limits) -> SearchResult:
+        """The engine's move at ``pos`` within ``limits``."""
+        ...
 
 
 class Clock:

@@ -53,6 +53,7 @@ class SearchResult:
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
+        """The search as JSON-ready data."""
         return asdict(self)
 
     def lines(self, position: Board) -> list[str]:

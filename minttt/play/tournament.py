@@ -199,6 +199,7 @@ class MatchResult:
         return out
 
     def to_dict(self) -> dict[str, Any]:
+        """The match as JSON-ready data."""
         return {
             "x": self.x_name,
             "o": self.o_name,
@@ -291,6 +292,7 @@ class StrengthRow:
     source: tuple[int, int, int] | None = None  # 003's (player 1 wins, player 2 wins, draws)
 
     def to_dict(self) -> dict[str, Any]:
+        """The row as JSON-ready data, with the source's counts beside ours."""
         d = self.result.to_dict()
         d["source_003"] = (
             None

@@ -47,6 +47,7 @@ from minttt.interrupt import solver_library
 from minttt.proof import drat
 from minttt.proof.cnf import BOUND_DEPTH, CARD_ENCODING, array_cnf, bound_clauses, cnf_text
 from minttt.proof.drat_trim import drat_trim_check
+from minttt.schema import first_problem
 from minttt.solvers.arrays import DEFAULT_SAT as ARRAY_SAT
 from minttt.solvers.portfolio import SolveRun, solve_variant
 from minttt.table.model import Table, load_table
@@ -324,6 +325,24 @@ def pending_files(out_dir: str | Path, done: list[Certificate]) -> dict[Path, by
     return files
 
 
+INDEX_SCHEMA = "certificate-index.schema.json"  # in minttt/schemas/
+
+
+def load_index(path: Path) -> dict[str, Any]:
+    """A certificate index read back: readable JSON that follows
+    ``minttt/schemas/certificate-index.schema.json`` (InputError, one line, otherwise). Its
+    records are checked against their files by :func:`check_record` before one is kept."""
+    try:
+        index = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable certificate index ({exc})") from None
+    problem = first_problem(INDEX_SCHEMA, index)
+    if problem is not None:
+        where = ".".join(map(str, problem[0])) or "(document)"
+        raise InputError(f"{path}: breaks {INDEX_SCHEMA} at {where}: {problem[1]}")
+    return dict(index)
+
+
 def check_record(folder: Path, record: dict[str, Any]) -> None:
     """An index record read back, checked against the files it names before it is kept
     (InputError, one line): ``bound`` is ``minimum - 1``, the files exist, the shipped proof and
@@ -359,10 +378,7 @@ def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
     path = Path(out_dir) / INDEX
     old: list[dict[str, Any]] = []
     if path.exists():
-        try:
-            old = json.loads(path.read_text("utf-8")).get("certificates", [])
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
-            raise InputError(f"{path}: not a readable certificate index ({exc})") from None
+        old = load_index(path)["certificates"]
     fresh = {r["variant"] for r in records}
     for record in old:  # a record carried over is checked against its files before it stays
         if record.get("variant") not in fresh:
@@ -407,6 +423,7 @@ __all__ = [
     "compress",
     "file_stem",
     "index_text",
+    "load_index",
     "pending_files",
     "prove_unsat",
     "record_head",

@@ -73,6 +73,7 @@ class CheckResult:
     lrat: bytes | None = None  # the refutation as LRAT (check(..., lrat=True), RUP proofs only)
 
     def to_dict(self) -> dict[str, object]:
+        """The verdict as JSON-ready data."""
         out: dict[str, object] = {
             "valid": self.valid,
             "message": self.message,

@@ -9,12 +9,14 @@ from typing import Any
 
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
+from minttt.schema import first_problem
 from minttt.table.model import load_table
 from minttt.table.verify import verify_table
 
 #: tables up to this many entries are verified whenever bounds.json is read (about 10 s in all);
 #: the two 4x4 k=4 tables (2,462 and 4,873 entries, about 75 s each) by tests/test_games_tables.py
 VERIFY_ON_LOAD = 1000
+SCHEMA = "bounds.schema.json"  # in minttt/schemas/
 
 
 def load_bounds(path: Path) -> dict[str, Any]:
@@ -24,10 +26,13 @@ def load_bounds(path: Path) -> dict[str, Any]:
     passes the exhaustive verifier."""
     try:
         bounds = json.loads(path.read_text("utf-8"))
-        variants = bounds["variants"]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"{path}: not a readable bounds file ({exc})") from None
-    for name, record in variants.items():
+    problem = first_problem(SCHEMA, bounds)
+    if problem is not None:
+        where = ".".join(map(str, problem[0])) or "(document)"
+        raise InputError(f"{path}: breaks {SCHEMA} at {where}: {problem[1]}")
+    for name, record in bounds["variants"].items():
         check_record(path.parent, name, record)
     return bounds
 

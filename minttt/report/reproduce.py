@@ -74,11 +74,13 @@ class Context:
 
     @property
     def graph(self) -> Graph:
+        """The 3x3 game graph, built on first use."""
         if self._graph is None:
             self._graph = build_graph()
         return self._graph
 
     def rel(self, path: Path) -> str:
+        """``path`` relative to the results folder, as REPORT.md links it."""
         try:
             return str(path.relative_to(self.out))
         except ValueError:
@@ -175,7 +177,7 @@ def step_raw(ctx: Context) -> None:
 
 
 def step_verification(ctx: Context) -> None:
-
+    """Verify every table exhaustively (``verification.json``)."""
     records = {}
     for name, table in ctx.tables.items():
         report = verify_table(table)
@@ -188,7 +190,7 @@ def step_verification(ctx: Context) -> None:
 
 
 def step_odds(ctx: Context) -> None:
-
+    """Exact odds of every table against a random player (``odds.json``)."""
     records: dict[str, Any] = {}
     for name, table in ctx.tables.items():
         player = table.player()
@@ -203,7 +205,7 @@ def step_odds(ctx: Context) -> None:
 
 
 def step_strength(ctx: Context) -> None:
-
+    """003's round robin, 100,000 games a pairing (``strength.json``)."""
     tables = {
         "tiny table (first)": ctx.tables["first-center-lookup-entries"],
         "tiny table (second)": ctx.tables["second-lookup-entries"],
@@ -215,25 +217,25 @@ def step_strength(ctx: Context) -> None:
 
 
 def step_encodings(ctx: Context) -> None:
-
+    """Write every standard formula as WCNF and SMT-LIB 2 (``encodings/``)."""
     paths = write_encodings(ctx.encodings)
     ctx.figures["encodings"] = sorted(p.name for p in paths)
 
 
 def step_diagrams(ctx: Context) -> None:
-
+    """Draw every table's sheet and strategy tree, and the 765 positions."""
     paths = render_results(ctx.table_paths, ctx.out / "diagrams")
     ctx.figures["diagrams"] = sorted(ctx.rel(p) for p in paths)
     ctx.figures["graphviz"] = graphviz_version()
 
 
 def step_site(ctx: Context) -> None:
-
+    """Write the browser page for the table that plays either side."""
     write_site(ctx.table_paths["both-center-lookup-entries"], ctx.out / "site")
 
 
 def step_search(ctx: Context) -> None:
-
+    """001's states per move, and its plot."""
     data = plot_states_per_move(ctx.out / "states_per_move.png")
     ctx.figures["search"] = _plain(data)
 
@@ -268,7 +270,7 @@ def step_evolution(ctx: Context) -> None:
 
 
 def step_beyond(ctx: Context) -> None:
-
+    """The step beyond 003: max-wins tables, never-lose minima, the joint table."""
     figures = beyond_results(ctx.out)
     ctx.figures["beyond"] = _plain(figures)
     ctx.report += [beyond_report_markdown(figures), ""]

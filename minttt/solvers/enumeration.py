@@ -77,6 +77,7 @@ class EnumerationResult:
     representatives: list[dict[int, int]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
+        """The counts as JSON-ready data."""
         return {
             "variant": self.variant.name,
             "size": self.size,

@@ -40,6 +40,7 @@ class Deadline:
         self.end = None if seconds is None else time.monotonic() + seconds
 
     def remaining(self) -> float | None:
+        """Seconds left (``None``: no limit)."""
         return None if self.end is None else max(0.0, self.end - time.monotonic())
 
 

@@ -274,6 +274,7 @@ class ProgramPlayer:
         self.calls = 0
 
     def choices(self, board: Board) -> tuple[int, ...]:
+        """The compiled program's move at ``board``."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(f"{board}\n")
         self.proc.stdin.flush()
@@ -286,12 +287,14 @@ class ProgramPlayer:
         return () if m < 0 else (m,)
 
     def choose(self, board: Board, rng: Any) -> int:
+        """The program's move (it names one)."""
         options = self.choices(board)
         if not options:
             raise KeyError(f"{self.name} has no move for {board}")
         return options[0]
 
     def close(self) -> None:
+        """Stop the program."""
         if self.proc.poll() is None:
             assert self.proc.stdin is not None
             self.proc.stdin.close()

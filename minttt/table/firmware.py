@@ -50,6 +50,7 @@ class FirmwareBuild:
     layout: str = "bytes"
 
     def summary(self) -> str:
+        """One line: the chip, entries, layout, flash and RAM."""
         return (
             f"{self.path}: {self.mcu}, {self.entries} entries ({self.layout} layout), "
             f"flash {self.flash:,} bytes, "

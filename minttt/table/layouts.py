@@ -78,13 +78,16 @@ class PerfectHash:
     disp: tuple[int, ...]
 
     def bucket(self, key: int) -> int:
+        """The bucket of ``key``."""
         return (_high(key, self.a) * len(self.disp)) >> 8
 
     def base(self, key: int) -> int:
+        """The displacement stored for ``key``'s bucket."""
         c, s = base_scale(self.n)
         return (_high(key, self.b) * c) >> s
 
     def slot(self, key: int) -> int:
+        """The slot of ``key`` in the table."""
         return (self.base(key) + self.disp[self.bucket(key)]) % self.n
 
 

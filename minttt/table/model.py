@@ -80,6 +80,7 @@ class Entry:
     value: int
 
     def to_dict(self) -> dict[str, Any]:
+        """The entry as it is written in the table file."""
         return {"hash": self.hash, "board": self.board, "move": self.move, "value": self.value}
 
 
@@ -111,10 +112,12 @@ class Table:
 
     @cached_property
     def rules(self) -> Rules:
+        """The rules of the table's game."""
         return Rules.from_name(self.game)
 
     @cached_property
     def by_hash(self) -> dict[int, Entry]:
+        """The entries by hash."""
         return {e.hash: e for e in self.entries}
 
     def plays(self, side: int) -> bool:
@@ -180,6 +183,13 @@ class Table:
         return arr
 
     # --------------------------------------------------------------- file I/O
+    def _repr_svg_(self) -> str:
+        """The table's printable sheet, for notebooks (IPython's display protocol): every
+        entry's board with its move, as ``minttt render`` draws it."""
+        from minttt.render.grid import table as sheet  # display hook: the picture's layer
+
+        return sheet(self)
+
     def to_dict(self) -> dict[str, Any]:
         """The ``minttt-table/1`` document (keys in a fixed order, provenance keys sorted);
         ``symmetry`` appears only for raw tables, so symmetric files are unchanged."""
@@ -263,10 +273,12 @@ class TablePlayer:
         return f"TablePlayer({self.name!r}, role={self.table.role!r}, size={self.table.size})"
 
     def choices(self, board: Board) -> tuple[int, ...]:
+        """The table's move at ``board`` (by its canonical or raw key)."""
         m = int(self._moves[board.hash])
         return () if m < 0 else (m,)
 
     def choose(self, board: Board, rng: random.Random) -> int:
+        """The table's move (it names one)."""
         m = int(self._moves[board.hash])
         if m < 0:
             raise KeyError(f"{self.name} has no entry for board {board}")

@@ -125,6 +125,7 @@ class Counterexample:
         return f"{self.reason}\nmoves: {seq}\n{pretty}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The counterexample as JSON-ready data."""
         return {"reason": self.reason, "moves": list(self.moves), "board": self.board}
 
 
@@ -147,6 +148,19 @@ class VerifyReport:
     unreached: tuple[int, ...] = ()
     entries: int | None = None
     player: str = ""
+
+    def _repr_html_(self) -> str:
+        """The verdict for notebooks (IPython's display protocol): the report's lines, and the
+        counterexample's board drawn with the move that failed."""
+        from html import escape
+
+        from minttt.render.board import board as draw  # display hook: the picture's layer
+
+        text = "<br>".join(escape(line) for line in self.lines(self.player))
+        ce = self.counterexample
+        if ce is None or not ce.board:
+            return f"<div>{text}</div>"
+        return f"<div>{text}<br>{draw(Board.parse(ce.board, ce.rules))}</div>"
 
     def lines(self, subject: str) -> list[str]:
         """The verdict as ``minttt verify`` prints it: ``ok:`` with the counts, or ``FAILED:``
@@ -171,6 +185,7 @@ class VerifyReport:
         return out
 
     def to_dict(self) -> dict[str, Any]:
+        """The verdict and counts as JSON-ready data."""
         return {
             "ok": self.ok,
             "player": self.player,

@@ -165,6 +165,7 @@ class AgentPlayer:
         self.name = name
 
     def choices(self, board: Board) -> tuple[int, ...]:
+        """The agent's move at ``board``, checked legal."""
         if board.is_terminal:
             return ()
         try:
@@ -174,6 +175,7 @@ class AgentPlayer:
         return (legal_cell(answer, board, self.name),)
 
     def choose(self, board: Board, rng: random.Random) -> int:
+        """The agent's move (it names one)."""
         return self.choices(board)[0]
 
 

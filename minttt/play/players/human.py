@@ -43,9 +43,11 @@ class HumanPlayer(BasePlayer):
         self.prompt = prompt
 
     def choices(self, board: Board) -> tuple[int, ...]:
+        """Every legal move (the person picks in :meth:`choose`)."""
         return board.legal_moves()
 
     def choose(self, board: Board, rng: random.Random) -> int:
+        """Ask the person at the console for a cell."""
         n = board.rules.cells
         while True:
             answer = self.read(self.prompt).strip()

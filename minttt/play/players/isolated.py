@@ -154,6 +154,7 @@ class IsolatedAgent:
         return moves
 
     def choose(self, board: Board, rng: random.Random) -> int:
+        """One of :meth:`choices`, at random with ``rng`` when several."""
         options = self.choices(board)
         return options[0] if len(options) == 1 else rng.choice(options)
 

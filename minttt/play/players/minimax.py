@@ -104,6 +104,7 @@ class MinimaxPlayer(SearchPlayer):
     name = "minimax"
 
     def search(self, board: Board) -> Outcome:
+        """004's minimax from ``board``: best moves, value and states examined."""
         return minimax(board)
 
 

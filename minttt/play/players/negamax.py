@@ -194,6 +194,7 @@ class NegamaxPlayer(SearchPlayer):
         self.ordering = ordering
 
     def search(self, board: Board) -> Outcome:
+        """001's negamax without pruning from ``board``."""
         return negamax(board, prune=False, ordering=self.ordering)
 
 
@@ -206,6 +207,7 @@ class AlphaBetaPlayer(SearchPlayer):
         self.name = "alphabeta-ordered" if ordering else "alphabeta"
 
     def search(self, board: Board) -> Outcome:
+        """001's negamax with alpha-beta pruning from ``board``."""
         return negamax(board, prune=True, ordering=self.ordering)
 
 
@@ -219,6 +221,7 @@ class AlphaBetaRandomPlayer(SearchPlayer):
         self.ordering = ordering
 
     def search(self, board: Board) -> Outcome:
+        """Every move of exactly the best value (an exact search for ties)."""
         return exact_ties(board, ordering=self.ordering)
 
 
@@ -229,6 +232,7 @@ class NaiveRandomAlphaBetaPlayer(SearchPlayer):
     name = "alphabeta-naive-random"
 
     def search(self, board: Board) -> Outcome:
+        """001's broken tie search: ties read off alpha-beta bounds."""
         return naive_ties(board)
 
 

@@ -33,6 +33,7 @@ class SearchPlayer(BasePlayer):
         self.last_stats: dict[str, Any] = {}
 
     def search(self, board: Board) -> Outcome:  # pragma: no cover - abstract
+        """The search's outcome at ``board`` (subclasses name the algorithm)."""
         raise NotImplementedError
 
     def outcome(self, board: Board) -> Outcome:
@@ -53,9 +54,11 @@ class SearchPlayer(BasePlayer):
         return found
 
     def choices(self, board: Board) -> tuple[int, ...]:
+        """The outcome's moves at ``board`` (cached per board)."""
         return self.outcome(board).moves
 
     def choose(self, board: Board, rng: random.Random) -> int:
+        """One of :meth:`choices`, at random with ``rng`` when several."""
         options = self.choices(board)
         return options[0] if len(options) == 1 else rng.choice(options)
 

@@ -58,6 +58,7 @@ class HashedTreePlayer(_TreePlayer):
     symmetric = False
 
     def choices(self, board: Board) -> tuple[int, ...]:
+        """003's best moves at ``board`` in the hashed (raw) tree."""
         self._check(board)
         return self.best_moves[board.hash]
 
@@ -69,6 +70,7 @@ class SymmetricTreePlayer(_TreePlayer):
     symmetric = True
 
     def choices(self, board: Board) -> tuple[int, ...]:
+        """003's best moves at ``board`` in the symmetric tree."""
         self._check(board)
         canon = board.canonical()
         moves = self.best_moves[canon.hash]
