@@ -48,9 +48,27 @@ def certify_command(
         "it writes, instead of minttt's DRAT checker (for proofs of hundreds of MB); recorded "
         "in the index.",
     ),
+    cubes: int = typer.Option(
+        0,
+        "--cubes",
+        help="Cube and conquer: split on the first N start positions' moves and refute each cube "
+        "on a Dask cluster; the cubes' proofs are joined into one DRAT proof (0: one refutation).",
+    ),
+    workers: int = typer.Option(2, "--workers", help="Local Dask workers for --cubes."),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="A Dask scheduler's address for --cubes (instead of --workers)."
+    ),
+    checkpoint: Path = path_option(
+        None,
+        "--checkpoint",
+        help="Folder of the refuted cubes, resumed when it exists (default: OUT/.cubes).",
+    ),
 ) -> None:
     """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
-    proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table."""
+    proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table.
+
+    With --cubes the refutation is split into cubes solved in parallel on a Dask cluster and
+    resumable from --checkpoint; the joined proof is checked like any other."""
 
     if all_ == bool(variants):
         raise InputError("give VARIANT names or --all (exactly one)")
@@ -62,7 +80,16 @@ def certify_command(
     require_folder(out)
     if drat_trim is not None and not drat_trim.is_file():
         raise InputError(f"--drat-trim {drat_trim}: no such file")
-    done, files = _certify(jobs, check=not no_check, quiet=json_out, drat_trim=drat_trim)
+    if not 0 <= cubes <= 8 or not 1 <= workers <= 1024:
+        raise InputError(f"--cubes must be 0-8 and --workers 1-1024, got {cubes} and {workers}")
+    split = None
+    if cubes:
+        from minttt.proof.certify import Cubes  # the solvers: certify only
+
+        split = Cubes(cubes, checkpoint or out / ".cubes", workers, scheduler)
+    done, files = _certify(
+        jobs, check=not no_check, quiet=json_out, drat_trim=drat_trim, cubes=split
+    )
     write_many_atomic(files, final=True)  # every certificate and index, or none
     if json_out:
         print_json([_record(c) for c in done])
@@ -86,7 +113,12 @@ def _jobs(out: Path, chosen: list[Any]) -> list[tuple[Path, list[Any]]]:
 
 
 def _certify(
-    jobs: list[tuple[Path, list[Any]]], *, check: bool, quiet: bool, drat_trim: Path | None = None
+    jobs: list[tuple[Path, list[Any]]],
+    *,
+    check: bool,
+    quiet: bool,
+    drat_trim: Path | None = None,
+    cubes: Any = None,
 ) -> tuple[list[Any], dict[Path, bytes]]:
     """Every certificate of ``jobs`` and the files to write, with a step progress bar."""
 
@@ -103,7 +135,13 @@ def _certify(
                 progress.update(task, description=f"certify: {name}", completed=offset + i)
 
             certified = certify_all(
-                folder, group, on_variant=on_variant, check=check, write=False, drat_trim=drat_trim
+                folder,
+                group,
+                on_variant=on_variant,
+                check=check,
+                write=False,
+                drat_trim=drat_trim,
+                cubes=cubes,
             )
             files |= pending_files(folder, certified)
             done += certified

@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from minttt.errors import InputError
-from minttt.game.graph import RECURSION_CELLS
 from minttt.game.rules import Rules
 from minttt.vocabulary import Criterion, Encoding, Objective, Role
 
@@ -181,21 +180,31 @@ def standard_variants(
     return out
 
 
+#: lookup variants of one role on boards with more cells than this take the array form
+ARRAY_FORM_CELLS = 9
+
+
 def uses_arrays(variant: Variant) -> bool:
-    """Whether ``variant`` is solved through the array form of its formula
-    (:mod:`minttt.formula.arrays`): a lookup variant of one role on a board above
-    :data:`~minttt.game.graph.RECURSION_CELLS` cells (4x4 and larger), where the object form (a
-    name per variable, a tuple per clause) no longer fits a solve.
+    """Whether ``variant`` is solved (and certified) through the array form of its formula
+    (:mod:`minttt.formula.arrays`): a lookup variant of one role on a board beyond 3x3 (more than
+    :data:`ARRAY_FORM_CELLS` cells). Its driver minimises the table positions with a lookup
+    clause rather than the edges (the same optimum, far fewer soft literals: 3x4 k=3 O is proven
+    in under a minute where the edge objective stalls), and its certificate bounds them. 3x3
+    keeps the object form, whose variable numbering the shipped encodings and certificates use.
 
     >>> uses_arrays(Variant.parse("first-any-lookup-entries@mnk:4,4,3"))
     True
+    >>> uses_arrays(Variant.parse("second-lookup-entries@mnk:3,4,3"))
+    True
     >>> uses_arrays(Variant.parse("first-any-tree-positions@mnk:4,4,3"))   # the tree: objects only
+    False
+    >>> uses_arrays(Variant.parse("second-lookup-entries"))                # 3x3: objects
     False
     """
     return (
         variant.encoding is Encoding.LOOKUP
         and variant.role is not Role.BOTH
-        and variant.rules.cells > RECURSION_CELLS
+        and variant.rules.cells > ARRAY_FORM_CELLS
     )
 
 
@@ -245,6 +254,7 @@ def certificate_variants(mnk: bool = False) -> list[Variant]:
 
 
 __all__ = [
+    "ARRAY_FORM_CELLS",
     "MNK_GAMES",
     "MNK_MORE",
     "OPENINGS",

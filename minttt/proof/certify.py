@@ -46,6 +46,8 @@ from minttt.game.graph import Graph, graph_for
 from minttt.interrupt import solver_library
 from minttt.proof import drat
 from minttt.proof.cnf import BOUND_DEPTH, CARD_ENCODING, array_cnf, bound_clauses, cnf_text
+from minttt.proof.conquer import conquer, lookup_splits
+from minttt.proof.cubes import join
 from minttt.proof.drat_trim import drat_trim_check
 from minttt.schema import first_problem
 from minttt.solvers.arrays import DEFAULT_SAT as ARRAY_SAT
@@ -98,6 +100,19 @@ def prove_unsat(nvars: int, clauses: list[list[int]]) -> bytes:
             raise DefectError("the bound is satisfiable: not a minimum")
         lines = solver.get_proof()
     return ("\n".join(lines) + "\n").encode("ascii")
+
+
+@dataclass(frozen=True)
+class Cubes:
+    """Refute the bound by cube and conquer (:mod:`minttt.proof.conquer`): split on the lookup
+    clauses of the first ``depth`` start positions, solve the cubes on a Dask cluster (``workers``
+    local processes, or the cluster at ``scheduler``), keep each cube's proof in ``checkpoint``."""
+
+    depth: int
+    checkpoint: Path
+    workers: int = 2
+    scheduler: str | None = None
+    on_cube: Callable[[int, int, float], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -166,8 +181,11 @@ def _array_table(run: SolveRun) -> Table:
     return replace(run.table(), provenance=provenance)
 
 
-def _formula_and_proof(run: SolveRun) -> tuple[bytes, bytes, int, int, float]:
-    """``(cnf, proof, variables, clauses, CaDiCaL seconds)`` of the run's certificate formula."""
+def _formula_and_proof(
+    run: SolveRun, cubes: Cubes | None = None
+) -> tuple[bytes, bytes, int, int, float, dict[str, Any] | None]:
+    """``(cnf, proof, variables, clauses, CaDiCaL seconds, cube figures)`` of the run's
+    certificate formula: one CaDiCaL refutation, or cube and conquer with ``cubes``."""
     k = run.solution.size
     assert k is not None  # a proven minimum (_minimum)
     formula = run.formula
@@ -182,8 +200,20 @@ def _formula_and_proof(run: SolveRun) -> tuple[bytes, bytes, int, int, float]:
         cnf = cnf_text(formula, k).encode("ascii")
         nvars, clauses = bound_clauses(formula, k - 1)
     start = time.perf_counter()
-    proof = prove_unsat(nvars, clauses)
-    return cnf, proof, nvars, len(clauses), time.perf_counter() - start
+    if cubes is None:
+        proof = prove_unsat(nvars, clauses)
+        return cnf, proof, nvars, len(clauses), time.perf_counter() - start, None
+    splits = lookup_splits(formula, cubes.depth)
+    proofs, figures = conquer(
+        clauses,
+        splits,
+        cubes.checkpoint,
+        workers=cubes.workers,
+        scheduler=cubes.scheduler,
+        on_cube=cubes.on_cube,
+    )
+    proof = join(splits, proofs)
+    return cnf, proof, nvars, len(clauses), sum(figures["cube_seconds"]), figures
 
 
 def build_certificate(
@@ -193,9 +223,11 @@ def build_certificate(
     graph: Graph | None = None,
     check: bool = True,
     drat_trim: Path | None = None,
+    cubes: Cubes | None = None,
 ) -> Certificate:
     """Solve ``variant`` (any variant of :func:`certificate_variants`): its CNF at k-1, CaDiCaL's
-    DRAT proof and the size-k table, in memory (nothing written).
+    DRAT proof (one refutation, or the cubes' joined with ``cubes``) and the size-k table, in
+    memory (nothing written).
 
     The proof is checked by the external ``drat_trim`` binary when given (and its LRAT by
     :mod:`minttt.lrat`), else with ``check`` by :mod:`minttt.drat`. The table always passes the
@@ -206,7 +238,7 @@ def build_certificate(
     run = _minimum(variant, None if arrays else graph)
     k = run.solution.size
     assert k is not None
-    cnf, proof, nvars, n_clauses, solve_seconds = _formula_and_proof(run)
+    cnf, proof, nvars, n_clauses, solve_seconds, cube_figures = _formula_and_proof(run, cubes)
     table = _array_table(run) if arrays else run.table()
     stem = file_stem(variant)
     out = Path(out_dir)
@@ -247,8 +279,18 @@ def build_certificate(
         record["cadical_seconds"] = round(solve_seconds, 1)
     if arrays:
         record["pipeline"] = ARRAY_PIPELINE
+    if cube_figures is not None and cubes is not None:
+        seconds = cube_figures["cube_seconds"]
+        record["cadical_seconds"] = round(solve_seconds, 1)
+        record["cubes"] = {
+            "depth": cubes.depth,
+            "count": cube_figures["cubes"],
+            "median_seconds": round(sorted(seconds)[len(seconds) // 2], 2),
+            "max_seconds": round(max(seconds), 2),
+        }
     cert = Certificate(record, solve_seconds, files)
-    return checked(cert, cnf, proof, check=check, drat_trim=drat_trim, record=arrays)
+    timed = arrays or cubes is not None
+    return checked(cert, cnf, proof, check=check, drat_trim=drat_trim, record=timed)
 
 
 def checked(
@@ -293,6 +335,7 @@ def certify_all(
     graph_3x3: Graph | None = None,
     write: bool = True,
     drat_trim: Path | None = None,
+    cubes: Cubes | None = None,
 ) -> list[Certificate]:
     """Certify ``variants`` (default: every proven minimum) and, with ``write``, write every file
     and the merged index at once, only after every check passed (:func:`pending_files`).
@@ -310,8 +353,15 @@ def certify_all(
             if variant.game not in graphs:
                 graphs[variant.game] = graph_for(variant.rules)
             graph = graphs[variant.game]
+        each = (
+            None
+            if cubes is None
+            else replace(cubes, checkpoint=cubes.checkpoint / file_stem(variant))
+        )
         done.append(
-            build_certificate(variant, out_dir, graph=graph, check=check, drat_trim=drat_trim)
+            build_certificate(
+                variant, out_dir, graph=graph, check=check, drat_trim=drat_trim, cubes=each
+            )
         )
     if write:
         write_many_atomic(pending_files(out_dir, done), final=True)
@@ -415,6 +465,7 @@ __all__ = [
     "SAT_SOLVER_NAME",
     "XZ_PRESET",
     "Certificate",
+    "Cubes",
     "build_certificate",
     "certify",
     "certify_all",

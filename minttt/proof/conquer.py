@@ -1,0 +1,212 @@
+"""Cube and conquer past one machine: the cubes of :mod:`minttt.proof.cubes` refuted on a Dask
+cluster (a local one by default, ``--workers N``; a real one by ``--scheduler ADDRESS``), each
+cube's proof kept in a checkpoint folder as it arrives, so a run that stops resumes with the cubes
+still open.
+
+The formula's clauses are scattered once to every worker (``broadcast``); each cube then loads
+them into a fresh CaDiCaL, since a proof must be the proof of one cube. Nothing a checkpoint holds
+is trusted: its formula must be the same (SHA-256) and its splits equal, and the joined proof is
+checked before any certificate claims it.
+
+>>> from minttt.formula.encode import encode
+>>> from minttt.formula.variants import Variant
+>>> from minttt.game.graph import build_graph
+>>> f = encode(build_graph(), Variant.parse("second-lookup-entries"))
+>>> [len(s) for s in lookup_splits(f, 2)]   # O's allowed answers to X's first two openings
+[3, 5]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import lzma
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from minttt.errors import InputError
+from minttt.fileio import write_bytes_atomic, write_json_atomic
+from minttt.formula.arrays import ArrayFormula
+from minttt.formula.encode import Formula
+from minttt.proof.cubes import Cube, decision_cubes, refute_cube
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+STATE = "cubes.json"
+FORMAT = "minttt-cubes/1"
+
+
+def lookup_splits(formula: Formula | ArrayFormula, depth: int) -> list[list[int]]:
+    """The edge literals of the lookup clauses of the first ``depth`` start positions (each
+    unit-forced: a table answers there), in move order: the splits of the cubes."""
+    if isinstance(formula, ArrayFormula):
+        heads = formula.long_lits[formula.long_ptr[:-1]]
+        units = {int(u) for u in formula.units}
+        splits = []
+        for i, head in enumerate(heads.tolist()):
+            if -head in units:
+                a, b = int(formula.long_ptr[i]) + 1, int(formula.long_ptr[i + 1])
+                splits.append([int(x) for x in formula.long_lits[a:b]])
+    else:
+        if len(formula.parts) != 1 or not formula.parts[0].edges:
+            raise InputError(f"{formula.variant.name}: cubes split a lookup formula of one role")
+        part = formula.parts[0]
+        by_start: dict[int, list[int]] = {s: [] for s in part.starts}
+        for (h, _move), var in part.edges.items():
+            if h in by_start:
+                by_start[h].append(var)
+        splits = [by_start[s] for s in part.starts if by_start[s]]
+    if not 1 <= depth <= len(splits):
+        raise InputError(f"--cubes {depth}: this formula splits on 1 to {len(splits)} starts")
+    return splits[:depth]
+
+
+def _digest(clauses: Sequence[Sequence[int]]) -> str:
+    h = hashlib.sha256()
+    for c in clauses:
+        h.update((" ".join(map(str, c)) + " 0\n").encode())
+    return h.hexdigest()
+
+
+class Checkpoint:
+    """A folder of refuted cubes: ``cubes.json`` (the formula's SHA-256, the splits, what each
+    finished cube took) and one ``cube-N.drat.xz`` per finished cube."""
+
+    def __init__(self, folder: Path, digest: str, splits: list[list[int]]) -> None:
+        self.folder, self.digest, self.splits = folder, digest, splits
+        self.state: dict[str, Any] = {
+            "format": FORMAT,
+            "cnf_sha256": digest,
+            "splits": splits,
+            "cubes": {},
+        }
+        path = folder / STATE
+        if path.exists():
+            self._resume(path)
+
+    def _resume(self, path: Path) -> None:
+        try:
+            saved = json.loads(path.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(f"{path}: not a readable cube checkpoint ({exc})") from None
+        if not isinstance(saved, dict) or saved.get("format") != FORMAT:
+            raise InputError(f"{path}: not a {FORMAT} checkpoint")
+        if saved.get("cnf_sha256") != self.digest or saved.get("splits") != self.splits:
+            raise InputError(f"{path}: a checkpoint of another formula or other cubes")
+        done = saved.get("cubes", {})
+        self.state["cubes"] = {
+            i: r
+            for i, r in done.items()
+            if isinstance(r, dict) and self.proof_path(int(i)).is_file()
+        }
+
+    def proof_path(self, index: int) -> Path:
+        return self.folder / f"cube-{index}.drat.xz"
+
+    def done(self) -> set[int]:
+        return {int(i) for i in self.state["cubes"]}
+
+    def record(self, index: int, proof: list[str], seconds: float, load: float) -> None:
+        """Keep a refuted cube: its proof first, then the state naming it (both atomic)."""
+        text = ("\n".join(proof) + "\n").encode("ascii")
+        write_bytes_atomic(self.proof_path(index), lzma.compress(text, preset=6))
+        self.state["cubes"][str(index)] = {
+            "lemmas": sum(1 for line in proof if line and not line.startswith("d ")),
+            "seconds": round(seconds, 2),
+            "load_seconds": round(load, 2),
+        }
+        write_json_atomic(self.folder / STATE, self.state)
+
+    def proof(self, index: int) -> list[str]:
+        return lzma.decompress(self.proof_path(index).read_bytes()).decode("ascii").splitlines()
+
+
+def conquer(
+    clauses: Sequence[Sequence[int]],
+    splits: list[list[int]],
+    checkpoint: Path,
+    *,
+    workers: int = 2,
+    scheduler: str | None = None,
+    on_cube: Callable[[int, int, float], None] | None = None,
+) -> tuple[list[list[str]], dict[str, Any]]:
+    """Refute every cube of ``splits`` on a Dask cluster; ``(proofs in cube order, figures)``.
+
+    Cubes already in ``checkpoint`` are not solved again. ``on_cube(done, total, seconds)`` is
+    called as each cube arrives. A satisfiable cube raises DefectError (the bound holds a table).
+    """
+    checkpoint.mkdir(parents=True, exist_ok=True)
+    cubes = decision_cubes(splits)
+    ckpt = Checkpoint(checkpoint, _digest(clauses), splits)
+    todo = [i for i in range(len(cubes)) if i not in ckpt.done()]
+    start = time.perf_counter()
+    if todo:
+        with _Cluster(workers, scheduler) as client:
+            _run(client, clauses, cubes, todo, ckpt, on_cube)
+    figures = {
+        "cubes": len(cubes),
+        "solved_this_run": len(todo),
+        "wall_seconds": round(time.perf_counter() - start, 1),
+        "cube_seconds": [ckpt.state["cubes"][str(i)]["seconds"] for i in range(len(cubes))],
+    }
+    return [ckpt.proof(i) for i in range(len(cubes))], figures
+
+
+def _run(
+    client: Client,
+    clauses: Sequence[Sequence[int]],
+    cubes: list[Cube],
+    todo: list[int],
+    ckpt: Checkpoint,
+    on_cube: Callable[[int, int, float], None] | None,
+) -> None:
+    from distributed import as_completed
+
+    data = client.scatter([list(c) for c in clauses], broadcast=True)  # loaded once per worker
+    futures = {client.submit(refute_cube, data, cubes[i], pure=False): i for i in todo}
+    done = len(cubes) - len(todo)
+    try:
+        for future in as_completed(futures):
+            result = future.result()  # a worker's DefectError is raised here
+            ckpt.record(futures[future], result.proof, result.seconds, result.load_seconds)
+            done += 1
+            if on_cube is not None:
+                on_cube(done, len(cubes), result.seconds)
+    finally:
+        client.cancel(list(futures))
+
+
+class _Cluster:
+    """A Dask client on ``scheduler``, or on a local cluster of ``workers`` single-threaded
+    processes made for the run and closed with it."""
+
+    def __init__(self, workers: int, scheduler: str | None) -> None:
+        self.workers, self.scheduler = workers, scheduler
+        self.cluster: Any = None
+        self.client: Any = None
+
+    def __enter__(self) -> Client:
+        from distributed import Client, LocalCluster
+
+        if self.scheduler is not None:
+            self.client = Client(self.scheduler)
+        else:
+            self.cluster = LocalCluster(
+                n_workers=self.workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
+            self.client = Client(self.cluster)
+        return self.client
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+__all__ = ["Checkpoint", "conquer", "lookup_splits"]
