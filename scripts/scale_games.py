@@ -1,6 +1,7 @@
 """4x4 and 3x4 with the array pipeline: verified tables, proven lower bounds, resumable runs.
 
     python scripts/scale_games.py [--limit-scale 1.0] [--out results/games]
+    python scripts/scale_games.py --search 600 --only "@mnk:4,4,4" [--workers 2]
 
 Writes ``<out>/<variant>.json`` (checkpoint: bounds, history), ``<out>/<variant>.table.json``
 (the best verified table), ``<out>/bounds.json`` (all bounds, opening decomposition) and
@@ -21,6 +22,7 @@ from minttt.bounds.long_run import (
     load_checkpoint,
     long_solve,
     opening_bounds,
+    searched_upper,
 )
 from minttt.fileio import write_json_atomic
 from minttt.formula.variants import Variant
@@ -60,6 +62,15 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECONDS",
         help="upper bounds only: greedy + local search, then a hinted SAT descent this long",
     )
+    parser.add_argument(
+        "--search",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="upper bounds only: a portfolio of forced searches this long per variant (Dask)",
+    )
+    parser.add_argument("--workers", type=int, default=2, help="local Dask workers for --search")
+    parser.add_argument("--scheduler", default=None, help="a Dask scheduler's address (--search)")
     args = parser.parse_args(argv)
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     states = {}
@@ -68,6 +79,17 @@ def main(argv: list[str] | None = None) -> int:
         path = args.out / f"{v.name.replace('@', '_').replace(':', '').replace(',', '')}.json"
         if args.lp or (args.only and args.only not in v.name):
             states[v.name] = load_checkpoint(path, v)  # kept as it is (run before)
+            continue
+        if args.search > 0:
+            states[v.name] = searched_upper(
+                v,
+                path,
+                seconds=args.search * args.limit_scale,
+                seeds=args.workers,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                say=say,
+            )
             continue
         if args.hint > 0:
             states[v.name] = hinted_upper(
@@ -96,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                 say(f"{v.name}: LP relaxation {row}")
     for game, limit in OPENINGS:
         v = variant(game, "first")
-        if args.lp or args.hint > 0 or (args.only and args.only not in v.name):
+        if args.lp or args.hint > 0 or args.search > 0 or (args.only and args.only not in v.name):
             continue
         decomposition = [d for d in decomposition if d["variant"] != v.name]
         say(f"{v.name}: decomposition by opening")
@@ -115,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                     "seconds",
                     "runs",
                     "table",
+                    "history",
                 )
             }
             for name, st in states.items()

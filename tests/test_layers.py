@@ -23,7 +23,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "minttt"
 LAYERS: tuple[frozenset[str], ...] = tuple(
     frozenset(names.split())
     for names in (
-        "errors vocabulary fileio interrupt schema version",
+        "errors vocabulary fileio interrupt schema version cluster",
         "game",
         "table",
         "formula",

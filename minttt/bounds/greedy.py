@@ -126,6 +126,185 @@ def _positions(graph: ArrayGraph, chosen: dict[int, int]) -> np.ndarray:
     return np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
 
 
+class LevelBuild:
+    """A greedy table kept level by level, so a change at one level rebuilds from there only.
+
+    ``forced`` fixes the move at some positions (a forced position keeps its move whenever the
+    table reaches it); every other reached position takes the greedy move: least tree-DP cost of
+    the grandchildren not yet in the next level, in node order within a level (deterministic).
+    A rebuild stops early at a level whose positions are what they were: below it nothing the
+    greedy reads has changed (the forced moves are only ever changed at the rebuilt level).
+    """
+
+    def __init__(self, graph: ArrayGraph, allowed: np.ndarray, side: int, cost: np.ndarray) -> None:
+        self.graph, self.allowed, self.side = graph, allowed, side
+        self.cost = cost.tolist()
+        self.terminal = graph.terminal.tolist()
+        self.ptr, self.child = graph.ptr.tolist(), graph.child.tolist()
+        self._kids: dict[int, list[int]] = {}
+        self._total: dict[int, float] = {}
+        self._moves: dict[int, list[int]] = {}
+        uptr, uchild = graph.unique_children
+        self.levels: list[list[int]] = [
+            [0] if side == X else sorted(uchild[uptr[0] : uptr[1]].tolist())
+        ]
+        self.chosen: list[dict[int, int]] = []
+
+    def grandchildren(self, edge: int) -> list[int]:
+        """The distinct positions one reply after ``edge`` (cached, with their total cost)."""
+        kids = self._kids.get(edge)
+        if kids is None:
+            uptr, uchild = self.graph.unique_children
+            c = self.child[edge]
+            kids = self._kids[edge] = uchild[uptr[c] : uptr[c + 1]].tolist()
+            self._total[edge] = sum(self.cost[g] for g in kids)
+        return kids
+
+    def moves(self, node: int) -> list[int]:
+        """The allowed edges of ``node`` (cached)."""
+        out = self._moves.get(node)
+        if out is None:
+            allowed = self.allowed
+            out = self._moves[node] = [
+                e for e in range(self.ptr[node], self.ptr[node + 1]) if allowed[e]
+            ]
+        return out
+
+    def size(self) -> int:
+        """The table's entries."""
+        return sum(len(c) for c in self.chosen)
+
+    def table(self) -> dict[int, int]:
+        """The table: node -> edge."""
+        return {h: e for level in self.chosen for h, e in level.items()}
+
+    def level_of(self) -> dict[int, int]:
+        """node -> its level index, for every table position."""
+        return {h: d for d, level in enumerate(self.chosen) for h in level}
+
+    def rebuild(self, forced: dict[int, int], start: int = 0) -> None:
+        """Rebuild levels ``start`` and below under ``forced`` (levels above are kept)."""
+        old_levels, old_chosen = self.levels[start + 1 :], self.chosen[start + 1 :]
+        del self.levels[start + 1 :]
+        del self.chosen[start:]
+        cost, terminal, total = self.cost, self.terminal, self._total
+        level = self.levels[start]
+        depth = start
+        while level:
+            nxt: set[int] = set()
+            chosen: dict[int, int] = {}
+            for h in level:
+                if terminal[h]:
+                    continue
+                best = forced.get(h, -1)
+                if best < 0:
+                    moves = self.moves(h)
+                    best = moves[0]
+                    if len(moves) > 1:
+                        best_cost = float("inf")
+                        for e in moves:
+                            kids = self.grandchildren(e)
+                            shared = nxt.intersection(kids)
+                            marginal = (
+                                total[e] - sum([cost[g] for g in shared]) if shared else total[e]
+                            )
+                            if marginal < best_cost:
+                                best, best_cost = e, marginal
+                chosen[h] = best
+                nxt.update(self.grandchildren(best))
+            self.chosen.append(chosen)
+            level = sorted(nxt)
+            depth += 1
+            k = depth - start - 1  # this level's index among the old ones
+            if k < len(old_levels) and level == old_levels[k]:
+                self.levels += old_levels[k:]  # the same positions: the rest is as it was
+                self.chosen += old_chosen[k:]
+                return
+            if level:
+                self.levels.append(level)
+
+
+def forced_search(
+    graph: ArrayGraph,
+    allowed: np.ndarray,
+    side: int,
+    cost: np.ndarray,
+    start: dict[int, int] | None = None,
+    *,
+    seed: int = 0,
+    time_limit: float = 60.0,
+    steps: int | None = None,
+    on_better: Callable[[dict[int, int]], None] | None = None,
+) -> tuple[dict[int, int], list[tuple[float, int]]]:
+    """Local search by forced alternatives: force another allowed move at a random table
+    position, rebuild the greedy table from that position's level only, keep the change when the
+    table does not grow (sideways moves let it drift across plateaus). Starts from ``start`` (its
+    moves forced, so the first build is ``start`` itself) or the plain greedy table.
+
+    Returns the best table and its history ``[(seconds, entries), ...]``.
+
+    >>> from minttt.game.arrays import build_array_graph
+    >>> from minttt.formula.variants import Variant
+    >>> from minttt.formula.arrays import table_edge_mask
+    >>> v = Variant.parse("second-lookup-entries")
+    >>> g = build_array_graph(v.rules)
+    >>> allowed = table_edge_mask(g, v)
+    >>> table, history = forced_search(g, allowed, v.role.sides[0],
+    ...     tree_cost(g, allowed, v.role.sides[0]), steps=300)
+    >>> history[-1][1] == len(table) <= history[0][1]
+    True
+    """
+    rng = random.Random(seed)
+    t0 = time.perf_counter()
+    build = LevelBuild(graph, allowed, side, cost)
+    forced = dict(start or {})
+    build.rebuild(forced)
+    size = build.size()
+    best = build.table()
+    history = [(0.0, size)]
+    keys: list[list[int] | None] = [None] * len(build.chosen)
+    step = 0
+    while (steps is None or step < steps) and time.perf_counter() - t0 < time_limit:
+        step += 1
+        # a table position at random (a level by its size, then a position in it)
+        weights = [len(c) for c in build.chosen]
+        if not any(weights):
+            break
+        d = rng.choices(range(len(weights)), weights)[0]
+        if len(keys) < len(build.chosen):
+            keys += [None] * (len(build.chosen) - len(keys))
+        level_keys = keys[d]
+        if level_keys is None:
+            level_keys = keys[d] = list(build.chosen[d])
+        h = rng.choice(level_keys)
+        moves = build.moves(h)
+        if len(moves) < 2:
+            continue
+        current = build.chosen[d][h]
+        e = rng.choice(moves[:-1])
+        if e == current:
+            e = moves[-1]
+        saved_levels, saved_chosen = build.levels[:], build.chosen[:]
+        before = forced.get(h)
+        forced[h] = e
+        build.rebuild(forced, d)
+        if build.size() <= size:
+            del keys[d:]
+            if build.size() < size:
+                size = build.size()
+                best = build.table()
+                history.append((round(time.perf_counter() - t0, 2), size))
+                if on_better is not None:
+                    on_better(best)
+        else:
+            build.levels, build.chosen = saved_levels, saved_chosen
+            if before is None:
+                del forced[h]
+            else:
+                forced[h] = before
+    return best, history
+
+
 def greedy_for(
     graph: ArrayGraph, variant: Variant, *, seed: int = 0, rounds: int = 20
 ) -> tuple[dict[int, int], dict[str, float]]:
@@ -144,4 +323,4 @@ def greedy_for(
     return best, {"tree_dp": root, "greedy": len(first), "improved": len(best)}
 
 
-__all__ = ["greedy_for", "greedy_table", "improve", "tree_cost"]
+__all__ = ["LevelBuild", "forced_search", "greedy_for", "greedy_table", "improve", "tree_cost"]

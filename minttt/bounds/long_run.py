@@ -277,6 +277,65 @@ def hinted_upper(
     return run.finish("hinted descent" if hint_seconds > 0 else "greedy")
 
 
+def searched_upper(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    seconds: float,
+    seeds: int = 2,
+    rounds: int = 4,
+    workers: int = 2,
+    scheduler: str | None = None,
+    say: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Upper bounds only, resuming ``checkpoint``: a portfolio of ``seeds`` forced-alternative
+    searches on a Dask cluster (:func:`minttt.bounds.portfolio.search_portfolio`), ``rounds``
+    rounds in ``seconds``, each round from the best table so far (the saved one first). A table
+    smaller than the saved one is kept only once it passes the exhaustive verifier."""
+    from minttt.bounds.portfolio import search_portfolio  # Dask: the cluster extra
+
+    run = _Run(variant, checkpoint, say)
+    state = run.state
+    saved = run.saved()  # checked before any work
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    start = chosen_from_table(graph, saved) if saved is not None else None
+    say(f"{variant.name}: forced search from {len(start) if start else 'the greedy'} entries")
+    t0 = time.perf_counter()
+
+    def arrived(result: Any) -> None:
+        say(
+            f"  round {result.round} seed {result.seed}: {len(result.table)} entries "
+            f"({time.perf_counter() - t0:.0f} s)"
+        )
+
+    results = search_portfolio(
+        variant,
+        start,
+        seconds=seconds,
+        seeds=range(seeds),
+        rounds=rounds,
+        workers=workers,
+        scheduler=scheduler,
+        on_result=arrived,
+    )
+    best = min(results, key=lambda r: (len(r.table), r.round, r.seed))
+    prov = {"variant": variant.name, "source": "forced search", "seed": best.seed}
+    run.offer(array_table(graph, formula, best.table, prov), "forced search")
+    state["search"] = {
+        "seconds": seconds,
+        "seeds": seeds,
+        "rounds": rounds,
+        "workers": workers if scheduler is None else None,
+        "start": len(start) if start else None,
+        "found": [
+            {"round": r.round, "seed": r.seed, "entries": len(r.table), "history": r.history}
+            for r in results
+        ],
+    }
+    return run.finish("forced search")
+
+
 def bounds_plot(states: dict[str, dict[str, Any]], path: Path) -> None:
     """Lower and upper bounds over (cumulative) seconds, one colour per variant; log y."""
 
@@ -341,4 +400,11 @@ def opening_bounds(
     return out
 
 
-__all__ = ["bounds_plot", "hinted_upper", "load_checkpoint", "long_solve", "opening_bounds"]
+__all__ = [
+    "bounds_plot",
+    "hinted_upper",
+    "load_checkpoint",
+    "long_solve",
+    "opening_bounds",
+    "searched_upper",
+]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.bounds.long_run import hinted_upper, long_solve
+from minttt.bounds.long_run import hinted_upper, long_solve, searched_upper
 from minttt.cli.common import (
     err_console,
     guarded,
@@ -35,6 +35,20 @@ def scale_command(
     hint: float = number_option(
         0.0, "--hint", help="Upper bounds only: a hinted SAT descent this many seconds."
     ),
+    search: float = number_option(
+        0.0,
+        "--search",
+        help="Upper bounds only: a portfolio of forced-alternative searches this many seconds, "
+        "on a Dask cluster, from the saved table.",
+    ),
+    seeds: int = typer.Option(2, "--seeds", help="Searches per round for --search."),
+    rounds: int = typer.Option(
+        4, "--rounds", help="Rounds for --search, each from the best table so far."
+    ),
+    workers: int = typer.Option(2, "--workers", help="Local Dask workers for --search."),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="A Dask scheduler's address for --search (instead of --workers)."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print the final state as JSON."),
 ) -> None:
     """Bound the smallest lookup table: greedy table, RC2 lower bounds, checkpoint, resume.
@@ -43,8 +57,15 @@ def scale_command(
     interrupted run exits 130/143 and the checkpoint holds the last completed bounds."""
 
     side = _side(role)
-    if not time_limit > 0 or hint < 0:
-        raise InputError("--time-limit must be positive and --hint not negative")
+    if not time_limit > 0 or hint < 0 or search < 0:
+        raise InputError("--time-limit must be positive, --hint and --search not negative")
+    if hint > 0 and search > 0:
+        raise InputError("give --hint or --search, not both")
+    if not (1 <= seeds <= 1024 and 1 <= rounds <= 1000 and 1 <= workers <= 1024):
+        raise InputError(
+            f"--seeds must be 1-1024, --rounds 1-1000 and --workers 1-1024, "
+            f"got {seeds}, {rounds} and {workers}"
+        )
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
     variant = _variant(game, side)
@@ -54,6 +75,17 @@ def scale_command(
 
     if hint > 0:
         state = hinted_upper(variant, checkpoint, hint_seconds=hint, say=say)
+    elif search > 0:
+        state = searched_upper(
+            variant,
+            checkpoint,
+            seconds=search,
+            seeds=seeds,
+            rounds=rounds,
+            workers=workers,
+            scheduler=scheduler,
+            say=say,
+        )
     else:
         state = long_solve(variant, checkpoint, time_limit=time_limit, say=say)
     keys = ("variant", "lower", "upper", "optimal", "table", "seconds", "runs")

@@ -13,7 +13,7 @@ checked before any certificate claims it.
 >>> from minttt.game.graph import build_graph
 >>> f = encode(build_graph(), Variant.parse("second-lookup-entries"))
 >>> [len(s) for s in lookup_splits(f, 2)]   # O's allowed answers to X's first two openings
-[3, 5]
+[1, 4]
 """
 
 from __future__ import annotations
@@ -23,9 +23,13 @@ import json
 import lzma
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from minttt.cluster import DaskCluster
 from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.arrays import ArrayFormula
@@ -37,6 +41,7 @@ if TYPE_CHECKING:
 
 STATE = "cubes.json"
 FORMAT = "minttt-cubes/1"
+CHECKPOINT_XZ = 1  # a cube's proof in the checkpoint: fast xz (the certificate recompresses)
 
 
 def lookup_splits(formula: Formula | ArrayFormula, depth: int) -> list[list[int]]:
@@ -69,6 +74,74 @@ def _digest(clauses: Sequence[Sequence[int]]) -> str:
     for c in clauses:
         h.update((" ".join(map(str, c)) + " 0\n").encode())
     return h.hexdigest()
+
+
+class PackedClauses:
+    """Clauses as two int arrays (literals, then each clause's start), the form sent to the
+    workers: one object, serialised as two buffers, where a list of lists is millions of
+    Python objects (and Dask would scatter each one as a future of its own).
+
+    >>> packed = PackedClauses.pack([[1, -2], [3]])
+    >>> packed.clauses()
+    [[1, -2], [3]]
+    """
+
+    def __init__(self, literals: np.ndarray, starts: np.ndarray) -> None:
+        self.literals, self.starts = literals, starts
+        self._unpacked: list[list[int]] | None = None
+
+    @classmethod
+    def pack(cls, clauses: Sequence[Sequence[int]]) -> PackedClauses:
+        """Pack ``clauses`` (lists of nonzero ints)."""
+        sizes = np.fromiter((len(c) for c in clauses), dtype=np.int64, count=len(clauses))
+        starts = np.zeros(len(clauses) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=starts[1:])
+        literals = np.fromiter(
+            (x for c in clauses for x in c), dtype=np.int64, count=int(starts[-1])
+        )
+        return cls(literals, starts)
+
+    def clauses(self) -> list[list[int]]:
+        """The clauses as lists, unpacked once per worker (the scattered object is kept there
+        for the run, so every later cube on that worker reuses them)."""
+        if self._unpacked is None:
+            flat = self.literals.tolist()
+            bounds = self.starts.tolist()
+            self._unpacked = [flat[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+        return self._unpacked
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"literals": self.literals, "starts": self.starts}  # never the unpacked lists
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["literals"], state["starts"])  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class RefutedCube:
+    """What a worker sends back: the cube's DRAT proof, xz-compressed on the worker (the
+    compression runs in parallel and the transfer is a tenth), its lemma count and seconds."""
+
+    proof_xz: bytes
+    lemmas: int
+    seconds: float
+    load_seconds: float
+
+
+def refute_packed(packed: PackedClauses, cube: Cube) -> RefutedCube:
+    """:func:`~minttt.proof.cubes.refute_cube` on packed clauses (what a worker runs)."""
+    start = time.perf_counter()
+    clauses = packed.clauses()
+    unpack = time.perf_counter() - start
+    result = refute_cube(clauses, cube)
+    text = ("\n".join(result.proof) + "\n").encode("ascii")
+    lemmas = sum(1 for line in result.proof if line and not line.startswith("d "))
+    return RefutedCube(
+        lzma.compress(text, preset=CHECKPOINT_XZ),
+        lemmas,
+        result.seconds,
+        result.load_seconds + unpack,
+    )
 
 
 class Checkpoint:
@@ -104,23 +177,25 @@ class Checkpoint:
         }
 
     def proof_path(self, index: int) -> Path:
+        """Where cube ``index``'s proof is kept."""
         return self.folder / f"cube-{index}.drat.xz"
 
     def done(self) -> set[int]:
+        """The cubes already refuted (their proofs on disk)."""
         return {int(i) for i in self.state["cubes"]}
 
-    def record(self, index: int, proof: list[str], seconds: float, load: float) -> None:
+    def record(self, index: int, cube: RefutedCube) -> None:
         """Keep a refuted cube: its proof first, then the state naming it (both atomic)."""
-        text = ("\n".join(proof) + "\n").encode("ascii")
-        write_bytes_atomic(self.proof_path(index), lzma.compress(text, preset=6))
+        write_bytes_atomic(self.proof_path(index), cube.proof_xz)
         self.state["cubes"][str(index)] = {
-            "lemmas": sum(1 for line in proof if line and not line.startswith("d ")),
-            "seconds": round(seconds, 2),
-            "load_seconds": round(load, 2),
+            "lemmas": cube.lemmas,
+            "seconds": round(cube.seconds, 2),
+            "load_seconds": round(cube.load_seconds, 2),
         }
         write_json_atomic(self.folder / STATE, self.state)
 
     def proof(self, index: int) -> list[str]:
+        """Cube ``index``'s DRAT proof, as text lines."""
         return lzma.decompress(self.proof_path(index).read_bytes()).decode("ascii").splitlines()
 
 
@@ -144,7 +219,7 @@ def conquer(
     todo = [i for i in range(len(cubes)) if i not in ckpt.done()]
     start = time.perf_counter()
     if todo:
-        with _Cluster(workers, scheduler) as client:
+        with DaskCluster(workers, scheduler) as client:
             _run(client, clauses, cubes, todo, ckpt, on_cube)
     figures = {
         "cubes": len(cubes),
@@ -165,13 +240,14 @@ def _run(
 ) -> None:
     from distributed import as_completed
 
-    data = client.scatter([list(c) for c in clauses], broadcast=True)  # loaded once per worker
-    futures = {client.submit(refute_cube, data, cubes[i], pure=False): i for i in todo}
+    # one object sent to every worker once (a list would be scattered element by element)
+    data = client.scatter(PackedClauses.pack(clauses), broadcast=True)
+    futures = {client.submit(refute_packed, data, cubes[i], pure=False): i for i in todo}
     done = len(cubes) - len(todo)
     try:
         for future in as_completed(futures):
             result = future.result()  # a worker's DefectError is raised here
-            ckpt.record(futures[future], result.proof, result.seconds, result.load_seconds)
+            ckpt.record(futures[future], result)
             done += 1
             if on_cube is not None:
                 on_cube(done, len(cubes), result.seconds)
@@ -179,34 +255,11 @@ def _run(
         client.cancel(list(futures))
 
 
-class _Cluster:
-    """A Dask client on ``scheduler``, or on a local cluster of ``workers`` single-threaded
-    processes made for the run and closed with it."""
-
-    def __init__(self, workers: int, scheduler: str | None) -> None:
-        self.workers, self.scheduler = workers, scheduler
-        self.cluster: Any = None
-        self.client: Any = None
-
-    def __enter__(self) -> Client:
-        from distributed import Client, LocalCluster
-
-        if self.scheduler is not None:
-            self.client = Client(self.scheduler)
-        else:
-            self.cluster = LocalCluster(
-                n_workers=self.workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-            )
-            self.client = Client(self.cluster)
-        return self.client
-
-    def __exit__(self, *exc: object) -> None:
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
-
-
-__all__ = ["Checkpoint", "conquer", "lookup_splits"]
+__all__ = [
+    "Checkpoint",
+    "PackedClauses",
+    "RefutedCube",
+    "conquer",
+    "lookup_splits",
+    "refute_packed",
+]

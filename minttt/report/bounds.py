@@ -58,6 +58,15 @@ def check_record(folder: Path, name: str, record: dict[str, Any]) -> None:
 GAME_NAMES = {"mnk:3,4,3": "3x4 k=3", "mnk:4,4,3": "4x4 k=3", "mnk:4,4,4": "4x4 k=4"}
 
 
+def _found_by(record: dict[str, Any]) -> str:
+    """The method whose verified table is the upper bound: the first event of the record's
+    history that reached it (upper bounds only go down)."""
+    for _seconds, _lower, upper, event in record.get("history") or []:
+        if upper == record["upper"] and str(event).endswith(" table, verified"):
+            return str(event).removesuffix(" table, verified")
+    return ""
+
+
 def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]:
     """Per variant: proven lower bound, best verified table, status (proven / bounded) and gap."""
     lines = [
@@ -65,14 +74,16 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
         "",
         "From `games/bounds.json` (written by `scripts/scale_games.py`, seed "
         f"{bounds.get('seed', 0)}; lookup encoding, size = entries). Upper bound = the best table "
-        "found (greedy DP + local search, or RC2's model), each verified by `minttt verify` and "
-        "saved under `games/`; lower bound (proven: no smaller table exists) = RC2's cores on "
+        "found (by the method in the next column: greedy + local search, forced search, the hinted "
+        "descent or RC2's model), each verified by `minttt verify` and saved under `games/`; "
+        "lower bound (proven: no smaller table exists) = RC2's cores on "
         "the whole formula, or the least over X's canonical openings of RC2's bound with that "
         "opening fixed (`openings`), whichever is higher; seconds = RC2 and table search, "
         "all runs.",
         "",
-        "| game | player | lower | by | upper (verified table) | status | gap | greedy | seconds |",
-        "| --- | --- | ---: | --- | ---: | --- | ---: | ---: | ---: |",
+        "| game | player | lower | by | upper (verified table) | by | status | gap | greedy "
+        "| seconds |",
+        "| --- | --- | ---: | --- | ---: | --- | --- | ---: | ---: | ---: |",
     ]
     split = {d["variant"]: d["lower"] for d in bounds.get("opening_decomposition", [])}
     for name, v in bounds.get("variants", {}).items():
@@ -85,7 +96,8 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
         status = "proven" if optimal else "bounded"
         gap = "0" if optimal else f"{hi - lo} ({(hi - lo) / hi:.0%})"
         lines.append(
-            f"| {GAME_NAMES.get(game, game)} | {player} | {lo} | {by} | {hi} | {status} | {gap} | "
+            f"| {GAME_NAMES.get(game, game)} | {player} | {lo} | {by} | {hi} | {_found_by(v)} | "
+            f"{status} | {gap} | "
             f"{v.get('greedy_entries', '')} | {v['seconds']} |"
         )
     for d in bounds.get("opening_decomposition", []):

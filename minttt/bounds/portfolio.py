@@ -1,0 +1,88 @@
+"""Upper bounds on a Dask cluster: a portfolio of forced-alternative searches
+(:func:`minttt.bounds.greedy.forced_search`), one seed per task, in rounds that restart every
+search from the best table so far.
+
+Each task builds the game graph on its worker (deterministic: node numbers agree across
+processes) and returns a table as ``node -> edge``; nothing a worker returns is trusted: the
+caller turns the best into a :class:`~minttt.table.model.Table` and verifies it exhaustively
+before keeping it (:func:`minttt.bounds.long_run.searched_upper`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from minttt.bounds.greedy import forced_search, tree_cost
+from minttt.cluster import DaskCluster
+from minttt.formula.arrays import table_edge_mask
+from minttt.formula.variants import Variant
+from minttt.game.arrays import build_array_graph
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One task's best table (``node -> edge``), its seed, round and history
+    ``[(seconds, entries), ...]``."""
+
+    seed: int
+    round: int
+    table: dict[int, int]
+    history: list[tuple[float, int]]
+
+
+def search_task(
+    variant_name: str, start: dict[int, int] | None, seed: int, seconds: float, round_: int = 0
+) -> SearchResult:
+    """What a worker runs: the graph, the tree-DP costs, then ``seconds`` of forced search from
+    ``start`` with ``seed``."""
+    variant = Variant.parse(variant_name)
+    graph = build_array_graph(variant.rules)
+    side = variant.role.sides[0]
+    allowed = table_edge_mask(graph, variant)
+    cost = tree_cost(graph, allowed, side)
+    table, history = forced_search(graph, allowed, side, cost, start, seed=seed, time_limit=seconds)
+    return SearchResult(seed, round_, table, history)
+
+
+def search_portfolio(
+    variant: Variant,
+    start: dict[int, int] | None,
+    *,
+    seconds: float,
+    seeds: Sequence[int] = (0, 1),
+    rounds: int = 1,
+    workers: int = 2,
+    scheduler: str | None = None,
+    on_result: Callable[[SearchResult], None] | None = None,
+) -> list[SearchResult]:
+    """``rounds`` rounds of one forced search per seed (seed + 1000 * round), ``seconds`` in all;
+    each round starts from the smallest table so far. Returns every task's result, in order of
+    arrival; ``on_result`` is called as each arrives."""
+    from distributed import as_completed
+
+    results: list[SearchResult] = []
+    best = start
+    per_round = seconds / rounds
+    with DaskCluster(workers, scheduler) as client:
+        for r in range(rounds):
+            futures = [
+                client.submit(
+                    search_task, variant.name, best, s + 1000 * r, per_round, r, pure=False
+                )
+                for s in seeds
+            ]
+            try:
+                for future in as_completed(futures):
+                    result: SearchResult = future.result()
+                    results.append(result)
+                    if on_result is not None:
+                        on_result(result)
+                    if best is None or len(result.table) < len(best):
+                        best = result.table
+            finally:
+                client.cancel(futures)
+    return results
+
+
+__all__ = ["SearchResult", "search_portfolio", "search_task"]
