@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         help="upper bounds only: a portfolio of forced searches this long per variant (Dask)",
     )
     parser.add_argument("--workers", type=int, default=2, help="local Dask workers for --search")
+    parser.add_argument("--slack", type=int, default=0, help="record-to-record slack (--search)")
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler's address (--search)")
     args = parser.parse_args(argv)
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
@@ -88,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                 seeds=args.workers,
                 workers=args.workers,
                 scheduler=args.scheduler,
+                slack=args.slack,
                 say=say,
             )
             continue

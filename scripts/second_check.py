@@ -22,8 +22,12 @@ drat-trim rejects a proof, minttt.lrat rejects its LRAT, or a regenerated file d
 record. drat-trim is not shipped with minttt: build
 it from its repository (one C file: ``gcc -O2 -o drat-trim drat-trim.c``) and pass its path.
 
+A proof joined from cube and conquer (its record names the split) is regenerated the same way,
+cube by cube on a local Dask cluster, or taken from ``--cubes DIR`` (a ``certify --checkpoint``
+folder), and must still have the recorded SHA-256.
+
 Run: ``nice -n 10 python scripts/second_check.py --drat-trim PATH --source "commit ..."
-[--limit SECONDS] [NAME ...]``
+[--limit SECONDS] [--cubes DIR] [NAME ...]``
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ class Job(NamedTuple):
     proof: str | None
     proof_sha256: str
     cnf_sha256: str | None  # recorded when the CNF is not shipped
+    cubes: int | None = None  # the split depth of a proof joined from cube and conquer
 
 
 def jobs() -> Iterator[Job]:
@@ -71,6 +76,7 @@ def jobs() -> Iterator[Job]:
                 r["proof"],
                 r["proof_sha256"],
                 r.get("cnf_sha256"),
+                (r.get("cubes") or {}).get("depth"),
             )
     calls = json.loads(RAW_CALLS.read_text("utf-8"))["calls"]
     for key, call in sorted(calls.items()):
@@ -85,9 +91,11 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def certificate_bytes(job: Job) -> tuple[bytes, bytes, bool]:
+def certificate_bytes(job: Job, cubes_folder: Path | None = None) -> tuple[bytes, bytes, bool]:
     """``(cnf, proof, regenerated)``: the shipped files, or CaDiCaL's proof regenerated from the
-    CNF (rebuilt first when not shipped); DefectError when a file differs from its record."""
+    CNF (rebuilt first when not shipped), by cube and conquer when the record says so (its cubes
+    kept in, or resumed from, ``cubes_folder``); DefectError when a file differs from its
+    record."""
     from minttt.proof import drat
     from minttt.proof.certify import prove_unsat
 
@@ -97,12 +105,35 @@ def certificate_bytes(job: Job) -> tuple[bytes, bytes, bool]:
         raise DefectError(f"{job.variant}: the CNF differs from its recorded SHA-256")
     if job.proof:
         proof, regenerated = lzma.decompress((folder / job.proof).read_bytes()), False
+    elif job.cubes:
+        _, clauses = drat.parse_cnf(cnf)
+        proof, regenerated = _cube_proof(job, [list(c) for c in clauses], cubes_folder), True
     else:
         nvars, clauses = drat.parse_cnf(cnf)
         proof, regenerated = prove_unsat(nvars, [list(c) for c in clauses]), True
     if _sha(proof) != job.proof_sha256:
         raise DefectError(f"{job.variant}: the proof differs from its recorded SHA-256")
     return cnf, proof, regenerated
+
+
+def _cube_proof(job: Job, clauses: list[list[int]], folder: Path | None) -> bytes:
+    """The joined proof of a cube-and-conquer certificate, regenerated: the same cubes (from the
+    formula rebuilt), each refuted by CaDiCaL (deterministic) on a local Dask cluster, or taken
+    from ``folder`` when a run left them there (the formula's hash and the splits must match)."""
+    import tempfile
+
+    from minttt.formula.arrays import encode_arrays
+    from minttt.formula.variants import Variant
+    from minttt.game.arrays import build_array_graph
+    from minttt.proof.conquer import conquer, lookup_splits
+    from minttt.proof.cubes import join
+
+    assert job.cubes is not None
+    variant = Variant.parse(job.variant)
+    splits = lookup_splits(encode_arrays(build_array_graph(variant.rules), variant), job.cubes)
+    with tempfile.TemporaryDirectory() as tmp:
+        proofs, _ = conquer(clauses, splits, folder or Path(tmp))
+        return join(splits, proofs)
 
 
 def _rebuild_cnf(job: Job) -> bytes:
@@ -120,12 +151,14 @@ def _rebuild_cnf(job: Job) -> bytes:
     return cnf
 
 
-def check(job: Job, drat_trim: Path, limit: float) -> dict[str, Any]:
+def check(
+    job: Job, drat_trim: Path, limit: float, cubes_folder: Path | None = None
+) -> dict[str, Any]:
     """drat-trim's verdict on ``job`` and minttt.lrat's on its LRAT, as a record of
     ``second-check.json``."""
     from minttt.proof.drat_trim import drat_trim_check
 
-    cnf, proof, regenerated = certificate_bytes(job)
+    cnf, proof, regenerated = certificate_bytes(job, cubes_folder)
     verdict = drat_trim_check(drat_trim, cnf, proof, limit, lrat=True)
     return {
         "folder": f"proofs/{job.folder}".rstrip("/"),
@@ -170,6 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", default="", help="where the binary comes from (recorded)")
     parser.add_argument("--limit", type=float, default=3000.0, help="drat-trim's -t seconds")
     parser.add_argument("--out", type=Path, default=OUT, help="the JSON file to write")
+    parser.add_argument(
+        "--cubes",
+        type=Path,
+        default=None,
+        help="a certify --checkpoint folder: its refuted cubes are reused (else solved again)",
+    )
     args = parser.parse_args(argv)
     if not args.drat_trim.is_file():
         print(f"--drat-trim {args.drat_trim}: no such file", file=sys.stderr)
@@ -187,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         if old.get("proof_sha256") == job.proof_sha256 and "lrat_lemmas" in old:
             continue
         try:
-            records[key] = check(job, args.drat_trim, args.limit)
+            records[key] = check(job, args.drat_trim, args.limit, args.cubes)
         except DefectError as exc:
             print(f"{job.variant}: {exc}", file=sys.stderr)
             return 1

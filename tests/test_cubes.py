@@ -164,3 +164,30 @@ def test_certify_by_cubes_writes_a_certificate_check_proof_accepts(tmp_path: Pat
     assert record["cubes"]["count"] == 10 and record["minimum"] == 72
     cnf, proof = out / record["cnf"], out / record["proof"]
     assert runner.invoke(app, ["check-proof", str(cnf), str(proof)]).exit_code == 0
+
+
+@pytest.mark.slow
+def test_the_local_cluster_never_drops_a_busy_worker():
+    """A SAT call holds the GIL, so a worker on a long cube sends no heartbeat: the local
+    cluster's scheduler must not time it out (Dask's default drops it after 5 minutes and
+    reruns its cube elsewhere, forever)."""
+    from minttt.cluster import DaskCluster
+
+    with DaskCluster(1) as client:
+        assert client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.worker_ttl) is None
+
+
+def test_a_bad_worker_count_is_a_usage_error():
+    from minttt.cluster import DaskCluster
+
+    with pytest.raises(InputError, match="workers must be 1-1024"):
+        DaskCluster(0)
+
+
+@pytest.mark.slow
+def test_a_scheduler_that_does_not_answer_is_a_usage_error():
+    """Dask retries for the connect timeout (30 s) before giving up."""
+    from minttt.cluster import DaskCluster
+
+    with pytest.raises(InputError, match="cannot connect"), DaskCluster(1, "tcp://127.0.0.1:9"):
+        pass

@@ -59,16 +59,18 @@ def test_rebuilding_from_a_level_equals_rebuilding_everything(seed):
         table = build.table()
         h = rng.choice([h for h in table if len(build.moves(h)) > 1])
         forced[h] = rng.choice(build.moves(h))
-        build.rebuild(forced, build.level_of()[h])
+        build.rebuild(forced, next(d for d, c in enumerate(build.chosen) if h in c))
         full = LevelBuild(graph, allowed, side, cost)
         full.rebuild(forced)
         assert build.table() == full.table() and build.levels == full.levels
 
 
+@pytest.mark.parametrize("slack", [0, 5])
 @pytest.mark.parametrize("name", sorted(MINIMA))
-def test_forced_search_tables_verify_and_respect_the_minimum(name):
+def test_forced_search_tables_verify_and_respect_the_minimum(name, slack):
+    """Plain and with slack: the best table is returned (never a later, larger one)."""
     variant, graph, side, allowed, cost = _setup(name)
-    table, history = forced_search(graph, allowed, side, cost, seed=3, steps=400)
+    table, history = forced_search(graph, allowed, side, cost, seed=3, steps=400, slack=slack)
     sizes = [s for _, s in history]
     assert sizes == sorted(sizes, reverse=True) and sizes[-1] == len(table)
     assert len(table) >= MINIMA[name]
@@ -121,6 +123,7 @@ def test_searched_upper_keeps_a_verified_table_and_resumes(tmp_path: Path):
         ["--search", "5", "--workers", "0"],
         ["--search", "5", "--seeds", "0"],
         ["--search", "5", "--rounds", "0"],
+        ["--search", "5", "--slack", "-1"],
     ],
 )
 def test_scale_search_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str]):

@@ -88,3 +88,21 @@ def test_a_study_with_a_wrong_count_is_refused(tmp_path: Path) -> None:
     (tmp_path / "study.json").write_text(json.dumps(study))
     with pytest.raises(InputError, match="positions"):
         check_study(tmp_path / "study.json")
+
+
+def test_the_report_names_the_method_behind_each_upper_bound() -> None:
+    """bounds.json keeps each variant's history; the report's "by" column is the method whose
+    verified table first reached the upper bound."""
+    from minttt.report.bounds import scale_markdown
+
+    lines = scale_markdown(BOUNDS)
+    for name, record in BOUNDS["variants"].items():
+        events = [e for _s, _lo, up, e in record["history"] if up == record["upper"]]
+        method = next(e for e in events if e.endswith(" table, verified"))
+        method = method.removesuffix(" table, verified").replace("rc2", "RC2")
+        role = "first (X)" if name.startswith("first") else "second (O)"
+        game = {"mnk:3,4,3": "3x4 k=3", "mnk:4,4,3": "4x4 k=3", "mnk:4,4,4": "4x4 k=4"}[
+            name.split("@")[1]
+        ]
+        row = next(line for line in lines if line.startswith(f"| {game} | {role} |"))
+        assert f"| {record['upper']} | {method} |" in row

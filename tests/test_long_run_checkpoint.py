@@ -43,7 +43,11 @@ def good() -> dict[str, Any]:
 
 def test_schema_is_valid_and_holds_every_shipped_checkpoint() -> None:
     jsonschema.Draft202012Validator.check_schema(schema())
-    shipped = [p for p in (ROOT / "results" / "games").glob("*.json") if "history" in p.read_text()]
+    shipped = [
+        p
+        for p in (ROOT / "results" / "games").glob("*.json")
+        if p.name != "bounds.json" and "history" in p.read_text()  # bounds.json: its own schema
+    ]
     assert shipped
     for path in shipped:
         jsonschema.validate(json.loads(path.read_text()), schema())

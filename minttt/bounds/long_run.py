@@ -286,6 +286,7 @@ def searched_upper(
     rounds: int = 4,
     workers: int = 2,
     scheduler: str | None = None,
+    slack: int = 0,
     say: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Upper bounds only, resuming ``checkpoint``: a portfolio of ``seeds`` forced-alternative
@@ -317,6 +318,7 @@ def searched_upper(
         rounds=rounds,
         workers=workers,
         scheduler=scheduler,
+        slack=slack,
         on_result=arrived,
     )
     best = min(results, key=lambda r: (len(r.table), r.round, r.seed))
@@ -326,6 +328,7 @@ def searched_upper(
         "seconds": seconds,
         "seeds": seeds,
         "rounds": rounds,
+        "slack": slack,
         "workers": workers if scheduler is None else None,
         "start": len(start) if start else None,
         "found": [

@@ -32,10 +32,15 @@ class SearchResult:
 
 
 def search_task(
-    variant_name: str, start: dict[int, int] | None, seed: int, seconds: float, round_: int = 0
+    variant_name: str,
+    start: dict[int, int] | None,
+    seed: int,
+    seconds: float,
+    round_: int = 0,
+    slack: int = 0,
 ) -> SearchResult:
     """What a worker runs: the graph, the tree-DP costs, then ``seconds`` of forced search from
-    ``start`` with ``seed``."""
+    ``start`` with ``seed`` (``slack``: record-to-record travel, see :func:`forced_search`)."""
     variant = Variant.parse(variant_name)
     graph = build_array_graph(variant.rules)
     side = variant.role.sides[0]
@@ -54,6 +59,7 @@ def search_portfolio(
     rounds: int = 1,
     workers: int = 2,
     scheduler: str | None = None,
+    slack: int = 0,
     on_result: Callable[[SearchResult], None] | None = None,
 ) -> list[SearchResult]:
     """``rounds`` rounds of one forced search per seed (seed + 1000 * round), ``seconds`` in all;
@@ -68,7 +74,7 @@ def search_portfolio(
         for r in range(rounds):
             futures = [
                 client.submit(
-                    search_task, variant.name, best, s + 1000 * r, per_round, r, pure=False
+                    search_task, variant.name, best, s + 1000 * r, per_round, r, slack, pure=False
                 )
                 for s in seeds
             ]

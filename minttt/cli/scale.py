@@ -45,6 +45,12 @@ def scale_command(
     rounds: int = typer.Option(
         4, "--rounds", help="Rounds for --search, each from the best table so far."
     ),
+    slack: int = typer.Option(
+        0,
+        "--slack",
+        help="For --search: also keep a change while the table stays within this many entries "
+        "of the best (record-to-record travel; 0: never a larger table).",
+    ),
     workers: int = typer.Option(2, "--workers", help="Local Dask workers for --search."),
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="A Dask scheduler's address for --search (instead of --workers)."
@@ -66,6 +72,8 @@ def scale_command(
             f"--seeds must be 1-1024, --rounds 1-1000 and --workers 1-1024, "
             f"got {seeds}, {rounds} and {workers}"
         )
+    if not 0 <= slack <= 10**7:
+        raise InputError(f"--slack must be 0-10000000, got {slack}")
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
     variant = _variant(game, side)
@@ -84,6 +92,7 @@ def scale_command(
             rounds=rounds,
             workers=workers,
             scheduler=scheduler,
+            slack=slack,
             say=say,
         )
     else:

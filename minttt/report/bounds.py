@@ -63,7 +63,7 @@ def _found_by(record: dict[str, Any]) -> str:
     history that reached it (upper bounds only go down)."""
     for _seconds, _lower, upper, event in record.get("history") or []:
         if upper == record["upper"] and str(event).endswith(" table, verified"):
-            return str(event).removesuffix(" table, verified")
+            return str(event).removesuffix(" table, verified").replace("rc2", "RC2")
     return ""
 
 
