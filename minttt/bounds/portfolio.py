@@ -65,12 +65,12 @@ def search_portfolio(
     """``rounds`` rounds of one forced search per seed (seed + 1000 * round), ``seconds`` in all;
     each round starts from the smallest table so far. Returns every task's result, in order of
     arrival; ``on_result`` is called as each arrives."""
-    from distributed import as_completed
-
     results: list[SearchResult] = []
     best = start
     per_round = seconds / rounds
-    with DaskCluster(workers, scheduler) as client:
+    with DaskCluster(workers, scheduler) as client:  # a usage error without Dask
+        from distributed import as_completed
+
         for r in range(rounds):
             futures = [
                 client.submit(
