@@ -1,7 +1,8 @@
 """4x4 and 3x4 with the array pipeline: verified tables, proven lower bounds, resumable runs.
 
     python scripts/scale_games.py [--limit-scale 1.0] [--out results/games]
-    python scripts/scale_games.py --search 600 --only "@mnk:4,4,4" [--workers 2]
+    python scripts/scale_games.py --search 600 --only "@mnk:4,4,4" [--workers 2] [--method lns]
+    python scripts/scale_games.py --levels 120 --only "@mnk:4,4,4"
 
 Writes ``<out>/<variant>.json`` (checkpoint: bounds, history), ``<out>/<variant>.table.json``
 (the best verified table), ``<out>/bounds.json`` (all bounds, opening decomposition) and
@@ -19,6 +20,7 @@ from pathlib import Path
 from minttt.bounds.long_run import (
     bounds_plot,
     hinted_upper,
+    level_lower,
     load_checkpoint,
     long_solve,
     opening_bounds,
@@ -67,7 +69,17 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=0.0,
         metavar="SECONDS",
-        help="upper bounds only: a portfolio of forced searches this long per variant (Dask)",
+        help="upper bounds only: a portfolio of searches this long per variant (Dask)",
+    )
+    parser.add_argument(
+        "--levels",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="lower bounds only: the per-level minima, at most this long per level",
+    )
+    parser.add_argument(
+        "--method", choices=("lns", "forced"), default="lns", help="the search for --search"
     )
     parser.add_argument("--workers", type=int, default=2, help="local Dask workers for --search")
     parser.add_argument("--slack", type=int, default=0, help="record-to-record slack (--search)")
@@ -81,6 +93,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.lp or (args.only and args.only not in v.name):
             states[v.name] = load_checkpoint(path, v)  # kept as it is (run before)
             continue
+        if args.levels > 0:
+            states[v.name] = level_lower(
+                v, path, seconds_per_level=args.levels * args.limit_scale, say=say
+            )
+            continue
         if args.search > 0:
             states[v.name] = searched_upper(
                 v,
@@ -90,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                 workers=args.workers,
                 scheduler=args.scheduler,
                 slack=args.slack,
+                method=args.method,
                 say=say,
             )
             continue
@@ -120,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
                 say(f"{v.name}: LP relaxation {row}")
     for game, limit in OPENINGS:
         v = variant(game, "first")
-        if args.lp or args.hint > 0 or args.search > 0 or (args.only and args.only not in v.name):
+        bounds_only = args.lp or args.hint > 0 or args.search > 0 or args.levels > 0
+        if bounds_only or (args.only and args.only not in v.name):
             continue
         decomposition = [d for d in decomposition if d["variant"] != v.name]
         say(f"{v.name}: decomposition by opening")
@@ -139,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
                     "seconds",
                     "runs",
                     "table",
+                    "levels",
                     "history",
                 )
             }

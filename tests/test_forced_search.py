@@ -1,6 +1,6 @@
-"""The forced-alternative local search and its Dask portfolio: incremental rebuilds equal full
-ones, every table it returns verifies and never beats a proven minimum, a saved table is the
-start, and the CLI's --search refuses bad input."""
+"""The forced-alternative local search and the Dask portfolio (both methods): incremental
+rebuilds equal full ones, every table it returns verifies and never beats a proven minimum, a
+saved table is the start, and the CLI's --search refuses bad input."""
 
 from __future__ import annotations
 
@@ -87,9 +87,12 @@ def test_forced_search_from_a_table_starts_there():
 
 
 @pytest.mark.slow
-def test_portfolio_on_a_local_cluster_of_two_workers():
+@pytest.mark.parametrize("method", ["lns", "forced"])
+def test_portfolio_on_a_local_cluster_of_two_workers(method):
     variant = Variant.parse("second-lookup-entries")
-    results = search_portfolio(variant, None, seconds=6, seeds=(0, 1), rounds=2, workers=2)
+    results = search_portfolio(
+        variant, None, seconds=6, seeds=(0, 1), rounds=2, workers=2, method=method
+    )
     assert sorted((r.round, r.seed) for r in results) == [(0, 0), (0, 1), (1, 1000), (1, 1001)]
     best_first = min(len(r.table) for r in results if r.round == 0)
     assert all(len(r.table) <= best_first for r in results if r.round == 1)  # restarts from best
@@ -124,6 +127,7 @@ def test_searched_upper_keeps_a_verified_table_and_resumes(tmp_path: Path):
         ["--search", "5", "--seeds", "0"],
         ["--search", "5", "--rounds", "0"],
         ["--search", "5", "--slack", "-1"],
+        ["--search", "5", "--method", "tabu"],
     ],
 )
 def test_scale_search_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str]):

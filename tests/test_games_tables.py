@@ -106,3 +106,19 @@ def test_the_report_names_the_method_behind_each_upper_bound() -> None:
         ]
         row = next(line for line in lines if line.startswith(f"| {game} | {role} |"))
         assert f"| {record['upper']} | {method} |" in row
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md", "docs/guides/frontier.md"])
+def test_the_pages_state_the_current_4x4_k4_bounds(page: str) -> None:
+    """The figures people read are the committed ones (lower: the best of RC2, the per-level
+    minima and the decomposition by opening)."""
+    text = (GAMES.parent.parent / page).read_text("utf-8")
+    split = {d["variant"]: d["lower"] for d in BOUNDS.get("opening_decomposition", [])}
+    for role, name in (
+        ("X", "first-any-lookup-entries@mnk:4,4,4"),
+        ("O", "second-lookup-entries@mnk:4,4,4"),
+    ):
+        record = BOUNDS["variants"][name]
+        lower, upper = max(record["lower"], split.get(name, 0)), record["upper"]
+        stated = (f"{role}: {lower}..{upper:,}", f"{lower} .. {upper:,}")
+        assert any(s in text for s in stated), f"{page}: {role} {lower}..{upper:,} not stated"

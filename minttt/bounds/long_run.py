@@ -14,11 +14,13 @@ import io
 import json
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from minttt.bounds.greedy import greedy_for, greedy_table, improve, tree_cost
 from minttt.bounds.hinted import hinted_descent
+from minttt.bounds.levels import LevelBound, level_bounds
 from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.arrays import encode_arrays, table_edge_mask
@@ -235,6 +237,38 @@ def chosen_from_table(graph: Any, table: Any) -> dict[int, int]:
     return chosen
 
 
+def level_lower(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    seconds_per_level: float,
+    say: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Lower bounds only, resuming ``checkpoint``: the sum of the per-level minima
+    (:func:`minttt.bounds.levels.level_bounds`, RC2 for at most ``seconds_per_level`` on each
+    level). It replaces the lower bound when higher; the levels are kept in the checkpoint."""
+    run = _Run(variant, checkpoint, say)
+    state = run.state
+    run.saved()  # checked before any work
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    say(f"{variant.name}: per-level minima, {seconds_per_level:g} s per level at most")
+
+    def done(level: LevelBound) -> None:
+        word = "minimum" if level.optimal else "at least"
+        say(f"  depth {level.depth}: {word} {level.lower} ({level.seconds:.1f} s)")
+
+    result = level_bounds(graph, formula, seconds_per_level=seconds_per_level, on_level=done)
+    state["levels"] = {
+        "seconds_per_level": seconds_per_level,
+        "lower": result.lower,
+        "complete": result.complete,
+        "levels": [asdict(level) for level in result.levels],
+    }
+    run.raise_lower(result.lower, "per-level minima")
+    return run.finish("per-level minima", proven_event="proven")
+
+
 def hinted_upper(
     variant: Variant,
     checkpoint: Path,
@@ -287,12 +321,14 @@ def searched_upper(
     workers: int = 2,
     scheduler: str | None = None,
     slack: int = 0,
+    method: str = "lns",
     say: Callable[[str], None] = print,
 ) -> dict[str, Any]:
-    """Upper bounds only, resuming ``checkpoint``: a portfolio of ``seeds`` forced-alternative
-    searches on a Dask cluster (:func:`minttt.bounds.portfolio.search_portfolio`), ``rounds``
-    rounds in ``seconds``, each round from the best table so far (the saved one first). A table
-    smaller than the saved one is kept only once it passes the exhaustive verifier."""
+    """Upper bounds only, resuming ``checkpoint``: a portfolio of ``seeds`` searches (``method``
+    ``"lns"`` or ``"forced"``) on a Dask cluster
+    (:func:`minttt.bounds.portfolio.search_portfolio`), ``rounds`` rounds in ``seconds``, each
+    round from the best table so far (the saved one first). A table smaller than the saved one is
+    kept only once it passes the exhaustive verifier."""
     from minttt.bounds.portfolio import search_portfolio  # Dask: the cluster extra
 
     run = _Run(variant, checkpoint, say)
@@ -301,7 +337,8 @@ def searched_upper(
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
     start = chosen_from_table(graph, saved) if saved is not None else None
-    say(f"{variant.name}: forced search from {len(start) if start else 'the greedy'} entries")
+    label = {"lns": "large-neighbourhood search", "forced": "forced search"}.get(method, method)
+    say(f"{variant.name}: {label} from {len(start) if start else 'the greedy'} entries")
     t0 = time.perf_counter()
 
     def arrived(result: Any) -> None:
@@ -319,16 +356,18 @@ def searched_upper(
         workers=workers,
         scheduler=scheduler,
         slack=slack,
+        method=method,
         on_result=arrived,
     )
     best = min(results, key=lambda r: (len(r.table), r.round, r.seed))
-    prov = {"variant": variant.name, "source": "forced search", "seed": best.seed}
-    run.offer(array_table(graph, formula, best.table, prov), "forced search")
+    prov = {"variant": variant.name, "source": label, "seed": best.seed}
+    run.offer(array_table(graph, formula, best.table, prov), label)
     state["search"] = {
         "seconds": seconds,
         "seeds": seeds,
         "rounds": rounds,
         "slack": slack,
+        "method": method,
         "workers": workers if scheduler is None else None,
         "start": len(start) if start else None,
         "found": [
@@ -336,7 +375,7 @@ def searched_upper(
             for r in results
         ],
     }
-    return run.finish("forced search")
+    return run.finish(label)
 
 
 def bounds_plot(states: dict[str, dict[str, Any]], path: Path) -> None:

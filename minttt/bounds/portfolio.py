@@ -1,6 +1,7 @@
-"""Upper bounds on a Dask cluster: a portfolio of forced-alternative searches
-(:func:`minttt.bounds.greedy.forced_search`), one seed per task, in rounds that restart every
-search from the best table so far.
+"""Upper bounds on a Dask cluster: a portfolio of searches, one seed per task, in rounds that
+restart every search from the best table so far. ``method`` is ``"lns"`` (large-neighbourhood
+re-solves, :func:`minttt.bounds.neighbourhood.lns_search`, the default: it wins the side-by-side
+benchmark) or ``"forced"`` (forced alternatives, :func:`minttt.bounds.greedy.forced_search`).
 
 Each task builds the game graph on its worker (deterministic: node numbers agree across
 processes) and returns a table as ``node -> edge``; nothing a worker returns is trusted: the
@@ -13,11 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from minttt.bounds.greedy import forced_search, tree_cost
+from minttt.bounds.greedy import forced_search, greedy_table, tree_cost
+from minttt.bounds.neighbourhood import lns_search
 from minttt.cluster import DaskCluster
 from minttt.formula.arrays import table_edge_mask
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
+
+METHODS = ("lns", "forced")
 
 
 @dataclass(frozen=True)
@@ -38,15 +42,25 @@ def search_task(
     seconds: float,
     round_: int = 0,
     slack: int = 0,
+    method: str = "lns",
 ) -> SearchResult:
-    """What a worker runs: the graph, the tree-DP costs, then ``seconds`` of forced search from
-    ``start`` with ``seed`` (``slack``: record-to-record travel, see :func:`forced_search`)."""
+    """What a worker runs: the graph, the tree-DP costs, then ``seconds`` of ``method`` from
+    ``start`` (the greedy table if ``None``) with ``seed`` (``slack``: record-to-record travel,
+    forced search only, see :func:`forced_search`)."""
     variant = Variant.parse(variant_name)
     graph = build_array_graph(variant.rules)
     side = variant.role.sides[0]
     allowed = table_edge_mask(graph, variant)
     cost = tree_cost(graph, allowed, side)
-    table, history = forced_search(graph, allowed, side, cost, start, seed=seed, time_limit=seconds)
+    if method == "lns":
+        first = start if start is not None else greedy_table(graph, allowed, side, cost)
+        table, history = lns_search(graph, allowed, side, first, seed=seed, time_limit=seconds)
+    elif method == "forced":
+        table, history = forced_search(
+            graph, allowed, side, cost, start, seed=seed, time_limit=seconds, slack=slack
+        )
+    else:
+        raise ValueError(f"unknown search method {method!r}: expected one of {METHODS}")
     return SearchResult(seed, round_, table, history)
 
 
@@ -60,6 +74,7 @@ def search_portfolio(
     workers: int = 2,
     scheduler: str | None = None,
     slack: int = 0,
+    method: str = "lns",
     on_result: Callable[[SearchResult], None] | None = None,
 ) -> list[SearchResult]:
     """``rounds`` rounds of one forced search per seed (seed + 1000 * round), ``seconds`` in all;
@@ -74,7 +89,15 @@ def search_portfolio(
         for r in range(rounds):
             futures = [
                 client.submit(
-                    search_task, variant.name, best, s + 1000 * r, per_round, r, slack, pure=False
+                    search_task,
+                    variant.name,
+                    best,
+                    s + 1000 * r,
+                    per_round,
+                    r,
+                    slack,
+                    method,
+                    pure=False,
                 )
                 for s in seeds
             ]
@@ -91,4 +114,4 @@ def search_portfolio(
     return results
 
 
-__all__ = ["SearchResult", "search_portfolio", "search_task"]
+__all__ = ["METHODS", "SearchResult", "search_portfolio", "search_task"]

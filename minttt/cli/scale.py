@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from minttt.bounds.long_run import hinted_upper, long_solve, searched_upper
+from minttt.bounds.long_run import hinted_upper, level_lower, long_solve, searched_upper
 from minttt.cli.common import (
     err_console,
     guarded,
@@ -38,8 +38,20 @@ def scale_command(
     search: float = number_option(
         0.0,
         "--search",
-        help="Upper bounds only: a portfolio of forced-alternative searches this many seconds, "
+        help="Upper bounds only: a portfolio of searches (--method) this many seconds, "
         "on a Dask cluster, from the saved table.",
+    ),
+    method: str = typer.Option(
+        "lns",
+        "--method",
+        help="The search for --search: lns (re-solve neighbourhoods exactly with MaxSAT) or "
+        "forced (forced alternative moves, greedy rebuilds).",
+    ),
+    levels: float = number_option(
+        0.0,
+        "--levels",
+        help="Lower bounds only: the sum of each table level's minimum, RC2 for at most this many "
+        "seconds per level.",
     ),
     seeds: int = typer.Option(2, "--seeds", help="Searches per round for --search."),
     rounds: int = typer.Option(
@@ -48,7 +60,8 @@ def scale_command(
     slack: int = typer.Option(
         0,
         "--slack",
-        help="For --search: also keep a change while the table stays within this many entries "
+        help="For --search --method forced: also keep a change while the table stays within "
+        "this many entries "
         "of the best (record-to-record travel; 0: never a larger table).",
     ),
     workers: int = typer.Option(2, "--workers", help="Local Dask workers for --search."),
@@ -63,17 +76,13 @@ def scale_command(
     interrupted run exits 130/143 and the checkpoint holds the last completed bounds."""
 
     side = _side(role)
-    if not time_limit > 0 or hint < 0 or search < 0:
-        raise InputError("--time-limit must be positive, --hint and --search not negative")
-    if hint > 0 and search > 0:
-        raise InputError("give --hint or --search, not both")
-    if not (1 <= seeds <= 1024 and 1 <= rounds <= 1000 and 1 <= workers <= 1024):
+    if not time_limit > 0 or hint < 0 or search < 0 or levels < 0:
         raise InputError(
-            f"--seeds must be 1-1024, --rounds 1-1000 and --workers 1-1024, "
-            f"got {seeds}, {rounds} and {workers}"
+            "--time-limit must be positive, --hint, --search and --levels not negative"
         )
-    if not 0 <= slack <= 10**7:
-        raise InputError(f"--slack must be 0-10000000, got {slack}")
+    if sum(x > 0 for x in (hint, search, levels)) > 1:
+        raise InputError("give one of --hint, --search and --levels")
+    _check_search(seeds, rounds, workers, method, slack)
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
     variant = _variant(game, side)
@@ -81,7 +90,9 @@ def scale_command(
     def say(message: str) -> None:
         err_console.print(message, markup=False, highlight=False)
 
-    if hint > 0:
+    if levels > 0:
+        state = level_lower(variant, checkpoint, seconds_per_level=levels, say=say)
+    elif hint > 0:
         state = hinted_upper(variant, checkpoint, hint_seconds=hint, say=say)
     elif search > 0:
         state = searched_upper(
@@ -93,6 +104,7 @@ def scale_command(
             workers=workers,
             scheduler=scheduler,
             slack=slack,
+            method=method,
             say=say,
         )
     else:
@@ -105,11 +117,26 @@ def scale_command(
         up, lo = state["upper"], state["lower"]
         if state["optimal"]:
             gap = f"{up} entries, proven"
+        elif up is None:
+            gap = f"at least {lo} entries (no table yet)"
         elif up is not None and lo >= up:
             gap = f"{up} entries; an earlier run's lower bound meets it, not re-proven in this run"
         else:
             gap = f"{lo} .. {up} entries"
         print(f"{variant.name}: {gap} (checkpoint {checkpoint})")
+
+
+def _check_search(seeds: int, rounds: int, workers: int, method: str, slack: int) -> None:
+    """Refuse out-of-range ``--search`` options in one line."""
+    if not (1 <= seeds <= 1024 and 1 <= rounds <= 1000 and 1 <= workers <= 1024):
+        raise InputError(
+            f"--seeds must be 1-1024, --rounds 1-1000 and --workers 1-1024, "
+            f"got {seeds}, {rounds} and {workers}"
+        )
+    if method not in ("lns", "forced"):
+        raise InputError(f"--method must be lns or forced, got {method!r}")
+    if not 0 <= slack <= 10**7:
+        raise InputError(f"--slack must be 0-10000000, got {slack}")
 
 
 def _side(role: Role) -> Role:

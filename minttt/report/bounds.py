@@ -67,6 +67,15 @@ def _found_by(record: dict[str, Any]) -> str:
     return ""
 
 
+def _lower_by(record: dict[str, Any]) -> str:
+    """The method that proved the lower bound: the first event of the history that reached it
+    (``per-level minima``, else RC2)."""
+    for _seconds, lower, _upper, event in record.get("history") or []:
+        if lower == record["lower"]:
+            return "levels" if event == "per-level minima" else "RC2"
+    return "RC2"
+
+
 def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]:
     """Per variant: proven lower bound, best verified table, status (proven / bounded) and gap."""
     lines = [
@@ -74,12 +83,13 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
         "",
         "From `games/bounds.json` (written by `scripts/scale_games.py`, seed "
         f"{bounds.get('seed', 0)}; lookup encoding, size = entries). Upper bound = the best table "
-        "found (by the method in the next column: greedy + local search, forced search, the hinted "
-        "descent or RC2's model), each verified by `minttt verify` and saved under `games/`; "
-        "lower bound (proven: no smaller table exists) = RC2's cores on "
-        "the whole formula, or the least over X's canonical openings of RC2's bound with that "
-        "opening fixed (`openings`), whichever is higher; seconds = RC2 and table search, "
-        "all runs.",
+        "found (by the method in the next column: greedy + local search, forced search, "
+        "large-neighbourhood search, the hinted descent or RC2's model), each verified by "
+        "`minttt verify` and saved under `games/`; "
+        "lower bound (proven: no smaller table exists) = RC2's cores on the whole formula, the sum "
+        "of each table level's own minimum (`levels`, `minttt scale --levels`), or the least over "
+        "X's canonical openings of RC2's bound with that opening fixed (`openings`), whichever is "
+        "higher; seconds = RC2 and table search, all runs.",
         "",
         "| game | player | lower | by | upper (verified table) | by | status | gap | greedy "
         "| seconds |",
@@ -89,7 +99,7 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
     for name, v in bounds.get("variants", {}).items():
         role, game = name.split("@")
         player = "first (X)" if role.startswith("first") else "second (O)"
-        lo, hi, by = v["lower"], v["upper"], "RC2"
+        lo, hi, by = v["lower"], v["upper"], _lower_by(v)
         if split.get(name, 0) > lo:
             lo, by = split[name], "openings"
         optimal = v["optimal"] or lo >= hi
@@ -109,6 +119,18 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
             "",
             f"Decomposition by opening, {d['variant']} ({d['seconds_each']} s of RC2 per "
             f"canonical opening): lower bound min = {d['lower']} ({per}).",
+        ]
+    for name, v in bounds.get("variants", {}).items():
+        levels = v.get("levels")
+        if not levels:
+            continue
+        per = ", ".join(
+            f"{lv['depth']}: {lv['lower']}{'' if lv['optimal'] else '+'}" for lv in levels["levels"]
+        )
+        lines += [
+            "",
+            f"Per-level minima, {name} (RC2, at most {levels['seconds_per_level']:g} s per level; "
+            f"depth: minimum, `+` where RC2 stopped at a bound): sum {levels['lower']} ({per}).",
         ]
     lp = [r for r in bounds.get("lp_relaxation", []) if r.get("lower") is not None]
     if lp:

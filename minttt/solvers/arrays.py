@@ -108,6 +108,7 @@ class ArrayRC2(RC2):
     builders, :meth:`filter_assumps` removes only the selectors that became garbage since its last
     call, and :meth:`compute` returns the oracle's model as is (external and internal variables
     coincide). ``lazy=True`` loads nothing: the caller adds clauses and soft literals.
+    ``objective`` replaces :func:`solver_objective` (variables to minimise, each weight 1).
     """
 
     calls = 0
@@ -117,6 +118,7 @@ class ArrayRC2(RC2):
         formula: ArrayFormula,
         solver: str = DEFAULT_SAT,
         lazy: bool = False,
+        objective: np.ndarray | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(WCNF(), solver=solver, **kw)  # nv = 0: no per-variable maps
@@ -129,7 +131,7 @@ class ArrayRC2(RC2):
             return
         self._live = {}
         self.sels: list[int] = []
-        self._assume(solver_objective(formula))
+        self._assume(solver_objective(formula) if objective is None else objective)
         add = fast_adder(self.oracle)
         with gc_paused():
             for chunk in formula.chunks():

@@ -1,0 +1,295 @@
+"""Large-neighbourhood search: re-solve part of a table exactly with MaxSAT under the rest.
+
+A *neighbourhood* is a set of table positions at one level (the roots). Everything the table
+reaches without playing a root's move keeps its move (:func:`covered`); below the roots, the
+lookup formula is built again with those covered positions as already paid for, and RC2 finds the
+smallest sub-table that answers every position the roots lead to (:func:`resolve`). The table's
+own sub-table is one solution of that formula, so a re-solve never makes the table bigger, and it
+counts a position shared with the rest of the table, or between two roots, once: that sharing is
+what the greedy rebuilds of :func:`minttt.bounds.greedy.forced_search` cannot see.
+
+:func:`lns_search` repeats it: a level at random, a root at random, and with it the positions of
+that level whose boards do not conflict with the root's (the ones most likely to share
+positions below), as many as the variable budget allows (doubling while the formulas stay small,
+halving when one is too big or RC2 runs out of time). Changes that keep the size are kept too, so
+the search drifts across plateaus. Every result is a complete table (an upper bound) that
+:func:`minttt.table.verify.verify_table` checks on its own.
+
+>>> from minttt.formula.variants import Variant
+>>> from minttt.formula.arrays import table_edge_mask
+>>> from minttt.game.arrays import build_array_graph
+>>> from minttt.bounds.greedy import greedy_table, tree_cost
+>>> v = Variant.parse("second-lookup-entries")
+>>> g = build_array_graph(v.rules)
+>>> allowed = table_edge_mask(g, v)
+>>> start = greedy_table(g, allowed, 2, tree_cost(g, allowed, 2))
+>>> len(resolve(g, allowed, 2, start, starts(g, 2)))  # all of it: the proven minimum
+72
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Collection, Sequence
+
+import numpy as np
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF
+
+from minttt.game.arrays import ArrayGraph
+from minttt.game.rules import X
+
+
+def starts(graph: ArrayGraph, side: int) -> list[int]:
+    """The positions every table of ``side`` must answer first (node indices)."""
+    if side == X:
+        return [0]
+    uptr, uchild = graph.unique_children
+    return uchild[uptr[0] : uptr[1]].tolist()
+
+
+def covered(
+    graph: ArrayGraph, side: int, table: dict[int, int], roots: Collection[int]
+) -> set[int]:
+    """The non-terminal table positions ``table`` reaches when it plays no root's move (the roots
+    themselves are reached: they are table positions the rest of the table leads to)."""
+    uptr, uchild = graph.unique_children
+    child, terminal = graph.child, graph.terminal
+    seen = set(starts(graph, side))
+    stack = list(seen)
+    out: set[int] = set()
+    while stack:
+        h = stack.pop()
+        if terminal[h]:
+            continue
+        out.add(h)
+        if h in roots:
+            continue
+        c = int(child[table[h]])
+        for g in uchild[uptr[c] : uptr[c + 1]].tolist():
+            if g not in seen:
+                seen.add(g)
+                stack.append(g)
+    return out
+
+
+class _SubFormula:
+    """The lookup formula below ``roots`` with the ``paid`` positions left out (their answers are
+    kept): one variable per unpaid non-terminal position reached through allowed moves, then one
+    per allowed move of those; ``None`` from :meth:`build` past ``max_vars``."""
+
+    def __init__(self, positions: list[int], moves: list[tuple[int, int, list[int]]]) -> None:
+        self.positions, self.moves = positions, moves
+
+    @classmethod
+    def build(
+        cls,
+        graph: ArrayGraph,
+        allowed: np.ndarray,
+        roots: Sequence[int],
+        paid: Collection[int],
+        max_vars: int,
+    ) -> _SubFormula | None:
+        uptr, uchild = graph.unique_children
+        ptr, child, terminal = graph.ptr, graph.child, graph.terminal
+        index = {r: i for i, r in enumerate(roots)}
+        positions = list(roots)
+        moves: list[tuple[int, int, list[int]]] = []  # (position, edge, unpaid grandchildren)
+        i = 0
+        while i < len(positions):
+            h = positions[i]
+            i += 1
+            for e in range(int(ptr[h]), int(ptr[h + 1])):
+                if not allowed[e]:
+                    continue
+                c = int(child[e])
+                kids = uchild[uptr[c] : uptr[c + 1]].tolist()
+                grand = [g for g in kids if not terminal[g] and g not in paid]
+                for g in grand:
+                    if g not in index:
+                        index[g] = len(positions)
+                        positions.append(g)
+                moves.append((h, e, grand))
+            if len(positions) + len(moves) > max_vars:
+                return None
+        return cls(positions, moves)
+
+    @property
+    def num_vars(self) -> int:
+        return len(self.positions) + len(self.moves)
+
+    def wcnf(self, roots: Sequence[int]) -> WCNF:
+        """Hard: each root; a position implies one of its moves; a move implies its unpaid
+        grandchildren. Soft: each position false (weight 1)."""
+        var = {h: i + 1 for i, h in enumerate(self.positions)}
+        base = len(self.positions) + 1
+        w = WCNF()
+        for r in roots:
+            w.append([var[r]])
+        by_position: dict[int, list[int]] = {}
+        for k, (h, _, grand) in enumerate(self.moves):
+            by_position.setdefault(h, []).append(base + k)
+            for g in grand:
+                w.append([-(base + k), var[g]])
+        for h, vs in by_position.items():
+            w.append([-var[h], *vs])
+        for h in self.positions:
+            w.append([-var[h]], weight=1)
+        return w
+
+    def answers(self, model: Sequence[int]) -> dict[int, int]:
+        """position -> edge: the lowest true move of each true position."""
+        true = {v for v in model if v > 0}
+        base = len(self.positions) + 1
+        out: dict[int, int] = {}
+        for k, (h, e, _) in enumerate(self.moves):
+            if base + k in true:
+                out.setdefault(h, e)
+        return out
+
+
+def resolve(
+    graph: ArrayGraph,
+    allowed: np.ndarray,
+    side: int,
+    table: dict[int, int],
+    roots: Sequence[int],
+    *,
+    time_limit: float | None = None,
+    max_vars: int = 10**7,
+    solver: str = "g4",
+) -> dict[int, int] | None:
+    """``table`` with the sub-table below ``roots`` (table positions of one level) replaced by a
+    smallest one under the rest of the table; ``None`` when the formula passes ``max_vars`` or
+    RC2 does not finish in ``time_limit`` seconds (an interrupted answer is never used)."""
+    return _resolve(graph, allowed, side, table, roots, time_limit, max_vars, solver)[0]
+
+
+def _resolve(
+    graph: ArrayGraph,
+    allowed: np.ndarray,
+    side: int,
+    table: dict[int, int],
+    roots: Sequence[int],
+    time_limit: float | None,
+    max_vars: int,
+    solver: str = "g4",
+) -> tuple[dict[int, int] | None, int]:
+    """:func:`resolve`, and the sub-formula's variables (``max_vars + 1`` when it was too big)."""
+    roots = sorted(set(roots))
+    keep = covered(graph, side, table, set(roots))
+    paid = keep.difference(roots)
+    sub = _SubFormula.build(graph, allowed, roots, paid, max_vars)
+    if sub is None:
+        return None, max_vars + 1
+    rc2 = RC2(sub.wcnf(roots), solver=solver)
+    timer = None
+    if time_limit is not None:
+        timer = threading.Timer(time_limit, rc2.interrupt)
+        timer.start()
+    try:
+        model = rc2.compute(expect_interrupt=time_limit is not None)
+        if model is None or (timer is not None and not timer.is_alive()):
+            return None, sub.num_vars
+    finally:
+        if timer is not None:
+            timer.cancel()
+        rc2.delete()
+    answers = sub.answers(model)
+    new = {h: table[h] for h in paid}
+    uptr, uchild = graph.unique_children
+    stack = list(roots)
+    while stack:  # walk the new sub-table from the roots until it meets what is kept
+        h = stack.pop()
+        if h in new:
+            continue
+        new[h] = answers[h]
+        c = int(graph.child[new[h]])
+        for g in uchild[uptr[c] : uptr[c + 1]].tolist():
+            if not graph.terminal[g] and g not in new:
+                stack.append(g)
+    return new, sub.num_vars
+
+
+def _boards(graph: ArrayGraph, nodes: Sequence[int]) -> np.ndarray:
+    """Canonical boards of ``nodes``: +1 for the first player's marks, -1 for the second's."""
+    h = graph.hash[np.asarray(nodes, dtype=np.int64)].copy()
+    out = np.empty((len(h), graph.rules.cells), dtype=np.int8)
+    for i in range(graph.rules.cells):
+        out[:, i] = h % 3
+        h //= 3
+    out[out == 2] = -1
+    return out
+
+
+def lns_search(
+    graph: ArrayGraph,
+    allowed: np.ndarray,
+    side: int,
+    start: dict[int, int],
+    *,
+    seed: int = 0,
+    time_limit: float = 60.0,
+    steps: int | None = None,
+    max_vars: int = 60_000,
+    solve_limit: float = 30.0,
+    on_better: Callable[[dict[int, int]], None] | None = None,
+) -> tuple[dict[int, int], list[tuple[float, int]]]:
+    """Large-neighbourhood search from the table ``start`` (see the module docstring): the best
+    table and its history ``[(seconds, entries), ...]``.
+
+    >>> from minttt.formula.variants import Variant
+    >>> from minttt.formula.arrays import table_edge_mask
+    >>> from minttt.game.arrays import build_array_graph
+    >>> from minttt.bounds.greedy import greedy_table, tree_cost
+    >>> v = Variant.parse("second-lookup-entries@mnk:3,4,3")
+    >>> g = build_array_graph(v.rules)
+    >>> allowed = table_edge_mask(g, v)
+    >>> first = greedy_table(g, allowed, 2, tree_cost(g, allowed, 2))
+    >>> table, history = lns_search(g, allowed, 2, first, steps=20, max_vars=5000)
+    >>> history[-1][1] == len(table) <= len(first)
+    True
+    """
+    rng = random.Random(seed)
+    t0 = time.perf_counter()
+    depth = graph.depth
+    best = dict(start)
+    history = [(0.0, len(best))]
+    width: dict[int, int] = {}  # roots per neighbourhood, by level
+    step = 0
+    while (steps is None or step < steps) and time.perf_counter() - t0 < time_limit:
+        step += 1
+        levels: dict[int, list[int]] = {}
+        for h in sorted(best):
+            levels.setdefault(int(depth[h]), []).append(h)
+        order = sorted(levels)
+        d = rng.choice(order[:-1] or order)  # the last level's positions have nothing to share
+        level = levels[d]
+        boards = _boards(graph, level)
+        pick = rng.randrange(len(level))
+        conflicts = (boards * boards[pick] == -1).sum(axis=1)
+        ranked = np.lexsort((np.array([rng.random() for _ in level]), conflicts))
+        k = min(width.get(d, 1), len(level))
+        roots = [level[i] for i in ranked[:k].tolist()]
+        left = time_limit - (time.perf_counter() - t0)
+        new, size = _resolve(
+            graph, allowed, side, best, roots, min(solve_limit, max(left, 0.1)), max_vars
+        )
+        if new is None:
+            width[d] = max(1, k // 2)
+            continue
+        if size < max_vars // 4:
+            width[d] = min(2 * k, len(level))
+        if len(new) <= len(best):
+            grew = len(new) < len(best)
+            best = new
+            if grew:
+                history.append((round(time.perf_counter() - t0, 2), len(best)))
+                if on_better is not None:
+                    on_better(best)
+    return best, history
+
+
+__all__ = ["covered", "lns_search", "resolve", "starts"]
