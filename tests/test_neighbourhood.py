@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from minttt.bounds.greedy import greedy_table, tree_cost
-from minttt.bounds.neighbourhood import covered, lns_search, resolve, starts
+from minttt.bounds.neighbourhood import covered, lns_search, resolve
 from minttt.formula.arrays import encode_arrays, table_edge_mask
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
@@ -52,7 +52,7 @@ def _verified(variant, graph, table) -> bool:
 )
 def test_the_whole_table_re_solved_is_the_certified_minimum(name):
     variant, graph, side, allowed, first = _setup(name)
-    whole = resolve(graph, allowed, side, first, starts(graph, side))
+    whole = resolve(graph, allowed, side, first, graph.table_starts(side))
     assert whole is not None and len(whole) == MINIMA[name]
     assert _verified(variant, graph, whole)
 
@@ -76,7 +76,7 @@ def test_a_re_solve_never_grows_and_keeps_the_rest(seed):
 
 def test_an_oversized_or_interrupted_re_solve_is_not_used():
     _, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
-    roots = starts(graph, side)
+    roots = graph.table_starts(side)
     assert resolve(graph, allowed, side, first, roots, max_vars=50) is None
     assert resolve(graph, allowed, side, first, roots, time_limit=1e-6) is None
 

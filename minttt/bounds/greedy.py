@@ -59,7 +59,7 @@ def greedy_table(
     level and breaks ties at random (``None``: node order, lowest move)."""
     uptr, uchild = graph.unique_children
     ptr, child, terminal = graph.ptr, graph.child, graph.terminal
-    level = [0] if side == X else uchild[uptr[0] : uptr[1]].tolist()
+    level = graph.table_starts(side)
     chosen: dict[int, int] = {}
     while level:
         nxt: set[int] = set()
@@ -144,10 +144,7 @@ class LevelBuild:
         self._kids: dict[int, list[int]] = {}
         self._total: dict[int, float] = {}
         self._moves: dict[int, list[int]] = {}
-        uptr, uchild = graph.unique_children
-        self.levels: list[list[int]] = [
-            [0] if side == X else sorted(uchild[uptr[0] : uptr[1]].tolist())
-        ]
+        self.levels: list[list[int]] = [graph.table_starts(side)]
         self.chosen: list[dict[int, int]] = []
 
     def grandchildren(self, edge: int) -> list[int]:

@@ -23,7 +23,7 @@ the search drifts across plateaus. Every result is a complete table (an upper bo
 >>> g = build_array_graph(v.rules)
 >>> allowed = table_edge_mask(g, v)
 >>> start = greedy_table(g, allowed, 2, tree_cost(g, allowed, 2))
->>> len(resolve(g, allowed, 2, start, starts(g, 2)))  # all of it: the proven minimum
+>>> len(resolve(g, allowed, 2, start, g.table_starts(2)))  # all of it: the proven minimum
 72
 """
 
@@ -39,15 +39,6 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
 from minttt.game.arrays import ArrayGraph
-from minttt.game.rules import X
-
-
-def starts(graph: ArrayGraph, side: int) -> list[int]:
-    """The positions every table of ``side`` must answer first (node indices)."""
-    if side == X:
-        return [0]
-    uptr, uchild = graph.unique_children
-    return uchild[uptr[0] : uptr[1]].tolist()
 
 
 def covered(
@@ -57,7 +48,7 @@ def covered(
     themselves are reached: they are table positions the rest of the table leads to)."""
     uptr, uchild = graph.unique_children
     child, terminal = graph.child, graph.terminal
-    seen = set(starts(graph, side))
+    seen = set(graph.table_starts(side))
     stack = list(seen)
     out: set[int] = set()
     while stack:
@@ -292,4 +283,4 @@ def lns_search(
     return best, history
 
 
-__all__ = ["covered", "lns_search", "resolve", "starts"]
+__all__ = ["covered", "lns_search", "resolve"]

@@ -71,6 +71,14 @@ class ArrayGraph:
     def _order(self) -> np.ndarray:
         return np.argsort(self.hash, kind="stable")
 
+    def table_starts(self, side: int) -> list[int]:
+        """The positions every table of ``side`` answers first: the start for the first player,
+        the distinct positions after each first move for the second (sorted node indices)."""
+        if side == 1:
+            return [0]
+        uptr, uchild = self.unique_children
+        return uchild[uptr[0] : uptr[1]].tolist()
+
     @cached_property
     def unique_children(self) -> tuple[np.ndarray, np.ndarray]:
         """CSR ``(uptr, uchild)``: each node's distinct children (sorted by node index)."""

@@ -249,10 +249,7 @@ def _first_true(graph: ArrayGraph, node: int, edge_true: np.ndarray) -> int:
 
 def starts(graph: ArrayGraph, formula: ArrayFormula) -> list[int]:
     """The table's required start positions (node indices)."""
-    if formula.side == 1:
-        return [0]
-    uptr, uchild = graph.unique_children
-    return uchild[uptr[0] : uptr[1]].tolist()
+    return graph.table_starts(formula.side)
 
 
 def walk_table(
