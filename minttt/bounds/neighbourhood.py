@@ -206,11 +206,7 @@ def _resolve(
 
 def _boards(graph: ArrayGraph, nodes: Sequence[int]) -> np.ndarray:
     """Canonical boards of ``nodes``: +1 for the first player's marks, -1 for the second's."""
-    h = graph.hash[np.asarray(nodes, dtype=np.int64)].copy()
-    out = np.empty((len(h), graph.rules.cells), dtype=np.int8)
-    for i in range(graph.rules.cells):
-        out[:, i] = h % 3
-        h //= 3
+    out = graph.cells(np.asarray(nodes, dtype=np.int64))
     out[out == 2] = -1
     return out
 

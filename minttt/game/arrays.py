@@ -112,9 +112,11 @@ class ArrayGraph:
             f"unknown criterion {criterion!r}: expected one of {', '.join(Criterion.values())}"
         )
 
-    def cells(self) -> np.ndarray:
-        """The canonical cells of every node, one row each (int8, ``(size, rules.cells)``)."""
-        return _decode(self.hash, self.rules.cells)
+    def cells(self, nodes: np.ndarray | None = None) -> np.ndarray:
+        """The canonical cells of every node (or of ``nodes``), one row each (int8,
+        ``(size, rules.cells)``)."""
+        hashes = self.hash if nodes is None else self.hash[np.asarray(nodes, dtype=np.int64)]
+        return _decode(hashes, self.rules.cells)
 
     def board(self, i: int) -> tuple[int, ...]:
         """The canonical cells of node ``i``."""
