@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                     "runs",
                     "table",
                     "levels",
+                    "mip",
                     "history",
                 )
             }

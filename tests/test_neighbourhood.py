@@ -101,3 +101,47 @@ def test_lns_improves_the_3x4_second_players_greedy_table():
     variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
     table, _ = lns_search(graph, allowed, side, first, seed=0, steps=30, max_vars=20_000)
     assert 189 <= len(table) < len(first)
+
+
+def test_the_budget_grows_while_the_search_stalls(monkeypatch):
+    """Variable neighbourhood search: budgets 100, 400, 1,600 while nothing improves (from the
+    minimum, nothing can); the next test: back to 100 as soon as a smaller table comes."""
+    import minttt.bounds.neighbourhood as nb
+
+    variant, graph, side, allowed, first = _setup("second-lookup-entries")
+    best = resolve(graph, allowed, side, first, graph.table_starts(side))
+    assert best is not None and len(best) == MINIMA["second-lookup-entries"]
+    budgets: list[int] = []
+    real = nb._resolve
+
+    def spy(graph, allowed, side, table, roots, limit, max_vars, solver="g4"):
+        budgets.append(max_vars)
+        return real(graph, allowed, side, table, roots, limit, max_vars, solver)
+
+    monkeypatch.setattr(nb, "_resolve", spy)
+    table, history = lns_search(
+        graph, allowed, side, best, steps=12, min_vars=100, max_vars=1600, patience=3
+    )
+    assert len(table) == len(best) and len(history) == 1  # the minimum: nothing to gain
+    assert budgets == [100] * 3 + [400] * 3 + [1600] * 6
+
+
+@pytest.mark.slow
+def test_the_budget_falls_back_after_each_smaller_table(monkeypatch):
+    import minttt.bounds.neighbourhood as nb
+
+    budgets: list[int] = []
+    real = nb._resolve
+
+    def spy(graph, allowed, side, table, roots, limit, max_vars, solver="g4"):
+        budgets.append(max_vars)
+        return real(graph, allowed, side, table, roots, limit, max_vars, solver)
+
+    monkeypatch.setattr(nb, "_resolve", spy)
+    _, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")  # greedy: 281
+    table, history = lns_search(
+        graph, allowed, side, first, steps=25, min_vars=100, max_vars=20_000, patience=2
+    )
+    gains = [i for i in range(1, len(budgets)) if budgets[i] < budgets[i - 1]]
+    assert len(history) > 1 and gains  # each smaller table sent the budget back to 100
+    assert all(budgets[i] == 100 for i in gains)

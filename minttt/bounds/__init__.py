@@ -7,7 +7,8 @@ bounds proven another way, over long runs that resume.
 - :mod:`~minttt.bounds.portfolio`: a portfolio of those searches on a Dask cluster;
 - :mod:`~minttt.bounds.hinted`: a SAT descent from a known table, the table as the solver's phases;
 - :mod:`~minttt.bounds.levels`: a lower bound ply by ply, the sum of each table level's minimum;
-- :mod:`~minttt.bounds.lp`: the LP relaxation as a lower bound (scipy's HiGHS, optional);
+- :mod:`~minttt.bounds.lp`: the LP relaxation and HiGHS's branch and bound as lower bounds (scipy,
+  optional);
 - :mod:`~minttt.bounds.long_run`: resumable bounded solves with a checkpoint, decomposition by
   opening, the bounds-over-time plot.
 """

@@ -269,6 +269,41 @@ def level_lower(
     return run.finish("per-level minima", proven_event="proven")
 
 
+def mip_lower(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    seconds: float,
+    say: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Lower bounds from HiGHS's branch and bound on the 0/1 program of the formula
+    (:func:`minttt.bounds.lp.mip_bound`, ``seconds`` at most), resuming ``checkpoint``: its dual
+    bound replaces the lower bound when higher; its best integer point, read as a table, is
+    offered as an upper bound (kept only once it passes the exhaustive verifier). Needs scipy (the
+    ``lp`` extra): without it, a usage error."""
+    from minttt.bounds.lp import mip_bound
+
+    run = _Run(variant, checkpoint, say)
+    state = run.state
+    run.saved()  # checked before any work
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    say(f"{variant.name}: HiGHS branch and bound, {seconds:g} s at most")
+    result = mip_bound(formula, seconds)
+    if result is None:
+        raise InputError('--mip needs scipy: pip install "minttt[lp]"')
+    point = result.pop("point")
+    state["mip"] = result
+    dual, point_size = result["dual_bound"], result["upper"]
+    say(f"  dual bound {dual:.2f}, best point {point_size} ({result['status']})")
+    if point is not None:
+        chosen = moves_from_model(graph, formula, point)
+        prov = {"variant": variant.name, "source": "mip", "seed": 0}
+        run.offer(array_table(graph, formula, chosen, prov), "mip")
+    run.raise_lower(result["lower"], "mip dual bound")
+    return run.finish("mip", proven_event="proven")
+
+
 def hinted_upper(
     variant: Variant,
     checkpoint: Path,

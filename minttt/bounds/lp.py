@@ -1,13 +1,19 @@
-"""The LP relaxation of an array formula as a lower bound (scipy's HiGHS, if scipy is installed).
+"""Linear-programming lower bounds of an array formula (scipy's HiGHS, if scipy is installed).
 
 Each clause ``l_1 OR .. OR l_k`` becomes ``sum(x_pos) - sum(x_neg) >= 1 - #neg`` with
-``0 <= x <= 1``; minimising the objective's sum over this polytope bounds every table from below
-(rounded up, less a tolerance). scipy is optional: :func:`lp_bound` returns ``None`` without it.
+``0 <= x <= 1`` (the start positions fixed to 1). Minimising the objective's sum over this
+polytope bounds every table from below: :func:`lp_bound`, the relaxation. With the variables
+integer the same program *is* the formula (a 0/1 point satisfies each inequality exactly when it
+satisfies the clause), so :func:`mip_bound`'s branch and bound proves a bound at any moment: its
+dual bound, the least objective any integer point left in the search can have. Both are rounded
+up, less a tolerance of 1e-6 for HiGHS's floating point. scipy is optional: both return ``None``
+without it.
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing
 import time
 from typing import Any
 
@@ -15,15 +21,13 @@ import numpy as np
 
 from minttt.formula.arrays import ArrayFormula
 
+TOLERANCE = 1e-6
 
-def lp_bound(formula: ArrayFormula, time_limit: float | None = None) -> dict[str, Any] | None:
-    """``{"lower", "lp_value", "status", "seconds"}`` or ``None`` when scipy is missing."""
-    try:
-        from scipy.optimize import linprog
-        from scipy.sparse import csr_matrix
-    except ImportError:
-        return None
-    start = time.perf_counter()
+
+def _program(formula: ArrayFormula) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray]:
+    """``(A, b, bounds, c)``: ``A x <= b`` (the clauses), ``bounds`` (n, 2), the objective."""
+    from scipy.sparse import csr_matrix
+
     n = formula.num_vars
     b = formula.binary.astype(np.int64)  # rows: -e + p >= 0
     nb = len(b)
@@ -35,27 +39,115 @@ def lp_bound(formula: ArrayFormula, time_limit: float | None = None) -> dict[str
     vals = np.sign(lits).astype(np.float64)
     negs = np.bincount(rows, weights=(lits < 0).astype(np.float64), minlength=nb + nl)
     a = csr_matrix((-vals, (rows, cols)), shape=(nb + nl, n))  # as A_ub x <= b_ub
-    b_ub = -(1.0 - negs)
     lower = np.zeros(n)
     lower[formula.units.astype(np.int64) - 1] = 1.0
     c = np.zeros(n)
     c[formula.objective - 1] = 1.0
+    return a, -(1.0 - negs), np.stack([lower, np.ones(n)], axis=1), c
+
+
+def lp_bound(formula: ArrayFormula, time_limit: float | None = None) -> dict[str, Any] | None:
+    """``{"lower", "lp_value", "status", "seconds"}`` or ``None`` when scipy is missing."""
+    try:
+        from scipy.optimize import linprog
+    except ImportError:
+        return None
+    start = time.perf_counter()
+    a, b_ub, bounds, c = _program(formula)
     options = {} if time_limit is None else {"time_limit": float(time_limit)}
-    res = linprog(
-        c,
-        A_ub=a,
-        b_ub=b_ub,
-        bounds=np.stack([lower, np.ones(n)], axis=1),
-        method="highs",
-        options=options,
-    )
+    res = linprog(c, A_ub=a, b_ub=b_ub, bounds=bounds, method="highs", options=options)
     out: dict[str, Any] = {"status": res.message, "seconds": round(time.perf_counter() - start, 2)}
     if res.status == 0:
         out["lp_value"] = float(res.fun)
-        out["lower"] = math.ceil(res.fun - 1e-6)
+        out["lower"] = math.ceil(res.fun - TOLERANCE)
     else:
         out["lp_value"], out["lower"] = None, None
     return out
 
 
-__all__ = ["lp_bound"]
+def mip_bound(formula: ArrayFormula, time_limit: float) -> dict[str, Any] | None:
+    """HiGHS's branch and bound on the 0/1 program for ``time_limit`` seconds:
+    ``{"lower", "dual_bound", "upper", "optimal", "status", "seconds", "point"}`` (``upper``:
+    the best integer point's objective, ``None`` if it found none; ``point``: that point as a
+    bool array indexed by variable, index 0 unused, or ``None``; ``optimal``: lower = upper), or
+    ``None`` when scipy is missing. A run stopped by its time limit still proves its dual bound.
+
+    >>> from minttt.formula.variants import Variant
+    >>> from minttt.formula.arrays import encode_arrays
+    >>> from minttt.game.arrays import build_array_graph
+    >>> v = Variant.parse("second-lookup-entries")
+    >>> r = mip_bound(encode_arrays(build_array_graph(v.rules), v), 60)
+    >>> (r["lower"], r["optimal"])
+    (72, True)
+    """
+    try:
+        import scipy.optimize  # noqa: F401
+    except ImportError:
+        return None
+    start = time.perf_counter()
+    status, message, fun, x, dual = _in_child(_program(formula), float(time_limit))
+    if dual is None or not math.isfinite(dual):
+        dual = fun if status == 0 and fun is not None else 0.0
+    point = None if x is None else np.concatenate([[False], x > 0.5])
+    upper = None if point is None else int(point[formula.objective].sum())
+    lower = max(0, math.ceil(dual - TOLERANCE))
+    return {
+        "lower": lower,
+        "dual_bound": float(dual),
+        "upper": upper,
+        "optimal": upper is not None and lower >= upper,
+        "status": message,
+        "seconds": round(time.perf_counter() - start, 2),
+        "point": point,
+    }
+
+
+_Answer = tuple[int, str, float | None, np.ndarray | None, float | None]
+
+
+def _in_child(program: tuple[Any, np.ndarray, np.ndarray, np.ndarray], seconds: float) -> _Answer:
+    """HiGHS in a process of its own: its C loop does not look at signals, so Ctrl-C here
+    terminates the child at once (and raises in this process) instead of waiting for the time
+    limit. Returns ``(status, message, objective, x, dual bound)``."""
+    mp = multiprocessing.get_context("spawn")
+    receive, send = mp.Pipe(duplex=False)
+    child = mp.Process(target=_milp_worker, args=(program, seconds, send), daemon=True)
+    child.start()
+    send.close()
+    try:
+        while not receive.poll(0.2):  # a bare recv would not wake for a signal's handler
+            if not child.is_alive() and not receive.poll(0):
+                raise RuntimeError(f"the HiGHS process died (exit {child.exitcode})")
+        answer: _Answer = receive.recv()
+        return answer
+    finally:
+        if child.is_alive():
+            child.terminate()
+        child.join()
+        receive.close()
+
+
+def _milp_worker(
+    program: tuple[Any, np.ndarray, np.ndarray, np.ndarray], seconds: float, send: Any
+) -> None:
+    """The child: scipy's milp (HiGHS) on ``program`` for ``seconds``; the answer to ``send``."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    from minttt.interrupt import worker_init
+
+    worker_init()
+    a, b_ub, bounds, c = program
+    res = milp(
+        c,
+        constraints=LinearConstraint(a, -np.inf, b_ub),
+        bounds=Bounds(bounds[:, 0], bounds[:, 1]),
+        integrality=np.ones(len(c)),
+        options={"time_limit": seconds},
+    )
+    fun = None if res.fun is None else float(res.fun)
+    x = None if res.x is None else np.asarray(res.x)
+    send.send((int(res.status), str(res.message), fun, x, getattr(res, "mip_dual_bound", None)))
+    send.close()
+
+
+__all__ = ["lp_bound", "mip_bound"]

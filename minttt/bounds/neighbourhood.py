@@ -10,9 +10,10 @@ what the greedy rebuilds of :func:`minttt.bounds.greedy.forced_search` cannot se
 
 :func:`lns_search` repeats it: a level at random, a root at random, and with it the positions of
 that level whose boards do not conflict with the root's (the ones most likely to share
-positions below), as many as the variable budget allows (doubling while the formulas stay small,
-halving when one is too big or RC2 runs out of time). Changes that keep the size are kept too, so
-the search drifts across plateaus. Every result is a complete table (an upper bound) that
+positions below), as many as the variable budget allows (doubling while the formulas stay small
+and quick, halving when one is too big or RC2 runs out of time); the budget itself grows when the
+search stalls and falls back when it finds a smaller table. Changes that keep the size are kept
+too, so the search drifts across plateaus. Every result is a complete table (an upper bound) that
 :func:`minttt.table.verify.verify_table` checks on its own.
 
 >>> from minttt.formula.variants import Variant
@@ -220,12 +221,20 @@ def lns_search(
     seed: int = 0,
     time_limit: float = 60.0,
     steps: int | None = None,
-    max_vars: int = 60_000,
+    min_vars: int = 60_000,
+    max_vars: int = 2_000_000,
+    patience: int = 40,
     solve_limit: float = 30.0,
     on_better: Callable[[dict[int, int]], None] | None = None,
 ) -> tuple[dict[int, int], list[tuple[float, int]]]:
     """Large-neighbourhood search from the table ``start`` (see the module docstring): the best
     table and its history ``[(seconds, entries), ...]``.
+
+    The variable budget of a neighbourhood starts at ``min_vars``; after ``patience`` steps
+    without a smaller table it grows fourfold, up to ``max_vars`` (RC2 holds about 2 GB per
+    million variables), and it falls back to ``min_vars`` with each smaller table: cheap
+    neighbourhoods first, wide ones only where the cheap ones are exhausted (variable
+    neighbourhood search).
 
     >>> from minttt.formula.variants import Variant
     >>> from minttt.formula.arrays import table_edge_mask
@@ -245,9 +254,14 @@ def lns_search(
     best = dict(start)
     history = [(0.0, len(best))]
     width: dict[int, int] = {}  # roots per neighbourhood, by level
+    budget = min(min_vars, max_vars)
+    stale = 0  # steps since the last smaller table
     step = 0
     while (steps is None or step < steps) and time.perf_counter() - t0 < time_limit:
         step += 1
+        if stale >= patience and budget < max_vars:
+            budget, stale = min(4 * budget, max_vars), 0
+        stale += 1
         levels: dict[int, list[int]] = {}
         for h in sorted(best):
             levels.setdefault(int(depth[h]), []).append(h)
@@ -261,18 +275,19 @@ def lns_search(
         k = min(width.get(d, 1), len(level))
         roots = [level[i] for i in ranked[:k].tolist()]
         left = time_limit - (time.perf_counter() - t0)
-        new, size = _resolve(
-            graph, allowed, side, best, roots, min(solve_limit, max(left, 0.1)), max_vars
-        )
-        if new is None:
+        limit = min(solve_limit, max(left, 0.1))
+        began = time.perf_counter()
+        new, size = _resolve(graph, allowed, side, best, roots, limit, budget)
+        if new is None:  # too big or out of time: fewer roots here next time
             width[d] = max(1, k // 2)
             continue
-        if size < max_vars // 4:
-            width[d] = min(2 * k, len(level))
+        if size < budget // 4 and time.perf_counter() - began < limit / 8:
+            width[d] = min(2 * k, len(level))  # small and quick: more roots next time
         if len(new) <= len(best):
-            grew = len(new) < len(best)
+            smaller = len(new) < len(best)
             best = new
-            if grew:
+            if smaller:
+                budget, stale = min(min_vars, max_vars), 0
                 history.append((round(time.perf_counter() - t0, 2), len(best)))
                 if on_better is not None:
                     on_better(best)

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
-from minttt.bounds.long_run import hinted_upper, level_lower, long_solve, searched_upper
+from minttt.bounds.long_run import (
+    hinted_upper,
+    level_lower,
+    long_solve,
+    mip_lower,
+    searched_upper,
+)
 from minttt.cli.common import (
     err_console,
     guarded,
@@ -53,6 +60,12 @@ def scale_command(
         help="Lower bounds only: the sum of each table level's minimum, RC2 for at most this many "
         "seconds per level.",
     ),
+    mip: float = number_option(
+        0.0,
+        "--mip",
+        help="Lower bounds: HiGHS's branch and bound on the 0/1 program this many seconds (its "
+        "dual bound; its best point, verified, as a table). Needs the lp extra (scipy).",
+    ),
     seeds: int = typer.Option(2, "--seeds", help="Searches per round for --search."),
     rounds: int = typer.Option(
         4, "--rounds", help="Rounds for --search, each from the best table so far."
@@ -76,12 +89,12 @@ def scale_command(
     interrupted run exits 130/143 and the checkpoint holds the last completed bounds."""
 
     side = _side(role)
-    if not time_limit > 0 or hint < 0 or search < 0 or levels < 0:
+    if not time_limit > 0 or min(hint, search, levels, mip) < 0:
         raise InputError(
-            "--time-limit must be positive, --hint, --search and --levels not negative"
+            "--time-limit must be positive, --hint, --search, --levels and --mip not negative"
         )
-    if sum(x > 0 for x in (hint, search, levels)) > 1:
-        raise InputError("give one of --hint, --search and --levels")
+    if sum(x > 0 for x in (hint, search, levels, mip)) > 1:
+        raise InputError("give one of --hint, --search, --levels and --mip")
     _check_search(seeds, rounds, workers, method, slack)
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
@@ -92,6 +105,8 @@ def scale_command(
 
     if levels > 0:
         state = level_lower(variant, checkpoint, seconds_per_level=levels, say=say)
+    elif mip > 0:
+        state = mip_lower(variant, checkpoint, seconds=mip, say=say)
     elif hint > 0:
         state = hinted_upper(variant, checkpoint, hint_seconds=hint, say=say)
     elif search > 0:
@@ -114,16 +129,19 @@ def scale_command(
     if json_out:
         print_json(summary)
     else:
-        up, lo = state["upper"], state["lower"]
-        if state["optimal"]:
-            gap = f"{up} entries, proven"
-        elif up is None:
-            gap = f"at least {lo} entries (no table yet)"
-        elif up is not None and lo >= up:
-            gap = f"{up} entries; an earlier run's lower bound meets it, not re-proven in this run"
-        else:
-            gap = f"{lo} .. {up} entries"
-        print(f"{variant.name}: {gap} (checkpoint {checkpoint})")
+        print(f"{variant.name}: {_gap(state)} (checkpoint {checkpoint})")
+
+
+def _gap(state: dict[str, Any]) -> str:
+    """The bounds a checkpoint holds, in words."""
+    up, lo = state["upper"], state["lower"]
+    if state["optimal"]:
+        return f"{up} entries, proven"
+    if up is None:
+        return f"at least {lo} entries (no table yet)"
+    if lo >= up:
+        return f"{up} entries; an earlier run's lower bound meets it, not re-proven in this run"
+    return f"{lo} .. {up} entries"
 
 
 def _check_search(seeds: int, rounds: int, workers: int, method: str, slack: int) -> None:

@@ -69,10 +69,11 @@ def _found_by(record: dict[str, Any]) -> str:
 
 def _lower_by(record: dict[str, Any]) -> str:
     """The method that proved the lower bound: the first event of the history that reached it
-    (``per-level minima``, else RC2)."""
+    (``per-level minima``, ``mip dual bound``, else RC2)."""
+    names = {"per-level minima": "levels", "mip dual bound": "MIP"}
     for _seconds, lower, _upper, event in record.get("history") or []:
         if lower == record["lower"]:
-            return "levels" if event == "per-level minima" else "RC2"
+            return names.get(str(event), "RC2")
     return "RC2"
 
 
@@ -87,7 +88,8 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
         "large-neighbourhood search, the hinted descent or RC2's model), each verified by "
         "`minttt verify` and saved under `games/`; "
         "lower bound (proven: no smaller table exists) = RC2's cores on the whole formula, the sum "
-        "of each table level's own minimum (`levels`, `minttt scale --levels`), or the least over "
+        "of each table level's own minimum (`levels`, `minttt scale --levels`), HiGHS's dual bound "
+        "(`MIP`, `minttt scale --mip`), or the least over "
         "X's canonical openings of RC2's bound with that opening fixed (`openings`), whichever is "
         "higher; seconds = RC2 and table search, all runs.",
         "",
@@ -132,6 +134,15 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
             f"Per-level minima, {name} (RC2, at most {levels['seconds_per_level']:g} s per level; "
             f"depth: minimum, `+` where RC2 stopped at a bound): sum {levels['lower']} ({per}).",
         ]
+    for name, v in bounds.get("variants", {}).items():
+        mip = v.get("mip")
+        if mip:
+            lines += [
+                "",
+                f"HiGHS branch and bound on the 0/1 program, {name} ({mip['seconds']:g} s, "
+                f"`minttt scale --mip`): dual bound {mip['lower']}, best point {mip['upper']}"
+                f"{' (optimal)' if mip['optimal'] else ''}.",
+            ]
     lp = [r for r in bounds.get("lp_relaxation", []) if r.get("lower") is not None]
     if lp:
         lines += ["", "LP relaxation (HiGHS) against RC2, same formula:", ""]
