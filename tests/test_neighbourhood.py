@@ -103,22 +103,29 @@ def test_lns_improves_the_3x4_second_players_greedy_table():
     assert 189 <= len(table) < len(first)
 
 
-def test_the_budget_grows_while_the_search_stalls(monkeypatch):
-    """Variable neighbourhood search: budgets 100, 400, 1,600 while nothing improves (from the
-    minimum, nothing can); the next test: back to 100 as soon as a smaller table comes."""
+@pytest.fixture
+def budgets(monkeypatch) -> list[int]:
+    """The variable budget of every re-solve lns_search asks for, in order."""
     import minttt.bounds.neighbourhood as nb
 
-    variant, graph, side, allowed, first = _setup("second-lookup-entries")
-    best = resolve(graph, allowed, side, first, graph.table_starts(side))
-    assert best is not None and len(best) == MINIMA["second-lookup-entries"]
-    budgets: list[int] = []
+    seen: list[int] = []
     real = nb._resolve
 
     def spy(graph, allowed, side, table, roots, limit, max_vars, solver="g4"):
-        budgets.append(max_vars)
+        seen.append(max_vars)
         return real(graph, allowed, side, table, roots, limit, max_vars, solver)
 
     monkeypatch.setattr(nb, "_resolve", spy)
+    return seen
+
+
+def test_the_budget_grows_while_the_search_stalls(budgets: list[int]):
+    """Variable neighbourhood search: budgets 100, 400, 1,600 while nothing improves (from the
+    minimum, nothing can); the next test: back to 100 as soon as a smaller table comes."""
+    variant, graph, side, allowed, first = _setup("second-lookup-entries")
+    best = resolve(graph, allowed, side, first, graph.table_starts(side))
+    assert best is not None and len(best) == MINIMA["second-lookup-entries"]
+    budgets.clear()  # the set-up re-solve above went through the spy too
     table, history = lns_search(
         graph, allowed, side, best, steps=12, min_vars=100, max_vars=1600, patience=3
     )
@@ -127,17 +134,7 @@ def test_the_budget_grows_while_the_search_stalls(monkeypatch):
 
 
 @pytest.mark.slow
-def test_the_budget_falls_back_after_each_smaller_table(monkeypatch):
-    import minttt.bounds.neighbourhood as nb
-
-    budgets: list[int] = []
-    real = nb._resolve
-
-    def spy(graph, allowed, side, table, roots, limit, max_vars, solver="g4"):
-        budgets.append(max_vars)
-        return real(graph, allowed, side, table, roots, limit, max_vars, solver)
-
-    monkeypatch.setattr(nb, "_resolve", spy)
+def test_the_budget_falls_back_after_each_smaller_table(budgets: list[int]):
     _, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")  # greedy: 281
     table, history = lns_search(
         graph, allowed, side, first, steps=25, min_vars=100, max_vars=20_000, patience=2
