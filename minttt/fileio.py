@@ -12,6 +12,7 @@ files are committed; a socket or block device is refused.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -64,12 +65,32 @@ def _write_in_place(target: Path, data: bytes) -> None:
         raise _unusable(target, exc) from None
 
 
-def _stage(target: Path, data: bytes) -> str:
-    """Write ``data`` to a temporary file beside ``target``; returns its path."""
+def _make_parents(folder: Path, made: list[Path]) -> None:
+    """Create ``folder`` and its missing parents, appending each one created to ``made``."""
+    missing: list[Path] = []
+    for parent in (folder, *folder.parents):
+        if parent.exists() or parent.is_symlink():
+            break
+        missing.append(parent)
+    for parent in reversed(missing):
+        parent.mkdir(exist_ok=True)
+        made.append(parent)
+
+
+def _remove_made(made: list[Path]) -> None:
+    """Remove the folders a failed write created (deepest first; one holding other files stays)."""
+    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+def _stage(target: Path, data: bytes, made: list[Path]) -> str:
+    """Write ``data`` to a temporary file beside ``target`` (folders created go to ``made``);
+    returns its path."""
     if target.is_dir():
         raise InputError(f"{target}: is a folder; give a file name")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        _make_parents(target.parent, made)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except (OSError, ValueError) as exc:
         raise _unusable(target, exc) from None
@@ -96,13 +117,15 @@ def write_many_atomic(files: Mapping[P, bytes], *, final: bool = False) -> list[
     staged: list[tuple[str, Path]] = []
     in_place: list[tuple[Path, bytes]] = []
     written: list[Path] = []
+    made: list[Path] = []  # folders created for the files: removed again if nothing lands
+    committed = False
     try:
         for path, data in files.items():
             target, through = destination(path)
             if through:
                 in_place.append((target, data))
             else:
-                staged.append((_stage(target, data), target))
+                staged.append((_stage(target, data, made), target))
             written.append(Path(path))
         with shielded(final):
             for tmp, target in staged:
@@ -112,9 +135,12 @@ def write_many_atomic(files: Mapping[P, bytes], *, final: bool = False) -> list[
                     raise _unusable(target, exc) from None
             for target, data in in_place:
                 _write_in_place(target, data)
+            committed = True
     finally:
         for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
+        if not committed:
+            _remove_made(made)
     return written
 
 

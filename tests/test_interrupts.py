@@ -68,6 +68,21 @@ def test_an_unwritable_file_among_many_writes_none(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
 
 
+def test_an_interrupted_write_removes_the_folders_it_made(tmp_path: Path) -> None:
+    """The flake of solve --all --out: a Ctrl-C while the files were staged left the new --out
+    folder behind (exit 130 with something written). Folders a failed write made go with it."""
+    out = tmp_path / "new" / "out"
+    files = {out / "a.txt": "a", out / "deep" / "b.txt": "b", out / "deep": "x"}
+    with pytest.raises(InputError):  # the third file collides with the folder the second made
+        write_texts_atomic(files)
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "kept").mkdir()
+    (tmp_path / "kept" / "other.txt").write_text("theirs")
+    with pytest.raises(InputError):
+        write_texts_atomic({tmp_path / "kept" / "a.txt": "a", tmp_path / "kept": "b"})
+    assert [p.name for p in (tmp_path / "kept").iterdir()] == ["other.txt"]  # not ours: stays
+
+
 def test_sigterm_exits_143_without_a_traceback(tmp_path: Path) -> None:
     """A real process: SIGTERM during an evolve run ends it with 143 and a loadable checkpoint."""
     path = tmp_path / "c.json"
