@@ -1,6 +1,8 @@
 """Cube and conquer: the cubes cover every assignment, the cubes' proofs join into one DRAT proof
-that minttt.drat (and drat-trim, where it is installed) accepts, a Dask cluster of 2 local workers
-refutes the cubes of known minima, and a stopped run resumes with the cubes still open."""
+that minttt.drat (and drat-trim, where it is installed) accepts, whether each cube has a solver of
+its own or one solver refutes them all in turn; a Dask cluster of 2 local workers (one loaded
+solver each) refutes the cubes of known minima, and a stopped run resumes with the cubes still
+open."""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from minttt.game.graph import build_graph
 from minttt.proof import drat
 from minttt.proof.cnf import array_cnf, bound_clauses, cnf_text
 from minttt.proof.conquer import conquer, lookup_splits
-from minttt.proof.cubes import decision_cubes, join, refute_cube
+from minttt.proof.cubes import CubeSolver, decision_cubes, join, refute_cube
 
 PHP_CLAUSES = drat.parse_cnf(PHP32)[1]
 REAL_DRAT_TRIM = os.environ.get("MINTTT_DRAT_TRIM") or shutil.which("drat-trim")
@@ -55,6 +57,14 @@ def test_the_joined_proof_of_the_pigeonholes_checks(splits: list[list[int]]) -> 
     result = drat.check(PHP32, join(splits, proofs), lrat=True)
     assert result.valid, result.message
     assert result.lrat is not None
+    with CubeSolver(PHP_CLAUSES) as solver:  # one solver, loaded once, every cube in turn
+        results = [solver.refute(cube) for cube in decision_cubes(splits)]
+    assert [r.sequence for r in results] == list(range(len(results)))
+    assert len({r.session for r in results}) == 1
+    assert results[0].load_seconds > 0 and all(r.load_seconds == 0 for r in results[1:])
+    assert all(r.proof[-1] == " ".join(str(-x) for x in r.cube) + " 0" for r in results)
+    result = drat.check(PHP32, join(splits, [r.proof for r in results]), lrat=True)
+    assert result.valid, result.message
 
 
 def _pigeonholes(pigeons: int, holes: int) -> list[list[int]]:
@@ -70,7 +80,7 @@ def _pigeonholes(pigeons: int, holes: int) -> list[list[int]]:
 
 def test_a_joined_proof_with_a_cube_missing_fails() -> None:
     """Pigeonholes 4 -> 3, split on the first pigeon's hole: no cube falls to unit propagation,
-    so a cube whose refutation is replaced by a bare claim leaves the joined proof invalid."""
+    so a cube whose segment is missing leaves the joined proof invalid."""
     clauses = _pigeonholes(4, 3)
     cnf = (
         f"p cnf 12 {len(clauses)}\n" + "".join(f"{' '.join(map(str, c))} 0\n" for c in clauses)
@@ -79,8 +89,23 @@ def test_a_joined_proof_with_a_cube_missing_fails() -> None:
     proofs = [refute_cube(clauses, cube).proof for cube in decision_cubes(splits)]
     assert drat.check(cnf, join(splits, proofs)).valid
     for lost in range(3):  # the cubes pigeon 1 in hole 1, 2, 3
-        claimed = [["0"] if i == lost else p for i, p in enumerate(proofs)]
+        claimed = [[] if i == lost else p for i, p in enumerate(proofs)]
         assert not drat.check(cnf, join(splits, claimed)).valid
+
+
+@pytest.mark.slow  # about 6 s: the 3x4 proof checked by minttt.drat
+def test_one_solver_refutes_the_cubes_of_a_3x4_minimum_in_turn() -> None:
+    """3x4 X at 45 (its minimum is 46), split on X's first move: one CaDiCaL, loaded once,
+    refutes the 12 cubes one after another under assumptions, and the joined segments check."""
+    variant = Variant.parse("first-any-lookup-entries@mnk:3,4,3")
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    cnf, clauses = array_cnf(graph, formula, 46)
+    splits = lookup_splits(formula, 1)
+    with CubeSolver(clauses) as solver:
+        results = [solver.refute(cube) for cube in decision_cubes(splits)]
+    assert drat.check(cnf, join(splits, [r.proof for r in results])).valid
+    assert sum(r.load_seconds > 0 for r in results) == 1  # loaded once
 
 
 def test_a_satisfiable_cube_is_a_defect() -> None:
@@ -116,13 +141,20 @@ def test_a_local_cluster_refutes_the_cubes_of_a_known_minimum(second_3x3, tmp_pa
     # resumed: nothing left to solve, the same proof
     again, figures = conquer(clauses, splits, tmp_path / "ck", workers=2)
     assert figures["solved_this_run"] == 0 and join(splits, again) == proof
-    # a stopped run: three cubes lost, only they are solved again
-    state = json.loads((tmp_path / "ck" / "cubes.json").read_text())
-    for i in ("3", "17", "42"):
+    assert 1 <= figures["sessions"] <= 2  # a solver per worker, each loaded once
+    # a stopped run: three cubes lost; they and their sessions' later cubes are solved again
+    state = json.loads((tmp_path / "ck" / "cubes.json").read_text())["cubes"]
+    lost = {"3", "17", "42"}
+    for i in lost:
         (tmp_path / "ck" / f"cube-{i}.drat.xz").unlink()
-    (tmp_path / "ck" / "cubes.json").write_text(json.dumps(state))
-    _, figures = conquer(clauses, splits, tmp_path / "ck", workers=2)
-    assert figures["solved_this_run"] == 3
+    first_lost = {}
+    for i in lost:
+        s = state[i]["session"]
+        first_lost[s] = min(first_lost.get(s, 10**9), state[i]["sequence"])
+    reopened = sum(r["sequence"] >= first_lost.get(r["session"], 10**9) for r in state.values())
+    again, figures = conquer(clauses, splits, tmp_path / "ck", workers=2)
+    assert figures["solved_this_run"] == reopened >= 3
+    assert drat.check(cnf, join(splits, again)).valid
     if REAL_DRAT_TRIM:
         from minttt.proof.drat_trim import drat_trim_check
 
@@ -134,10 +166,43 @@ def test_a_checkpoint_of_another_formula_is_refused(second_3x3, tmp_path: Path) 
     folder = tmp_path / "ck"
     folder.mkdir()
     (folder / "cubes.json").write_text(
-        json.dumps({"format": "minttt-cubes/1", "cnf_sha256": "0" * 64, "splits": splits})
+        json.dumps({"format": "minttt-cubes/2", "cnf_sha256": "0" * 64, "splits": splits})
     )
     with pytest.raises(InputError, match="another formula"):
         conquer(clauses, splits, folder, workers=1)
+    # the format of one solver per cube (its segments were conditioned on the cube): refused
+    (folder / "cubes.json").write_text(json.dumps({"format": "minttt-cubes/1"}))
+    with pytest.raises(InputError, match="not a minttt-cubes/2 checkpoint"):
+        conquer(clauses, splits, folder, workers=1)
+
+
+def test_a_session_with_a_cube_missing_keeps_only_the_cubes_before_it(
+    second_3x3, tmp_path: Path
+) -> None:
+    """A segment may use what its solver learnt on its earlier cubes: when one is missing, the
+    session's later cubes are open again, and the order is session by session."""
+    from minttt.proof.conquer import Checkpoint, _digest
+
+    _, clauses, splits = second_3x3
+    folder = tmp_path / "ck"
+    folder.mkdir()
+    cubes = {  # session a: cubes 0, 5, 7, 9 in that order; session b: 1, 2; 3 holds no proof
+        "0": ("a", 0), "5": ("a", 1), "7": ("a", 3), "9": ("a", 2), "1": ("b", 0), "2": ("b", 1),
+        "3": ("c", 0),
+    }  # fmt: skip
+    state = {"format": "minttt-cubes/2", "cnf_sha256": _digest(clauses), "splits": splits}
+    state["cubes"] = {
+        i: {"lemmas": 1, "seconds": 1.0, "load_seconds": 0.0, "session": s, "sequence": n}
+        for i, (s, n) in cubes.items()
+    }
+    (folder / "cubes.json").write_text(json.dumps(state))
+    for i in cubes:
+        if i != "3":
+            (folder / f"cube-{i}.drat.xz").write_bytes(b"")
+    (folder / "cube-9.drat.xz").unlink()  # a's place 2: 7 (place 3) goes with it
+    ckpt = Checkpoint(folder, _digest(clauses), splits)
+    assert ckpt.done() == {0, 5, 1, 2}
+    assert ckpt.order() == [0, 5, 1, 2]
 
 
 @pytest.mark.slow  # the 3x4 X minimum (46) refuted at 45 in cubes on 2 local workers

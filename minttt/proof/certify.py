@@ -287,6 +287,8 @@ def build_certificate(
             "count": cube_figures["cubes"],
             "median_seconds": round(sorted(seconds)[len(seconds) // 2], 2),
             "max_seconds": round(max(seconds), 2),
+            "solvers": cube_figures["sessions"],  # each loaded once, its cubes under assumptions
+            "load_seconds": cube_figures["load_seconds"],
         }
     cert = Certificate(record, solve_seconds, files)
     timed = arrays or cubes is not None

@@ -3,10 +3,13 @@ cluster (a local one by default, ``--workers N``; a real one by ``--scheduler AD
 cube's proof kept in a checkpoint folder as it arrives, so a run that stops resumes with the cubes
 still open.
 
-The formula's clauses are scattered once to every worker (``broadcast``); each cube then loads
-them into a fresh CaDiCaL, since a proof must be the proof of one cube. Nothing a checkpoint holds
-is trusted: its formula must be the same (SHA-256) and its splits equal, and the joined proof is
-checked before any certificate claims it.
+The formula's clauses are scattered once to every worker (``broadcast``), and each worker loads
+them into CaDiCaL once (:class:`~minttt.proof.cubes.CubeSolver`): every cube it gets is solved
+under assumptions in that solver, keeping what earlier cubes taught it. A cube's proof segment
+holds after its solver's earlier segments, so the checkpoint records each cube's solver
+(session) and place in it; a resumed run keeps a session's cubes up to the first one missing.
+Nothing a checkpoint holds is trusted: its formula must be the same (SHA-256) and its splits
+equal, and the joined proof is checked before any certificate claims it.
 
 >>> from minttt.formula.encode import encode
 >>> from minttt.formula.variants import Variant
@@ -21,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import lzma
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,13 +38,13 @@ from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.arrays import ArrayFormula
 from minttt.formula.encode import Formula
-from minttt.proof.cubes import Cube, decision_cubes, refute_cube
+from minttt.proof.cubes import Cube, CubeSolver, decision_cubes
 
 if TYPE_CHECKING:
     from distributed import Client
 
 STATE = "cubes.json"
-FORMAT = "minttt-cubes/1"
+FORMAT = "minttt-cubes/2"  # /2: each cube names its solver session and place in it
 CHECKPOINT_XZ = 1  # a cube's proof in the checkpoint: fast xz (the certificate recompresses)
 
 
@@ -69,6 +73,21 @@ def lookup_splits(formula: Formula | ArrayFormula, depth: int) -> list[list[int]
     return splits[:depth]
 
 
+def _unbroken(cubes: dict[str, dict[str, Any]]) -> list[str]:
+    """The cubes whose segments hold: in each session, those before the first place missing
+    (a segment may use every lemma its solver learnt before it)."""
+    sessions: dict[str, dict[int, str]] = {}
+    for i, r in cubes.items():
+        sessions.setdefault(r["session"], {})[r["sequence"]] = i
+    kept = []
+    for places in sessions.values():
+        n = 0
+        while n in places:
+            kept.append(places[n])
+            n += 1
+    return kept
+
+
 def _digest(clauses: Sequence[Sequence[int]]) -> str:
     h = hashlib.sha256()
     for c in clauses:
@@ -89,6 +108,8 @@ class PackedClauses:
     def __init__(self, literals: np.ndarray, starts: np.ndarray) -> None:
         self.literals, self.starts = literals, starts
         self._unpacked: list[list[int]] | None = None
+        self._solver: CubeSolver | None = None
+        self._lock = threading.Lock()
 
     @classmethod
     def pack(cls, clauses: Sequence[Sequence[int]]) -> PackedClauses:
@@ -110,8 +131,17 @@ class PackedClauses:
             self._unpacked = [flat[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
         return self._unpacked
 
+    def solver(self) -> CubeSolver:
+        """The clauses loaded into CaDiCaL, once per worker (the scattered object is kept there
+        for the run: every cube the worker gets is solved in this solver)."""
+        with self._lock:
+            if self._solver is None:
+                self._solver = CubeSolver(self.clauses())
+                self._unpacked = None  # loaded: the lists are no longer needed
+            return self._solver
+
     def __getstate__(self) -> dict[str, Any]:
-        return {"literals": self.literals, "starts": self.starts}  # never the unpacked lists
+        return {"literals": self.literals, "starts": self.starts}  # never the lists or solver
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["literals"], state["starts"])  # type: ignore[misc]
@@ -119,34 +149,41 @@ class PackedClauses:
 
 @dataclass(frozen=True)
 class RefutedCube:
-    """What a worker sends back: the cube's DRAT proof, xz-compressed on the worker (the
-    compression runs in parallel and the transfer is a tenth), its lemma count and seconds."""
+    """What a worker sends back: the cube's proof segment, xz-compressed on the worker (the
+    compression runs in parallel and the transfer is a tenth), its lemma count, seconds (and
+    of them loading the clauses: the worker's first cube only), and its solver's session and
+    place in it."""
 
     proof_xz: bytes
     lemmas: int
     seconds: float
     load_seconds: float
+    session: str
+    sequence: int
 
 
 def refute_packed(packed: PackedClauses, cube: Cube) -> RefutedCube:
-    """:func:`~minttt.proof.cubes.refute_cube` on packed clauses (what a worker runs)."""
+    """Refute ``cube`` in the worker's solver (loaded on its first cube): what a worker runs."""
     start = time.perf_counter()
-    clauses = packed.clauses()
-    unpack = time.perf_counter() - start
-    result = refute_cube(clauses, cube)
+    solver = packed.solver()
+    load = time.perf_counter() - start  # unpacking and loading, on the worker's first cube
+    result = solver.refute(cube)
     text = ("\n".join(result.proof) + "\n").encode("ascii")
     lemmas = sum(1 for line in result.proof if line and not line.startswith("d "))
     return RefutedCube(
         lzma.compress(text, preset=CHECKPOINT_XZ),
         lemmas,
-        result.seconds,
-        result.load_seconds + unpack,
+        result.seconds - result.load_seconds + load,
+        load,
+        result.session,
+        result.sequence,
     )
 
 
 class Checkpoint:
     """A folder of refuted cubes: ``cubes.json`` (the formula's SHA-256, the splits, what each
-    finished cube took) and one ``cube-N.drat.xz`` per finished cube."""
+    finished cube took and which solver session refuted it, at which place) and one
+    ``cube-N.drat.xz`` per finished cube."""
 
     def __init__(self, folder: Path, digest: str, splits: list[list[int]]) -> None:
         self.folder, self.digest, self.splits = folder, digest, splits
@@ -170,19 +207,38 @@ class Checkpoint:
         if saved.get("cnf_sha256") != self.digest or saved.get("splits") != self.splits:
             raise InputError(f"{path}: a checkpoint of another formula or other cubes")
         done = saved.get("cubes", {})
-        self.state["cubes"] = {
+        if not isinstance(done, dict):
+            raise InputError(f"{path}: its cubes are not a mapping")
+        count = len(decision_cubes(self.splits))
+        on_disk = {
             i: r
             for i, r in done.items()
-            if isinstance(r, dict) and self.proof_path(int(i)).is_file()
+            if str(i).isdigit()
+            and int(i) < count
+            and isinstance(r, dict)
+            and isinstance(r.get("session"), str)
+            and isinstance(r.get("sequence"), int)
+            and self.proof_path(int(i)).is_file()
         }
+        self.state["cubes"] = {i: on_disk[i] for i in _unbroken(on_disk)}
 
     def proof_path(self, index: int) -> Path:
         """Where cube ``index``'s proof is kept."""
         return self.folder / f"cube-{index}.drat.xz"
 
     def done(self) -> set[int]:
-        """The cubes already refuted (their proofs on disk)."""
+        """The cubes already refuted (their proofs on disk, their session unbroken before them)."""
         return {int(i) for i in self.state["cubes"]}
+
+    def order(self) -> list[int]:
+        """The refuted cubes in the order their segments are valid: session by session (the one
+        holding the lowest cube first), each in the order its solver refuted them."""
+        sessions: dict[str, list[tuple[int, int]]] = {}
+        for i, r in self.state["cubes"].items():
+            sessions.setdefault(r["session"], []).append((r["sequence"], int(i)))
+        chains = sorted(sorted(chain) for chain in sessions.values())
+        chains.sort(key=lambda chain: min(i for _, i in chain))
+        return [i for chain in chains for _, i in chain]
 
     def record(self, index: int, cube: RefutedCube) -> None:
         """Keep a refuted cube: its proof first, then the state naming it (both atomic)."""
@@ -191,6 +247,8 @@ class Checkpoint:
             "lemmas": cube.lemmas,
             "seconds": round(cube.seconds, 2),
             "load_seconds": round(cube.load_seconds, 2),
+            "session": cube.session,
+            "sequence": cube.sequence,
         }
         write_json_atomic(self.folder / STATE, self.state)
 
@@ -208,7 +266,8 @@ def conquer(
     scheduler: str | None = None,
     on_cube: Callable[[int, int, float], None] | None = None,
 ) -> tuple[list[list[str]], dict[str, Any]]:
-    """Refute every cube of ``splits`` on a Dask cluster; ``(proofs in cube order, figures)``.
+    """Refute every cube of ``splits`` on a Dask cluster; ``(segments in the order they hold,
+    figures)``, for :func:`~minttt.proof.cubes.join`.
 
     Cubes already in ``checkpoint`` are not solved again. ``on_cube(done, total, seconds)`` is
     called as each cube arrives. A satisfiable cube raises DefectError (the bound holds a table).
@@ -221,13 +280,16 @@ def conquer(
     if todo:
         with DaskCluster(workers, scheduler) as client:
             _run(client, clauses, cubes, todo, ckpt, on_cube)
+    records = [ckpt.state["cubes"][str(i)] for i in range(len(cubes))]
     figures = {
         "cubes": len(cubes),
         "solved_this_run": len(todo),
         "wall_seconds": round(time.perf_counter() - start, 1),
-        "cube_seconds": [ckpt.state["cubes"][str(i)]["seconds"] for i in range(len(cubes))],
+        "cube_seconds": [r["seconds"] for r in records],
+        "sessions": len({r["session"] for r in records}),
+        "load_seconds": round(sum(r["load_seconds"] for r in records), 2),
     }
-    return [ckpt.proof(i) for i in range(len(cubes))], figures
+    return [ckpt.proof(i) for i in ckpt.order()], figures
 
 
 def _run(

@@ -6,26 +6,35 @@ The cubes come from the game: a table must answer at each start position (the lo
 every assignment by a decision list each: ``e_1``, ``-e_1 e_2``, ..., ``-e_1 .. -e_k`` (the last
 cube falsifies the lookup clause and is refuted at once). Their product covers every assignment.
 
-Each cube ``C`` is refuted by CaDiCaL on ``F + C`` (:func:`refute_cube`); its DRAT proof becomes
-a proof of ``-C`` from ``F`` by adding ``-C`` to every lemma (a lemma RUP under ``C`` is RUP with
-``-C`` appended). :func:`join` writes the cubes' proofs one after the other, then resolves the
-clauses ``-C`` along the decision tree down to the empty clause (each step RUP). The joined proof
-is checked before anything claims it (:mod:`minttt.proof.drat`).
+A :class:`CubeSolver` loads the clauses into CaDiCaL once and refutes one cube after another
+under assumptions. A clause learnt under assumptions follows from the clauses alone, so what one
+cube's refutation learnt stays valid, and helps, for the next: a cube's proof *segment* is the
+lemmas of its call (deletions kept only for lemmas the solver itself added, never a clause of the
+formula) followed by the clause ``-cube`` (RUP: the cube's literals propagate to the conflict the
+solver ended on). A solver's segments are valid in the order it made them; segments of different
+solvers may follow one another (more clauses never break RUP, and a deletion removes one copy of
+a clause). :func:`join` writes the segments, then resolves the clauses ``-cube`` along the
+decision tree down to the empty clause (each step RUP). The joined proof is checked before
+anything claims it (:mod:`minttt.proof.drat`).
 
 >>> clauses = [[1, 2], [-1, 2], [1, -2], [-1, -2]]   # UNSAT
->>> cubes = decision_cubes([[1, 2]])
->>> cubes
+>>> splits = [[1, 2]]
+>>> decision_cubes(splits)
 [(1,), (-1, 2), (-1, -2)]
->>> proofs = [refute_cube(clauses, cube).proof for cube in cubes]
+>>> with CubeSolver(clauses) as solver:
+...     proofs = [solver.refute(cube).proof for cube in decision_cubes(splits)]
 >>> from minttt.proof import drat
->>> drat.check(b"p cnf 2 4\\n1 2 0\\n-1 2 0\\n1 -2 0\\n-1 -2 0\\n", join([[1, 2]], proofs)).valid
+>>> drat.check(b"p cnf 2 4\\n1 2 0\\n-1 2 0\\n1 -2 0\\n-1 -2 0\\n", join(splits, proofs)).valid
 True
 """
 
 from __future__ import annotations
 
 import itertools
+import threading
 import time
+import uuid
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -52,53 +61,90 @@ def decision_cubes(splits: Sequence[Sequence[int]]) -> list[Cube]:
 
 @dataclass(frozen=True)
 class CubeResult:
-    """A cube refuted: CaDiCaL's DRAT proof of ``F + cube`` (text lines) and the seconds it took
-    (``load_seconds`` of them to load the clauses)."""
+    """A cube refuted: its proof segment (DRAT text lines ending with the clause ``-cube``), the
+    seconds it took (``load_seconds`` of them loading the clauses: 0 after a solver's first
+    cube), and the solver that made it (``session``; its ``sequence``-th cube): a segment holds
+    after its solver's earlier segments."""
 
     cube: Cube
     proof: list[str]
     seconds: float
     load_seconds: float
+    session: str = ""
+    sequence: int = 0
+
+
+class CubeSolver:
+    """CaDiCaL loaded with ``clauses`` once, with a DRAT proof, refuting cubes one after another
+    under assumptions (a context manager; one cube at a time when threads share it)."""
+
+    def __init__(self, clauses: Sequence[Sequence[int]]) -> None:
+        from pysat.solvers import Solver  # the solver library only where a cube is solved
+
+        start = time.perf_counter()
+        self._solver = Solver(name=SAT_SOLVER, with_proof=True)
+        with solver_library():
+            self._solver.append_formula([list(c) for c in clauses])
+        self.load_seconds = time.perf_counter() - start
+        self.session = uuid.uuid4().hex
+        self.sequence = 0
+        self._read = 0  # bytes of the proof trace already turned into segments
+        self._own: Counter[frozenset[int]] = Counter()  # lemmas added and not deleted since
+        self._lock = threading.Lock()
+
+    def refute(self, cube: Cube) -> CubeResult:
+        """The segment refuting ``cube``; DefectError when it is satisfiable (the bound is not:
+        a smaller table exists)."""
+        with self._lock:
+            start = time.perf_counter()
+            with solver_library():
+                if self._solver.solve(assumptions=list(cube)):
+                    raise DefectError(f"cube {list(cube)} is satisfiable: the bound is not refuted")
+            lines = self._segment()
+            lines.append(" ".join(str(-x) for x in cube) + " 0" if cube else "0")
+            loaded = self.load_seconds if self.sequence == 0 else 0.0
+            seconds = time.perf_counter() - start + loaded
+            result = CubeResult(cube, lines, seconds, loaded, self.session, self.sequence)
+            self.sequence += 1
+            return result
+
+    def _segment(self) -> list[str]:
+        """The proof lines written since the last call: lemmas, and deletions of own lemmas."""
+        from pysat.solvers import Solver, pysolvers
+
+        inner = self._solver.solver  # PySAT's CaDiCaL: a binary DRAT trace in a temporary file
+        pysolvers.flushpr(inner.prfp)
+        inner.prfile.seek(self._read)
+        data = inner.prfile.read()
+        self._read += len(data)
+        out = []
+        for line in Solver._proof_bin2text(bytearray(data)):
+            words = line.split()
+            if words and words[0] == "d":
+                key = frozenset(int(w) for w in words[1:-1])
+                if self._own[key] > 0:  # a clause of the formula stays: a later segment may use it
+                    self._own[key] -= 1
+                    out.append(line)
+                continue
+            self._own[frozenset(int(w) for w in words[:-1])] += 1
+            out.append(line)
+        return out
+
+    def close(self) -> None:
+        """Free the solver."""
+        self._solver.delete()
+
+    def __enter__(self) -> CubeSolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def refute_cube(clauses: Sequence[Sequence[int]], cube: Cube) -> CubeResult:
-    """CaDiCaL's refutation of ``clauses`` under the units of ``cube``; DefectError when the cube
-    is satisfiable (then the bound is: a smaller table exists)."""
-    from pysat.solvers import Solver  # the solver library only where a cube is solved
-
-    start = time.perf_counter()
-    with solver_library(), Solver(name=SAT_SOLVER, with_proof=True) as solver:
-        solver.append_formula([list(c) for c in clauses])
-        for literal in cube:
-            solver.add_clause([literal])
-        loaded = time.perf_counter() - start
-        if solver.solve():
-            raise DefectError(f"cube {list(cube)} is satisfiable: the bound is not refuted")
-        proof = list(solver.get_proof())
-    return CubeResult(cube, proof, time.perf_counter() - start, loaded)
-
-
-def _conditioned(lines: Sequence[str], cube: Cube) -> list[str]:
-    """A cube's proof as a proof of ``-cube``: ``-cube`` added to each lemma; deletions kept only
-    for the lemmas this proof added (never a clause of the formula)."""
-    negated = " ".join(str(-x) for x in cube)
-    added: set[frozenset[int]] = set()
-    out = []
-    for line in lines:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "d":
-            lits = frozenset(int(w) for w in words[1:-1])
-            if lits in added:
-                added.discard(lits)
-                out.append(f"d {' '.join(words[1:-1])} {negated} 0".replace("  ", " "))
-            continue
-        lemma = [int(w) for w in words[:-1]]
-        added.add(frozenset(lemma))
-        body = " ".join(map(str, lemma))
-        out.append(f"{body} {negated} 0".strip() if body else f"{negated} 0")
-    return out
+    """One cube refuted by a solver of its own (:class:`CubeSolver`)."""
+    with CubeSolver(clauses) as solver:
+        return solver.refute(cube)
 
 
 def _cover(splits: Sequence[Sequence[int]], prefix: Cube = ()) -> list[str]:
@@ -118,21 +164,21 @@ def _cover(splits: Sequence[Sequence[int]], prefix: Cube = ()) -> list[str]:
 
 
 def join(splits: Sequence[Sequence[int]], proofs: Sequence[Sequence[str]]) -> bytes:
-    """One DRAT proof of the formula from the proofs of the cubes of ``splits`` (in
-    :func:`decision_cubes` order): each conditioned on its cube, then the cover to the empty
-    clause."""
+    """One DRAT proof of the formula from the segments refuting the cubes of ``splits``, one per
+    cube, each solver's in the order it made them: the segments, then the cover down to the empty
+    clause (a segment missing or out of its solver's order leaves a lemma unproven: the check
+    fails)."""
     cubes = decision_cubes(splits)
     if len(cubes) != len(proofs):
         raise ValueError(f"{len(cubes)} cubes, {len(proofs)} proofs")
-    lines: list[str] = []
-    for cube, proof in zip(cubes, proofs, strict=True):
-        lines += _conditioned(proof, cube)
+    lines = [line for proof in proofs for line in proof]
     lines += _cover(splits)
     return ("\n".join(lines) + "\n").encode("ascii")
 
 
 __all__ = [
     "CubeResult",
+    "CubeSolver",
     "decision_cubes",
     "decision_list",
     "join",
