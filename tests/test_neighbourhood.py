@@ -142,3 +142,55 @@ def test_the_budget_falls_back_after_each_smaller_table(budgets: list[int]):
     gains = [i for i in range(1, len(budgets)) if budgets[i] < budgets[i - 1]]
     assert len(history) > 1 and gains  # each smaller table sent the budget back to 100
     assert all(budgets[i] == 100 for i in gains)
+
+
+def _reference_sub_formula(graph, allowed, roots, paid):
+    """The sub-formula by the plain definition, one position at a time: positions reached from
+    the roots through allowed moves and unpaid non-terminal grandchildren; a move per allowed
+    edge."""
+    uptr, uchild = graph.unique_children
+    positions, moves, seen = list(roots), [], set(roots)
+    for h in positions:  # grows while it is walked
+        for e in range(int(graph.ptr[h]), int(graph.ptr[h + 1])):
+            if allowed[e]:
+                c = int(graph.child[e])
+                kids = uchild[uptr[c] : uptr[c + 1]].tolist()
+                grand = [g for g in kids if not graph.terminal[g] and g not in paid]
+                for g in grand:
+                    if g not in seen:
+                        seen.add(g)
+                        positions.append(g)
+                moves.append((h, e, frozenset(grand)))
+    return positions, moves
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_array_built_sub_formula_is_the_plain_one(seed):
+    """The sub-formula built a level at a time with array operations has exactly the positions
+    (in the same order), moves and move-to-grandchild clauses of the plain definition."""
+    from minttt.bounds.neighbourhood import _SubFormula
+
+    name = ["second-lookup-entries@mnk:3,4,3", "first-any-lookup-entries@mnk:3,4,3"][seed % 2]
+    variant, graph, side, allowed, first = _setup(name)
+    rng = random.Random(seed)
+    levels: dict[int, list[int]] = {}
+    for h in sorted(first):
+        levels.setdefault(int(graph.depth[h]), []).append(h)
+    d = rng.choice(sorted(levels))
+    roots = sorted(rng.sample(levels[d], min(len(levels[d]), rng.randint(1, 4))))
+    paid = covered(graph, side, first, set(roots)).difference(roots)
+    sub = _SubFormula.build(graph, allowed, roots, paid, 10**7)
+    positions, moves = _reference_sub_formula(graph, allowed, roots, paid)
+    assert sub is not None and sub.positions.tolist() == positions
+    built = [
+        (int(sub.positions[i]), int(e)) for i, e in zip(sub.move_pos, sub.move_edge, strict=True)
+    ]
+    assert built == [(h, e) for h, e, _ in moves]
+    needs: dict[int, set[int]] = {}
+    for k, i in zip(sub.pair_move.tolist(), sub.pair_pos.tolist(), strict=True):
+        needs.setdefault(k, set()).add(int(sub.positions[i]))
+    assert [frozenset(needs.get(k, ())) for k in range(len(moves))] == [g for _, _, g in moves]
+    assert _SubFormula.build(graph, allowed, roots, paid, sub.num_vars - 1) is None
+    w = sub.wcnf(roots)
+    assert w.nv == sub.num_vars and len(w.soft) == len(positions)
+    assert len(w.hard) == len(roots) + len(sub.pair_move) + len(positions)

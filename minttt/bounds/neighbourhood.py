@@ -67,13 +67,29 @@ def covered(
     return out
 
 
+def _expand(ptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """CSR rows of ``nodes``: ``(row of each item, item index)``, rows in order, items in order."""
+    starts, ends = ptr[nodes], ptr[nodes + 1]
+    counts = ends - starts
+    row = np.repeat(np.arange(len(nodes)), counts)
+    offset = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return row, np.repeat(starts, counts) + offset
+
+
 class _SubFormula:
     """The lookup formula below ``roots`` with the ``paid`` positions left out (their answers are
-    kept): one variable per unpaid non-terminal position reached through allowed moves, then one
-    per allowed move of those; ``None`` from :meth:`build` past ``max_vars``."""
+    kept): one variable per unpaid non-terminal position reached through allowed moves (the roots
+    first, then level by level in order of first reach), then one per allowed move of those (by
+    position, in edge order); ``None`` from :meth:`build` past ``max_vars``. Built with array
+    operations a level at a time: building and loading, not solving, is most of a re-solve."""
 
-    def __init__(self, positions: list[int], moves: list[tuple[int, int, list[int]]]) -> None:
-        self.positions, self.moves = positions, moves
+    def __init__(
+        self, positions: np.ndarray, move_pos: np.ndarray, move_edge: np.ndarray,
+        pair_move: np.ndarray, pair_pos: np.ndarray,
+    ) -> None:  # fmt: skip
+        self.positions = positions  # node of each position variable (1-based: index + 1)
+        self.move_pos, self.move_edge = move_pos, move_edge  # position index and edge of a move
+        self.pair_move, self.pair_pos = pair_move, pair_pos  # move k needs position i
 
     @classmethod
     def build(
@@ -85,60 +101,76 @@ class _SubFormula:
         max_vars: int,
     ) -> _SubFormula | None:
         uptr, uchild = graph.unique_children
-        ptr, child, terminal = graph.ptr, graph.child, graph.terminal
-        index = {r: i for i, r in enumerate(roots)}
-        positions = list(roots)
-        moves: list[tuple[int, int, list[int]]] = []  # (position, edge, unpaid grandchildren)
-        i = 0
-        while i < len(positions):
-            h = positions[i]
-            i += 1
-            for e in range(int(ptr[h]), int(ptr[h + 1])):
-                if not allowed[e]:
-                    continue
-                c = int(child[e])
-                kids = uchild[uptr[c] : uptr[c + 1]].tolist()
-                grand = [g for g in kids if not terminal[g] and g not in paid]
-                for g in grand:
-                    if g not in index:
-                        index[g] = len(positions)
-                        positions.append(g)
-                moves.append((h, e, grand))
-            if len(positions) + len(moves) > max_vars:
+        index = np.full(graph.size, -1, dtype=np.int64)  # node -> position index
+        stop = np.zeros(graph.size, dtype=bool)  # terminal or paid: not a position here
+        stop[graph.terminal] = True
+        stop[np.fromiter(paid, dtype=np.int64, count=len(paid))] = True
+        frontier = np.asarray(roots, dtype=np.int64)
+        index[frontier] = np.arange(len(frontier))
+        positions, move_pos, move_edge, pair_move, pair_pos = [frontier], [], [], [], []
+        count, moves = len(frontier), 0
+        while len(frontier):
+            row, edge = _expand(graph.ptr, frontier)
+            keep = allowed[edge]
+            row, edge = row[keep], edge[keep]
+            move_index = moves + np.arange(len(edge))
+            mrow, grand = _expand(uptr, graph.child[edge].astype(np.int64))
+            grand = uchild[grand].astype(np.int64)
+            live = ~stop[grand]
+            mrow, grand = mrow[live], grand[live]
+            new = grand[index[grand] < 0]
+            new = new[np.sort(np.unique(new, return_index=True)[1])]  # in order of first reach
+            index[new] = count + np.arange(len(new))
+            move_pos.append(index[frontier[row]])
+            move_edge.append(edge)
+            pair_move.append(move_index[mrow])
+            pair_pos.append(index[grand])
+            positions.append(new)
+            count, moves = count + len(new), moves + len(edge)
+            if count + moves > max_vars:
                 return None
-        return cls(positions, moves)
+            frontier = new
+        return cls(
+            *(np.concatenate(x) if x else np.zeros(0, dtype=np.int64)
+              for x in (positions, move_pos, move_edge, pair_move, pair_pos))
+        )  # fmt: skip
 
     @property
     def num_vars(self) -> int:
-        return len(self.positions) + len(self.moves)
+        return len(self.positions) + len(self.move_edge)
 
     def wcnf(self, roots: Sequence[int]) -> WCNF:
         """Hard: each root; a position implies one of its moves; a move implies its unpaid
         grandchildren. Soft: each position false (weight 1)."""
-        var = {h: i + 1 for i, h in enumerate(self.positions)}
-        base = len(self.positions) + 1
+        n = len(self.positions)
+        base = n + 1
+        move_var = base + np.arange(len(self.move_edge))
+        hard = [[i + 1] for i in range(len(roots))]  # the roots are the first positions
+        hard += np.stack([-(base + self.pair_move), self.pair_pos + 1], axis=1).tolist()
+        # -position, then its moves: one flat list cut at each position's start (moves are
+        # grouped by position already, positions in order)
+        starts = np.searchsorted(self.move_pos, np.arange(n))
+        flat = np.insert(move_var, starts, -(np.arange(n) + 1)).tolist()
+        cuts = (starts + np.arange(n)).tolist() + [len(flat)]
+        hard += [flat[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
         w = WCNF()
-        for r in roots:
-            w.append([var[r]])
-        by_position: dict[int, list[int]] = {}
-        for k, (h, _, grand) in enumerate(self.moves):
-            by_position.setdefault(h, []).append(base + k)
-            for g in grand:
-                w.append([-(base + k), var[g]])
-        for h, vs in by_position.items():
-            w.append([-var[h], *vs])
-        for h in self.positions:
-            w.append([-var[h]], weight=1)
+        w.hard = hard
+        w.soft = [[-(i + 1)] for i in range(n)]
+        w.wght = [1] * n
+        w.topw = n + 1
+        w.nv = self.num_vars
         return w
 
     def answers(self, model: Sequence[int]) -> dict[int, int]:
-        """position -> edge: the lowest true move of each true position."""
-        true = {v for v in model if v > 0}
+        """position node -> edge: the first true move (lowest edge) of each true position."""
+        values = np.asarray(model, dtype=np.int64)
         base = len(self.positions) + 1
+        on = np.zeros(self.num_vars + 1, dtype=bool)
+        on[values[values > 0]] = True
+        chosen = np.flatnonzero(on[base + np.arange(len(self.move_edge))])
         out: dict[int, int] = {}
-        for k, (h, e, _) in enumerate(self.moves):
-            if base + k in true:
-                out.setdefault(h, e)
+        for k in chosen.tolist():
+            out.setdefault(int(self.positions[self.move_pos[k]]), int(self.move_edge[k]))
         return out
 
 

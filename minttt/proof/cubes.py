@@ -124,6 +124,8 @@ class CubeSolver:
                 key = frozenset(int(w) for w in words[1:-1])
                 if self._own[key] > 0:  # a clause of the formula stays: a later segment may use it
                     self._own[key] -= 1
+                    if not self._own[key]:
+                        del self._own[key]  # only the lemmas alive are kept (memory)
                     out.append(line)
                 continue
             self._own[frozenset(int(w) for w in words[:-1])] += 1
