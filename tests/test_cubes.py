@@ -67,6 +67,19 @@ def test_the_joined_proof_of_the_pigeonholes_checks(splits: list[list[int]]) -> 
     assert result.valid, result.message
 
 
+def test_a_cube_refuted_through_its_sub_cubes_joins_the_same_way() -> None:
+    """``refute(cube, below)``: the sub-cubes one after another, then their clauses resolved to
+    ``-cube``; the segment ends with ``-cube`` and the joined proof checks."""
+    splits, below = [[1, 2]], [[3, 4], [5, 6]]
+    with CubeSolver(PHP_CLAUSES) as solver:
+        results = [solver.refute(cube, below) for cube in decision_cubes(splits)]
+    for r in results:
+        assert r.proof[-1] == " ".join(str(-x) for x in r.cube) + " 0"
+        assert sum(line.endswith(" 0") and not line.startswith("d") for line in r.proof) >= 9
+    result = drat.check(PHP32, join(splits, [r.proof for r in results]))
+    assert result.valid, result.message
+
+
 def _pigeonholes(pigeons: int, holes: int) -> list[list[int]]:
     """Pigeon ``i`` in hole ``j`` is variable ``i * holes + j + 1``: every pigeon in a hole, no
     hole with two."""
@@ -136,6 +149,8 @@ def test_a_local_cluster_refutes_the_cubes_of_a_known_minimum(second_3x3, tmp_pa
     cnf, clauses, splits = second_3x3
     proofs, figures = conquer(clauses, splits, tmp_path / "ck", workers=2)
     assert figures["cubes"] == figures["solved_this_run"] == 50
+    deeper, _ = conquer(clauses, splits[:2], tmp_path / "deep", workers=2, below=splits[2:])
+    assert drat.check(cnf, join(splits[:2], deeper)).valid  # 5 cubes, each through 5 sub-cubes
     proof = join(splits, proofs)
     assert drat.check(cnf, proof).valid
     # resumed: nothing left to solve, the same proof
@@ -222,11 +237,14 @@ def test_certify_by_cubes_writes_a_certificate_check_proof_accepts(tmp_path: Pat
     runner = CliRunner()
     out = tmp_path / "proofs"
     done = runner.invoke(
-        app, ["certify", "second-lookup-entries", "--out", str(out), "--cubes", "2", "--json"]
+        app,
+        ["certify", "second-lookup-entries", "--out", str(out), "--json"]
+        + ["--cubes", "2", "--sub-cubes", "1"],
     )
     assert done.exit_code == 0, done.output
     (record,) = json.loads(done.stdout)
     assert record["cubes"]["count"] == 10 and record["minimum"] == 72
+    assert record["cubes"]["sub_depth"] == 1 and 1 <= record["cubes"]["solvers"] <= 2
     cnf, proof = out / record["cnf"], out / record["proof"]
     assert runner.invoke(app, ["check-proof", str(cnf), str(proof)]).exit_code == 0
 
@@ -240,6 +258,13 @@ def test_the_local_cluster_never_drops_a_busy_worker():
 
     with DaskCluster(1) as client:
         assert client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.worker_ttl) is None
+
+
+def test_sub_cubes_without_cubes_is_a_usage_error(tmp_path: Path):
+    done = CliRunner().invoke(
+        app, ["certify", "second-lookup-entries", "--out", str(tmp_path), "--sub-cubes", "1"]
+    )
+    assert done.exit_code == 2 and "--sub-cubes" in done.output
 
 
 def test_a_bad_worker_count_is_a_usage_error():

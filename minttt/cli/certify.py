@@ -54,6 +54,13 @@ def certify_command(
         help="Cube and conquer: split on the first N start positions' moves and refute each cube "
         "on a Dask cluster; the cubes' proofs are joined into one DRAT proof (0: one refutation).",
     ),
+    sub_cubes: int = typer.Option(
+        0,
+        "--sub-cubes",
+        help="With --cubes: a worker refutes each cube through the sub-cubes of the next M start "
+        "positions, one after another in its solver (a hard cube split further is often far "
+        "quicker); checkpoints stay per cube.",
+    ),
     workers: int = typer.Option(2, "--workers", help="Local Dask workers for --cubes."),
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="A Dask scheduler's address for --cubes (instead of --workers)."
@@ -82,11 +89,13 @@ def certify_command(
         raise InputError(f"--drat-trim {drat_trim}: no such file")
     if not 0 <= cubes <= 8 or not 1 <= workers <= 1024:
         raise InputError(f"--cubes must be 0-8 and --workers 1-1024, got {cubes} and {workers}")
+    if not 0 <= sub_cubes <= 8 or (sub_cubes and not cubes):
+        raise InputError(f"--sub-cubes must be 0-8 and needs --cubes, got {sub_cubes}")
     split = None
     if cubes:
         from minttt.proof.certify import Cubes  # the solvers: certify only
 
-        split = Cubes(cubes, checkpoint or out / ".cubes", workers, scheduler)
+        split = Cubes(cubes, checkpoint or out / ".cubes", workers, scheduler, below=sub_cubes)
     done, files = _certify(
         jobs, check=not no_check, quiet=json_out, drat_trim=drat_trim, cubes=split
     )

@@ -113,6 +113,7 @@ class Cubes:
     workers: int = 2
     scheduler: str | None = None
     on_cube: Callable[[int, int, float], None] | None = None
+    below: int = 0  # each cube refuted through the sub-cubes of the next ``below`` starts
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,8 @@ def _formula_and_proof(
     if cubes is None:
         proof = prove_unsat(nvars, clauses)
         return cnf, proof, nvars, len(clauses), time.perf_counter() - start, None
-    splits = lookup_splits(formula, cubes.depth)
+    every = lookup_splits(formula, cubes.depth + cubes.below)
+    splits = every[: cubes.depth]
     proofs, figures = conquer(
         clauses,
         splits,
@@ -211,6 +213,7 @@ def _formula_and_proof(
         workers=cubes.workers,
         scheduler=cubes.scheduler,
         on_cube=cubes.on_cube,
+        below=every[cubes.depth :],
     )
     proof = join(splits, proofs)
     return cnf, proof, nvars, len(clauses), sum(figures["cube_seconds"]), figures
@@ -287,6 +290,7 @@ def build_certificate(
             "count": cube_figures["cubes"],
             "median_seconds": round(sorted(seconds)[len(seconds) // 2], 2),
             "max_seconds": round(max(seconds), 2),
+            **({"sub_depth": cubes.below} if cubes.below else {}),
             "solvers": cube_figures["sessions"],  # each loaded once, its cubes under assumptions
             "load_seconds": cube_figures["load_seconds"],
         }

@@ -162,12 +162,15 @@ class RefutedCube:
     sequence: int
 
 
-def refute_packed(packed: PackedClauses, cube: Cube) -> RefutedCube:
-    """Refute ``cube`` in the worker's solver (loaded on its first cube): what a worker runs."""
+def refute_packed(
+    packed: PackedClauses, cube: Cube, below: Sequence[Sequence[int]] = ()
+) -> RefutedCube:
+    """Refute ``cube`` in the worker's solver (loaded on its first cube), through its sub-cubes
+    of ``below`` if any: what a worker runs."""
     start = time.perf_counter()
     solver = packed.solver()
     load = time.perf_counter() - start  # unpacking and loading, on the worker's first cube
-    result = solver.refute(cube)
+    result = solver.refute(cube, below)
     text = ("\n".join(result.proof) + "\n").encode("ascii")
     lemmas = sum(1 for line in result.proof if line and not line.startswith("d "))
     return RefutedCube(
@@ -265,12 +268,16 @@ def conquer(
     workers: int = 2,
     scheduler: str | None = None,
     on_cube: Callable[[int, int, float], None] | None = None,
+    below: Sequence[Sequence[int]] = (),
 ) -> tuple[list[list[str]], dict[str, Any]]:
     """Refute every cube of ``splits`` on a Dask cluster; ``(segments in the order they hold,
     figures)``, for :func:`~minttt.proof.cubes.join`.
 
     Cubes already in ``checkpoint`` are not solved again. ``on_cube(done, total, seconds)`` is
-    called as each cube arrives. A satisfiable cube raises DefectError (the bound holds a table).
+    called as each cube arrives. With ``below`` (the next starts' splits) a worker refutes each
+    cube through its sub-cubes (:meth:`~minttt.proof.cubes.CubeSolver.refute`); the checkpoint
+    keeps cubes, whatever split they were refuted through. A satisfiable cube raises DefectError
+    (the bound holds a table).
     """
     checkpoint.mkdir(parents=True, exist_ok=True)
     cubes = decision_cubes(splits)
@@ -279,7 +286,7 @@ def conquer(
     start = time.perf_counter()
     if todo:
         with DaskCluster(workers, scheduler) as client:
-            _run(client, clauses, cubes, todo, ckpt, on_cube)
+            _run(client, clauses, cubes, todo, ckpt, on_cube, below)
     records = [ckpt.state["cubes"][str(i)] for i in range(len(cubes))]
     figures = {
         "cubes": len(cubes),
@@ -299,12 +306,14 @@ def _run(
     todo: list[int],
     ckpt: Checkpoint,
     on_cube: Callable[[int, int, float], None] | None,
+    below: Sequence[Sequence[int]] = (),
 ) -> None:
     from distributed import as_completed
 
     # one object sent to every worker once (a list would be scattered element by element)
     data = client.scatter(PackedClauses.pack(clauses), broadcast=True)
-    futures = {client.submit(refute_packed, data, cubes[i], pure=False): i for i in todo}
+    below = [list(s) for s in below]
+    futures = {client.submit(refute_packed, data, cubes[i], below, pure=False): i for i in todo}
     done = len(cubes) - len(todo)
     try:
         for future in as_completed(futures):
