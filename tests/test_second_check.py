@@ -44,10 +44,29 @@ def _fake(tmp_path: Path, verdict: str) -> Path:
     return script
 
 
+def _checked_by_certify() -> set[str]:
+    """Keys of index records whose certify run itself checked the proof with drat-trim and its
+    LRAT with minttt.lrat (``certify --drat-trim``): the two checks this script runs."""
+    out = set()
+    for folder in ("", "mnk"):
+        index = json.loads((PROOFS / folder / "index.json").read_text("utf-8"))
+        for r in index["certificates"]:
+            by = r.get("checked_by", "")
+            if (
+                by.startswith("drat-trim")
+                and "minttt.lrat" in by
+                and r.get("lrat_seconds", -1) >= 0
+            ):
+                out.add(f"proofs/{folder}".rstrip("/") + f"/{r['variant']}")
+    return out
+
+
 def test_every_certificate_was_verified_by_drat_trim():
-    """In step with the indexes: a new or changed proof must be checked again."""
+    """In step with the indexes: a new or changed proof must be checked again (here, or by the
+    certify run that made it, with drat-trim and minttt.lrat)."""
     done = {f"{r['folder']}/{r['variant']}": r for r in SECOND["certificates"]}
-    jobs = list(second_check.jobs())
+    at_birth = _checked_by_certify() - set(done)
+    jobs = [j for j in second_check.jobs() if second_check._key(j) not in at_birth]
     assert len(jobs) == len(done) > 60
     for job in jobs:
         record = done[second_check._key(job)]
@@ -60,7 +79,7 @@ def test_every_certificate_was_verified_by_drat_trim():
     indexes = [PROOFS / "index.json", PROOFS / "mnk" / "index.json"]
     for record in (r for p in indexes for r in json.loads(p.read_text("utf-8"))["certificates"]):
         key = ("proofs/mnk/" if record["game"].startswith("mnk") else "proofs/") + record["variant"]
-        assert key in done, key
+        assert key in done or key in at_birth, key
 
 
 def _stub_lrat(monkeypatch) -> None:
