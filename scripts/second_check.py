@@ -64,6 +64,7 @@ class Job(NamedTuple):
     proof_sha256: str
     cnf_sha256: str | None  # recorded when the CNF is not shipped
     cubes: int | None = None  # the split depth of a proof joined from cube and conquer
+    sub_cubes: int = 0  # and the sub-cube depth it refuted cubes through (certify --sub-cubes)
 
 
 def jobs() -> Iterator[Job]:
@@ -79,6 +80,7 @@ def jobs() -> Iterator[Job]:
                 r["proof_sha256"],
                 r.get("cnf_sha256"),
                 (r.get("cubes") or {}).get("depth"),
+                (r.get("cubes") or {}).get("sub_depth", 0),
             )
     calls = json.loads(RAW_CALLS.read_text("utf-8"))["calls"]
     for key, call in sorted(calls.items()):
@@ -133,9 +135,12 @@ def _cube_proof(job: Job, clauses: list[list[int]], folder: Path | None) -> byte
 
     assert job.cubes is not None
     variant = Variant.parse(job.variant)
-    splits = lookup_splits(encode_arrays(build_array_graph(variant.rules), variant), job.cubes)
+    every = lookup_splits(
+        encode_arrays(build_array_graph(variant.rules), variant), job.cubes + job.sub_cubes
+    )
+    splits = every[: job.cubes]
     with tempfile.TemporaryDirectory() as tmp:
-        proofs, _ = conquer(clauses, splits, folder or Path(tmp))
+        proofs, _ = conquer(clauses, splits, folder or Path(tmp), below=every[job.cubes :])
         return join(splits, proofs)
 
 

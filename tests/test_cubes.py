@@ -244,7 +244,8 @@ def test_certify_by_cubes_writes_a_certificate_check_proof_accepts(tmp_path: Pat
     assert done.exit_code == 0, done.output
     (record,) = json.loads(done.stdout)
     assert record["cubes"]["count"] == 10 and record["minimum"] == 72
-    assert record["cubes"]["sub_depth"] == 1 and 1 <= record["cubes"]["solvers"] <= 2
+    assert record["cubes"]["sub_depth"] == 1 and record["cubes"]["through_sub_cubes"] == 10
+    assert 1 <= record["cubes"]["solvers"] <= 2
     cnf, proof = out / record["cnf"], out / record["proof"]
     assert runner.invoke(app, ["check-proof", str(cnf), str(proof)]).exit_code == 0
 

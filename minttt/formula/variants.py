@@ -7,7 +7,7 @@ and the other-games study all read their lists here.
 >>> [v.name for v in study_variants("3x3")][:2]
 ['first-any-tree-positions', 'first-any-lookup-positions']
 >>> len(certificate_variants()), [v.name for v in certificate_variants(mnk=True)][-1]
-(42, 'first-any-tree-positions@mnk:4,4,3')
+(42, 'second-lookup-entries@mnk:3,4,3')
 """
 
 from __future__ import annotations
@@ -231,10 +231,12 @@ def study_variants(game: str) -> list[Variant]:
 #: m,n,k games whose first-player minima are proven in both solver families (the study)
 MNK_GAMES = ("mnk:3,4,3",)
 #: m,n,k minima RC2 proves and a certificate settles (Z3 does not finish), in the index's order
+#: (the last by cube and conquer: ``minttt certify NAME --cubes 2 --sub-cubes 2``)
 MNK_MORE = (
     "first-any-lookup-entries@mnk:4,4,3",
     "second-lookup-positions@mnk:3,4,3",
     "first-any-tree-positions@mnk:4,4,3",
+    "second-lookup-entries@mnk:3,4,3",
 )
 
 

@@ -290,7 +290,11 @@ def build_certificate(
             "count": cube_figures["cubes"],
             "median_seconds": round(sorted(seconds)[len(seconds) // 2], 2),
             "max_seconds": round(max(seconds), 2),
-            **({"sub_depth": cubes.below} if cubes.below else {}),
+            **(
+                {"sub_depth": cubes.below, "through_sub_cubes": cube_figures["through_sub_cubes"]}
+                if cubes.below
+                else {}
+            ),
             "solvers": cube_figures["sessions"],  # each loaded once, its cubes under assumptions
             "load_seconds": cube_figures["load_seconds"],
         }

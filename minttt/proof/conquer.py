@@ -243,8 +243,9 @@ class Checkpoint:
         chains.sort(key=lambda chain: min(i for _, i in chain))
         return [i for chain in chains for _, i in chain]
 
-    def record(self, index: int, cube: RefutedCube) -> None:
-        """Keep a refuted cube: its proof first, then the state naming it (both atomic)."""
+    def record(self, index: int, cube: RefutedCube, sub_depth: int = 0) -> None:
+        """Keep a refuted cube (refuted through the sub-cubes of ``sub_depth`` more starts): its
+        proof first, then the state naming it (both atomic)."""
         write_bytes_atomic(self.proof_path(index), cube.proof_xz)
         self.state["cubes"][str(index)] = {
             "lemmas": cube.lemmas,
@@ -252,6 +253,7 @@ class Checkpoint:
             "load_seconds": round(cube.load_seconds, 2),
             "session": cube.session,
             "sequence": cube.sequence,
+            **({"sub_depth": sub_depth} if sub_depth else {}),
         }
         write_json_atomic(self.folder / STATE, self.state)
 
@@ -295,6 +297,7 @@ def conquer(
         "cube_seconds": [r["seconds"] for r in records],
         "sessions": len({r["session"] for r in records}),
         "load_seconds": round(sum(r["load_seconds"] for r in records), 2),
+        "through_sub_cubes": sum(1 for r in records if r.get("sub_depth")),
     }
     return [ckpt.proof(i) for i in ckpt.order()], figures
 
@@ -318,7 +321,7 @@ def _run(
     try:
         for future in as_completed(futures):
             result = future.result()  # a worker's DefectError is raised here
-            ckpt.record(futures[future], result)
+            ckpt.record(futures[future], result, len(below))
             done += 1
             if on_cube is not None:
                 on_cube(done, len(cubes), result.seconds)
