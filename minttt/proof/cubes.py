@@ -13,9 +13,11 @@ lemmas of its call (deletions kept only for lemmas the solver itself added, neve
 formula) followed by the clause ``-cube`` (RUP: the cube's literals propagate to the conflict the
 solver ended on). A solver's segments are valid in the order it made them; segments of different
 solvers may follow one another (more clauses never break RUP, and a deletion removes one copy of
-a clause). :func:`join` writes the segments, then resolves the clauses ``-cube`` along the
-decision tree down to the empty clause (each step RUP). The joined proof is checked before
-anything claims it (:mod:`minttt.proof.drat`).
+a clause; a RAT lemma, which CaDiCaL does not write here, could fail among another solver's
+clauses: the check would reject the proof, never accept a wrong one). :func:`join` writes the
+segments, then resolves the clauses ``-cube`` along the decision tree down to the empty clause
+(each step RUP). The joined proof is checked before anything claims it
+(:mod:`minttt.proof.drat`).
 
 >>> clauses = [[1, 2], [-1, 2], [1, -2], [-1, -2]]   # UNSAT
 >>> splits = [[1, 2]]
