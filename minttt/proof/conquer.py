@@ -239,9 +239,8 @@ class Checkpoint:
         sessions: dict[str, list[tuple[int, int]]] = {}
         for i, r in self.state["cubes"].items():
             sessions.setdefault(r["session"], []).append((r["sequence"], int(i)))
-        chains = sorted(sorted(chain) for chain in sessions.values())
-        chains.sort(key=lambda chain: min(i for _, i in chain))
-        return [i for chain in chains for _, i in chain]
+        chains = sorted(sessions.values(), key=lambda chain: min(i for _, i in chain))
+        return [i for chain in chains for _, i in sorted(chain)]
 
     def record(self, index: int, cube: RefutedCube, sub_depth: int = 0) -> None:
         """Keep a refuted cube (refuted through the sub-cubes of ``sub_depth`` more starts): its
