@@ -119,6 +119,27 @@ def test_long_solve_checkpoints_and_resumes(tmp_path):
         load_checkpoint(path, Variant("first", "any", "lookup", "entries"))
 
 
+def test_a_copied_checkpoint_keeps_its_table_and_a_lost_one_is_said(tmp_path):
+    """A checkpoint copied under another name resumes with the table it names (checked again);
+    one whose table is gone drops the bound and says so."""
+    variant = Variant("second", None, "lookup", "entries", game="mnk:3,4,3")
+    first = tmp_path / "run1.json"
+    state = long_solve(variant, first, time_limit=0, say=lambda _m: None)
+    upper = state["upper"]
+    copy = tmp_path / "copy.json"
+    copy.write_text(first.read_text())
+    said: list[str] = []
+    again = long_solve(variant, copy, time_limit=0, say=said.append)
+    assert again["upper"] == upper and again["table"] == state["table"] == "run1.table.json"
+    assert not any("dropped" in line for line in said)
+    (tmp_path / "run1.table.json").unlink()
+    lost: list[str] = []
+    long_solve(variant, copy, time_limit=0, say=lost.append)
+    assert any("run1.table.json is not beside it" in line for line in lost)
+    reloaded = json.loads(copy.read_text())
+    assert reloaded["table"] == "copy.table.json" and (tmp_path / "copy.table.json").exists()
+
+
 def test_long_solve_bounds_under_a_zero_limit(tmp_path):
     """With no time for the solver, the run still leaves a verified table as its upper bound."""
     variant = Variant("second", None, "lookup", "entries", game="mnk:3,4,3")

@@ -117,6 +117,46 @@ def test_searched_upper_keeps_a_verified_table_and_resumes(tmp_path: Path):
     assert saved["search"]["found"][0]["entries"] >= state["upper"]
 
 
+def test_an_interrupted_search_keeps_the_rounds_that_arrived(tmp_path: Path, monkeypatch):
+    """Each task's table is verified and saved as it arrives: an interrupt in a later round
+    leaves the checkpoint with the smaller table of an earlier one (and never an unverified
+    one: a table a worker got wrong is refused)."""
+    import minttt.bounds.portfolio as portfolio
+    from minttt.bounds.greedy import improve
+
+    variant = Variant.parse("second-lookup-entries@mnk:3,4,3")
+    graph = build_array_graph(variant.rules)
+    allowed = table_edge_mask(graph, variant)
+    cost = tree_cost(graph, allowed, 2)
+    greedy = greedy_table(graph, allowed, 2, cost)
+    better = improve(graph, allowed, 2, cost, greedy, seed=0, rounds=6)
+    assert len(better) < len(greedy)
+    broken = dict(better)
+    broken.pop(max(broken))  # a table missing an entry: smaller, and wrong
+
+    def interrupted(variant, start, *, on_result, **_kw):
+        on_result(portfolio.SearchResult(0, 0, greedy if start is None else start, []))
+        on_result(portfolio.SearchResult(1, 0, better, [(1.0, len(better))]))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(portfolio, "search_portfolio", interrupted)
+    ckpt = tmp_path / "o.json"
+    with pytest.raises(KeyboardInterrupt):
+        searched_upper(variant, ckpt, seconds=60, seeds=2, workers=1, say=lambda _m: None)
+    saved = json.loads(ckpt.read_text())
+    assert saved["upper"] == len(better) and saved["history"][-1][2] == len(better)
+    assert (tmp_path / "o.table.json").is_file()
+
+    def wrong(variant, start, *, on_result, **_kw):
+        on_result(portfolio.SearchResult(0, 0, broken, []))
+        return []
+
+    monkeypatch.setattr(portfolio, "search_portfolio", wrong)
+    with pytest.raises(RuntimeError, match="failed verification"):
+        searched_upper(variant, ckpt, seconds=60, seeds=1, workers=1, say=lambda _m: None)
+    assert json.loads(ckpt.read_text())["upper"] == len(better)
+
+
 @pytest.mark.parametrize(
     "args",
     [

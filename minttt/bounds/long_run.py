@@ -159,9 +159,25 @@ class _Run:
 
     def saved(self) -> Table | None:
         """The saved (verified) table of a resumed run, or None; a bound whose table is gone is
-        dropped with it."""
-        if self.state["table"] and self.table_path.exists():
-            return saved_table(self.table_path, self.variant, self.state["upper"])
+        dropped with it, and the run says so.
+
+        The table is the file the checkpoint names, beside it (a checkpoint copied under another
+        name keeps its table), else ``<checkpoint stem>.table.json``; either way it is checked
+        again (:func:`saved_table`) before it stands as the upper bound. New tables are written to
+        ``<checkpoint stem>.table.json``."""
+        name = self.state["table"]
+        if not name:
+            self.state["upper"] = None
+            return None
+        for path in (self.checkpoint.with_name(Path(name).name), self.table_path):
+            if path.is_file():
+                table = saved_table(path, self.variant, self.state["upper"])
+                self.state["table"] = path.name
+                return table
+        self.say(
+            f"{self.checkpoint}: its table {Path(name).name} is not beside it; "
+            f"the upper bound {self.state['upper']} is dropped"
+        )
         self.state["upper"], self.state["table"] = None, None
         return None
 
@@ -363,7 +379,8 @@ def searched_upper(
     ``"lns"`` or ``"forced"``) on a Dask cluster
     (:func:`minttt.bounds.portfolio.search_portfolio`), ``rounds`` rounds in ``seconds``, each
     round from the best table so far (the saved one first). A table smaller than the saved one is
-    kept only once it passes the exhaustive verifier."""
+    kept only once it passes the exhaustive verifier, as its task arrives: a run interrupted in
+    its third round keeps what the first two found."""
     from minttt.bounds.portfolio import search_portfolio  # Dask: the cluster extra
 
     run = _Run(variant, checkpoint, say)
@@ -381,6 +398,10 @@ def searched_upper(
             f"  round {result.round} seed {result.seed}: {len(result.table)} entries "
             f"({time.perf_counter() - t0:.0f} s)"
         )
+        if state["upper"] is not None and len(result.table) >= state["upper"]:
+            return
+        prov = {"variant": variant.name, "source": label, "seed": result.seed}
+        run.offer(array_table(graph, formula, result.table, prov), label)
 
     results = search_portfolio(
         variant,
@@ -394,9 +415,6 @@ def searched_upper(
         method=method,
         on_result=arrived,
     )
-    best = min(results, key=lambda r: (len(r.table), r.round, r.seed))
-    prov = {"variant": variant.name, "source": label, "seed": best.seed}
-    run.offer(array_table(graph, formula, best.table, prov), label)
     state["search"] = {
         "seconds": seconds,
         "seeds": seeds,
