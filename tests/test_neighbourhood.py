@@ -144,6 +144,57 @@ def test_the_budget_falls_back_after_each_smaller_table(budgets: list[int]):
     assert all(budgets[i] == 100 for i in gains)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_kick_moves_its_roots_and_leaves_a_complete_table(seed):
+    """A kick makes each root with another allowed move play another one; the rest of the
+    table outside the roots' sub-tables keeps its moves, and the result verifies."""
+    from minttt.bounds.neighbourhood import _kick
+
+    variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
+    rng = random.Random(seed)
+    levels: dict[int, list[int]] = {}
+    for h in first:
+        levels.setdefault(int(graph.depth[h]), []).append(h)
+    d = rng.choice(sorted(levels)[1:-1])
+    roots = rng.sample(levels[d], min(len(levels[d]), 3))
+    kicked = _kick(graph, allowed, side, first, roots, 30.0, 10**6)
+    assert kicked is not None
+    free = [h for h in roots if allowed[graph.ptr[h] : graph.ptr[h + 1]].sum() > 1]
+    assert free and all(kicked[h] != first[h] for h in free)
+    kept = covered(graph, side, first, set(free)).difference(free)
+    assert all(kicked[h] == first[h] for h in kept)
+    assert _verified(variant, graph, kicked)
+
+
+def test_kicks_start_from_the_best_table_and_never_lose_it(monkeypatch):
+    """From the 3x3 minimum every kick makes a larger table; the search repairs it and still
+    returns a table of the minimum's size, verified. Without kicks: no re-solve is a kick."""
+    import minttt.bounds.neighbourhood as nb
+
+    variant, graph, side, allowed, first = _setup("second-lookup-entries")
+    best = resolve(graph, allowed, side, first, graph.table_starts(side))
+    assert best is not None
+    kicks: list[int] = []
+    real = nb._kick
+
+    def spy(*args):
+        out = real(*args)
+        kicks.append(len(out) if out is not None else -1)
+        return out
+
+    monkeypatch.setattr(nb, "_kick", spy)
+    table, history = lns_search(
+        graph, allowed, side, best, seed=3, steps=40, min_vars=400, max_vars=400, patience=3
+    )
+    assert kicks and all(k >= len(best) for k in kicks if k > 0)
+    assert any(k > len(best) for k in kicks)
+    assert len(table) == len(best) and history == [(0.0, len(best))]
+    assert _verified(variant, graph, table)
+    kicks.clear()
+    lns_search(graph, allowed, side, best, steps=20, max_vars=400, patience=3, kick=False)
+    assert not kicks
+
+
 def _reference_sub_formula(graph, allowed, roots, paid):
     """The sub-formula by the plain definition, one position at a time: positions reached from
     the roots through allowed moves and unpaid non-terminal grandchildren; a move per allowed

@@ -13,8 +13,10 @@ that level whose boards do not conflict with the root's (the ones most likely to
 positions below), as many as the variable budget allows (doubling while the formulas stay small
 and quick, halving when one is too big or RC2 runs out of time); the budget itself grows when the
 search stalls and falls back when it finds a smaller table. Changes that keep the size are kept
-too, so the search drifts across plateaus. Every result is a complete table (an upper bound) that
-:func:`minttt.table.verify.verify_table` checks on its own.
+too, so the search drifts across plateaus; when even the widest neighbourhoods find nothing, it
+kicks the best table (some positions forced to another move) and repairs from there. Every
+result is a complete table (an upper bound) that :func:`minttt.table.verify.verify_table` checks
+on its own.
 
 >>> from minttt.formula.variants import Variant
 >>> from minttt.formula.arrays import table_edge_mask
@@ -257,6 +259,7 @@ def lns_search(
     max_vars: int = 2_000_000,
     patience: int = 40,
     solve_limit: float = 30.0,
+    kick: bool = True,
     on_better: Callable[[dict[int, int]], None] | None = None,
 ) -> tuple[dict[int, int], list[tuple[float, int]]]:
     """Large-neighbourhood search from the table ``start`` (see the module docstring): the best
@@ -266,7 +269,11 @@ def lns_search(
     without a smaller table it grows fourfold, up to ``max_vars`` (RC2 holds about 2 GB per
     million variables), and it falls back to ``min_vars`` with each smaller table: cheap
     neighbourhoods first, wide ones only where the cheap ones are exhausted (variable
-    neighbourhood search).
+    neighbourhood search). With ``kick``, once ``patience`` steps at the largest budget find
+    nothing, the best table is kicked (:func:`_kick`: a neighbourhood's roots made to play
+    another move, the sub-table below re-solved under that) and the search repairs the kicked
+    table, keeping the best one seen; the next kick starts from the best again (iterated local
+    search: the re-solves alone keep a table in the basin it started in).
 
     >>> from minttt.formula.variants import Variant
     >>> from minttt.formula.arrays import table_edge_mask
@@ -282,48 +289,91 @@ def lns_search(
     """
     rng = random.Random(seed)
     t0 = time.perf_counter()
-    depth = graph.depth
     best = dict(start)
+    current = best  # the table the search walks: the best, or a kicked copy being repaired
     history = [(0.0, len(best))]
     width: dict[int, int] = {}  # roots per neighbourhood, by level
     budget = min(min_vars, max_vars)
-    stale = 0  # steps since the last smaller table
+    stale = 0  # steps since the walked table last got smaller
     step = 0
     while (steps is None or step < steps) and time.perf_counter() - t0 < time_limit:
         step += 1
-        if stale >= patience and budget < max_vars:
-            budget, stale = min(4 * budget, max_vars), 0
-        stale += 1
-        levels: dict[int, list[int]] = {}
-        for h in sorted(best):
-            levels.setdefault(int(depth[h]), []).append(h)
-        order = sorted(levels)
-        d = rng.choice(order[:-1] or order)  # the last level's positions have nothing to share
-        level = levels[d]
-        boards = _boards(graph, level)
-        pick = rng.randrange(len(level))
-        conflicts = (boards * boards[pick] == -1).sum(axis=1)
-        ranked = np.lexsort((np.array([rng.random() for _ in level]), conflicts))
-        k = min(width.get(d, 1), len(level))
-        roots = [level[i] for i in ranked[:k].tolist()]
         left = time_limit - (time.perf_counter() - t0)
         limit = min(solve_limit, max(left, 0.1))
+        if stale >= patience and budget < max_vars:
+            budget, stale = min(4 * budget, max_vars), 0
+        elif stale >= patience and kick:  # every budget exhausted: kick the best table
+            _d, roots, _n = _neighbourhood(graph, best, rng, width)
+            kicked = _kick(graph, allowed, side, best, roots, limit, budget)
+            stale = 0
+            if kicked is not None:
+                current = kicked
+            continue
+        stale += 1
+        d, roots, level_size = _neighbourhood(graph, current, rng, width)
+        k = len(roots)
         began = time.perf_counter()
-        new, size = _resolve(graph, allowed, side, best, roots, limit, budget)
+        new, size = _resolve(graph, allowed, side, current, roots, limit, budget)
         if new is None:  # too big or out of time: fewer roots here next time
             width[d] = max(1, k // 2)
             continue
         if size < budget // 4 and time.perf_counter() - began < limit / 8:
-            width[d] = min(2 * k, len(level))  # small and quick: more roots next time
-        if len(new) <= len(best):
-            smaller = len(new) < len(best)
-            best = new
-            if smaller:
-                budget, stale = min(min_vars, max_vars), 0
+            width[d] = min(2 * k, level_size)  # small and quick: more roots next time
+        if len(new) <= len(current):
+            if len(new) < len(current):
+                stale = 0
+            current = new
+            if len(current) < len(best):
+                best = current
+                budget = min(min_vars, max_vars)
                 history.append((round(time.perf_counter() - t0, 2), len(best)))
                 if on_better is not None:
                     on_better(best)
+            elif len(current) == len(best):
+                best = current  # a plateau move of the best table itself
     return best, history
+
+
+def _neighbourhood(
+    graph: ArrayGraph, table: dict[int, int], rng: random.Random, width: dict[int, int]
+) -> tuple[int, list[int], int]:
+    """A level at random (not the last: its positions have nothing to share), a root at random
+    in it, and the ``width[level]`` positions of that level least in conflict with it: the
+    level, the roots and the level's size."""
+    depth = graph.depth
+    levels: dict[int, list[int]] = {}
+    for h in sorted(table):
+        levels.setdefault(int(depth[h]), []).append(h)
+    order = sorted(levels)
+    d = rng.choice(order[:-1] or order)
+    level = levels[d]
+    boards = _boards(graph, level)
+    pick = rng.randrange(len(level))
+    conflicts = (boards * boards[pick] == -1).sum(axis=1)
+    ranked = np.lexsort((np.array([rng.random() for _ in level]), conflicts))
+    k = min(width.get(d, 1), len(level))
+    return d, [level[i] for i in ranked[:k].tolist()], len(level)
+
+
+def _kick(
+    graph: ArrayGraph,
+    allowed: np.ndarray,
+    side: int,
+    table: dict[int, int],
+    roots: Sequence[int],
+    time_limit: float,
+    max_vars: int,
+) -> dict[int, int] | None:
+    """``table`` with each root that has another allowed move made to play one (its present
+    move banned), the sub-table below the roots re-solved exactly under that: usually a larger
+    table, the start of a repair (iterated local search). ``None`` when no root has another move
+    or the re-solve does not fit."""
+    free = [h for h in roots if int(allowed[graph.ptr[h] : graph.ptr[h + 1]].sum()) > 1]
+    if not free:
+        return None
+    banned = allowed.copy()
+    banned[[table[h] for h in free]] = False
+    return _resolve(graph, banned, side, table, free, time_limit, max_vars)[0]
 
 
 __all__ = ["covered", "lns_search", "resolve"]
