@@ -15,6 +15,7 @@ import pytest
 from minttt.bounds.greedy import LevelBuild, forced_search, greedy_table, tree_cost
 from minttt.bounds.long_run import searched_upper
 from minttt.bounds.portfolio import search_portfolio
+from minttt.errors import DefectError
 from minttt.formula.arrays import encode_arrays, table_edge_mask
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
@@ -152,7 +153,7 @@ def test_an_interrupted_search_keeps_the_rounds_that_arrived(tmp_path: Path, mon
         return []
 
     monkeypatch.setattr(portfolio, "search_portfolio", wrong)
-    with pytest.raises(RuntimeError, match="failed verification"):
+    with pytest.raises(DefectError, match="failed verification"):
         searched_upper(variant, ckpt, seconds=60, seeds=1, workers=1, say=lambda _m: None)
     assert json.loads(ckpt.read_text())["upper"] == len(better)
 

@@ -21,7 +21,7 @@ from typing import Any
 from minttt.bounds.greedy import greedy_for, greedy_table, improve, tree_cost
 from minttt.bounds.hinted import hinted_descent
 from minttt.bounds.levels import LevelBound, level_bounds
-from minttt.errors import InputError
+from minttt.errors import DefectError, InputError
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.arrays import encode_arrays, table_edge_mask
 from minttt.formula.variants import Variant
@@ -144,7 +144,7 @@ class _Run:
             return
         report = verify_table(table)
         if not report.ok:
-            raise RuntimeError(f"{source} table failed verification: {report.counterexample}")
+            raise DefectError(f"{source} table failed verification: {report.counterexample}")
         save_table(table, self.table_path)
         self.state["upper"], self.state["table"] = table.size, self.table_path.name
         self.record(f"{source} table, verified")
