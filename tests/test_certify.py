@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import lzma
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -267,3 +268,82 @@ def test_the_indexes_state_the_current_format() -> None:
     from minttt.proof.certify import FORMAT
 
     assert INDEX["format"] == MNK_INDEX["format"] == FORMAT == "minttt-certificates/2"
+
+
+def _greedy_table(name: str):
+    """A perfect table of ``name`` from the greedy pass: larger than the minimum."""
+    from minttt.bounds.greedy import greedy_table, tree_cost
+    from minttt.formula.arrays import encode_arrays, table_edge_mask
+    from minttt.game.arrays import build_array_graph
+    from minttt.solvers.arrays import array_table
+
+    variant = Variant.parse(name)
+    graph = build_array_graph(variant.rules)
+    side = variant.role.sides[0]
+    allowed = table_edge_mask(graph, variant)
+    chosen = greedy_table(graph, allowed, side, tree_cost(graph, allowed, side))
+    return array_table(graph, encode_arrays(graph, variant), chosen, {"variant": name})
+
+
+def test_certify_takes_the_minimum_from_a_given_table(tmp_path: Path):
+    """--table: k is the table's size and no solver runs for it; the certificate (the table
+    and the refutation at k-1, checked) proves k, and the record says where k came from."""
+    table = ROOT / "results" / "tables" / "second-lookup-entries.json"
+    out = tmp_path / "proofs"
+    r = runner.invoke(
+        app,
+        ["certify", "second-lookup-entries", "--table", str(table), "--out", str(out), "--json"],
+    )
+    assert r.exit_code == 0, r.output
+    (record,) = json.loads(r.output)
+    assert record["minimum"] == 72 and record["bound"] == 71 and record["check"]["valid"]
+    assert record["minimum_from"] == "table"
+    index = json.loads((out / "index.json").read_text())
+    assert index["certificates"][0]["minimum_from"] == "table"
+
+
+def test_certify_refuses_a_table_that_is_not_the_minimum(tmp_path: Path):
+    """A larger table than the minimum: the bound one below it is satisfiable, a defect found
+    (exit 1, one line), and nothing is written."""
+    from minttt.table.model import save_table
+
+    name = "first-corner-lookup-entries"
+    minimum = RECORDS[name]["minimum"]
+    table = _greedy_table(name)
+    assert table.size > minimum
+    path = tmp_path / "greedy.json"
+    save_table(table, path)
+    out = tmp_path / "proofs"
+    r = runner.invoke(app, ["certify", name, "--table", str(path), "--out", str(out)])
+    assert r.exit_code == 1 and "satisfiable" in r.output
+    assert not (out / "index.json").exists()
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["second-lookup-entries", "--table", "{x}"], "not of second-lookup-entries"),
+        (["second-lookup-entries", "--table", "{broken}"], "fails minttt verify"),
+        (["second-lookup-entries", "--table", "{missing}"], "no such file"),
+        (["second-lookup-positions", "--table", "{o}"], "lookup-entries variants only"),
+        (["--all", "--table", "{o}"], "one VARIANT"),
+        (["second-lookup-entries", "first-any-lookup-entries", "--table", "{o}"], "one VARIANT"),
+    ],
+)
+def test_certify_table_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str], says: str):
+    from minttt.table.model import load_table, save_table
+
+    tables = ROOT / "results" / "tables"
+    o = load_table(tables / "second-lookup-entries.json")
+    broken = tmp_path / "broken.json"
+    save_table(replace(o, entries=o.entries[1:]), broken)
+    paths = {
+        "x": str(tables / "first-any-lookup-entries.json"),
+        "o": str(tables / "second-lookup-entries.json"),
+        "broken": str(broken),
+        "missing": str(tmp_path / "nope.json"),
+    }
+    argv = [a.format(**paths) for a in args]
+    r = runner.invoke(app, ["certify", *argv, "--out", str(tmp_path / "p")])
+    assert r.exit_code == 2 and says in r.output
+    assert len(r.output.strip().splitlines()) == 1

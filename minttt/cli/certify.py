@@ -70,6 +70,13 @@ def certify_command(
         "--checkpoint",
         help="Folder of the refuted cubes, resumed when it exists (default: OUT/.cubes).",
     ),
+    table: Path = path_option(
+        None,
+        "--table",
+        help="One lookup-entries VARIANT: its minimum is this table's size (the table is "
+        "verified again; no solver runs for it): the certificate, the table and the refutation "
+        "one entry below, proves it on its own.",
+    ),
 ) -> None:
     """Write, for each minimum k: the CNF "a table of size <= k-1 exists", CaDiCaL's DRAT
     proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table.
@@ -91,13 +98,20 @@ def certify_command(
         raise InputError(f"--cubes must be 0-8 and --workers 1-1024, got {cubes} and {workers}")
     if not 0 <= sub_cubes <= 8 or (sub_cubes and not cubes):
         raise InputError(f"--sub-cubes must be 0-8 and needs --cubes, got {sub_cubes}")
+    given = None
+    if table is not None:
+        if len(variants or []) != 1:
+            raise InputError("--table certifies one VARIANT (not --all)")
+        from minttt.table.model import load_table
+
+        given = load_table(table)
     split = None
     if cubes:
         from minttt.proof.certify import Cubes  # the solvers: certify only
 
         split = Cubes(cubes, checkpoint or out / ".cubes", workers, scheduler, below=sub_cubes)
     done, files = _certify(
-        jobs, check=not no_check, quiet=json_out, drat_trim=drat_trim, cubes=split
+        jobs, check=not no_check, quiet=json_out, drat_trim=drat_trim, cubes=split, table=given
     )
     write_many_atomic(files, final=True)  # every certificate and index, or none
     if json_out:
@@ -128,6 +142,7 @@ def _certify(
     quiet: bool,
     drat_trim: Path | None = None,
     cubes: Any = None,
+    table: Any = None,
 ) -> tuple[list[Any], dict[Path, bytes]]:
     """Every certificate of ``jobs`` and the files to write, with a step progress bar."""
 
@@ -151,6 +166,7 @@ def _certify(
                 write=False,
                 drat_trim=drat_trim,
                 cubes=cubes,
+                table=table,
             )
             files |= pending_files(folder, certified)
             done += certified

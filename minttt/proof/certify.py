@@ -165,6 +165,40 @@ def _minimum(variant: Variant, graph: Graph | None) -> SolveRun:
     return run
 
 
+def _from_table(
+    variant: Variant, table: Table, graph: Graph | None = None
+) -> tuple[Graph | ArrayGraph, Formula | ArrayFormula]:
+    """The graph and formula of ``variant``, whose minimum is to be ``table``'s size: the table
+    must be ``variant``'s (game, role, criterion; a lookup-entries variant) and pass the
+    exhaustive verifier, else InputError. No solver runs: the certificate (this table, and the
+    refutation at k-1) proves the minimum on its own."""
+    from minttt.formula.arrays import encode_arrays
+    from minttt.formula.encode import encode
+    from minttt.game.arrays import build_array_graph
+    from minttt.vocabulary import Encoding
+
+    if variant.encoding != Encoding.LOOKUP or variant.objective != Objective.ENTRIES:
+        raise InputError(
+            f"--table: {variant.name} does not count a table's entries (lookup-entries "
+            "variants only)"
+        )
+    mine = (variant.rules.name, variant.role, variant.criterion)
+    if (table.rules.name, table.role, table.criterion) != mine:
+        raise InputError(
+            f"--table: a table of {table.rules.name} {table.role} ({table.criterion}), "
+            f"not of {variant.name}"
+        )
+    report = verify_table(table)
+    if not report.ok:
+        reason = report.counterexample.reason if report.counterexample else "it does not verify"
+        raise InputError(f"--table: the table fails minttt verify ({reason})")
+    if uses_arrays(variant):
+        arrays = build_array_graph(variant.rules)
+        return arrays, encode_arrays(arrays, variant)
+    graph = graph if graph is not None else graph_for(variant.rules)
+    return graph, encode(graph, variant)
+
+
 def _array_table(run: SolveRun) -> Table:
     """The size-k table of an array certificate, its provenance as the array form records it."""
     s, v = run.solution, run.solution.variant
@@ -183,17 +217,17 @@ def _array_table(run: SolveRun) -> Table:
 
 
 def _formula_and_proof(
-    run: SolveRun, cubes: Cubes | None = None
+    graph: Graph | ArrayGraph,
+    formula: Formula | ArrayFormula,
+    k: int,
+    cubes: Cubes | None = None,
 ) -> tuple[bytes, bytes, int, int, float, dict[str, Any] | None]:
-    """``(cnf, proof, variables, clauses, CaDiCaL seconds, cube figures)`` of the run's
-    certificate formula: one CaDiCaL refutation, or cube and conquer with ``cubes``."""
-    k = run.solution.size
-    assert k is not None  # a proven minimum (_minimum)
-    formula = run.formula
+    """``(cnf, proof, variables, clauses, CaDiCaL seconds, cube figures)`` of the certificate
+    formula at ``k``: one CaDiCaL refutation, or cube and conquer with ``cubes``."""
     if isinstance(formula, ArrayFormula):
-        if not isinstance(run.graph, ArrayGraph):
+        if not isinstance(graph, ArrayGraph):
             raise InputError("an array formula needs its array graph")
-        cnf, clauses = array_cnf(run.graph, formula, k)
+        cnf, clauses = array_cnf(graph, formula, k)
         nvars = int(cnf.split(b"\np cnf ", 1)[1].split(b" ", 1)[0])
     else:
         if not isinstance(formula, Formula):  # pragma: no cover - SolveRun holds one of the two
@@ -227,10 +261,14 @@ def build_certificate(
     check: bool = True,
     drat_trim: Path | None = None,
     cubes: Cubes | None = None,
+    table: Table | None = None,
 ) -> Certificate:
     """Solve ``variant`` (any variant of :func:`certificate_variants`): its CNF at k-1, CaDiCaL's
     DRAT proof (one refutation, or the cubes' joined with ``cubes``) and the size-k table, in
-    memory (nothing written).
+    memory (nothing written). With ``table`` (a lookup-entries variant) k is that table's
+    size, no solver runs for it (:func:`_from_table`), and the record says so
+    (``minimum_from``): where RC2 takes an hour to prove a minimum, the certificate needs only
+    its table.
 
     The proof is checked by the external ``drat_trim`` binary when given (and its LRAT by
     :mod:`minttt.lrat`), else with ``check`` by :mod:`minttt.drat`. The table always passes the
@@ -238,11 +276,20 @@ def build_certificate(
     ``graph`` (the variant's object graph) saves rebuilding it for several variants of a game.
     """
     arrays = uses_arrays(variant)
-    run = _minimum(variant, None if arrays else graph)
-    k = run.solution.size
-    assert k is not None
-    cnf, proof, nvars, n_clauses, solve_seconds, cube_figures = _formula_and_proof(run, cubes)
-    table = _array_table(run) if arrays else run.table()
+    from_table = table is not None
+    graph_k: Graph | ArrayGraph
+    formula: Formula | ArrayFormula
+    if table is not None:
+        graph_k, formula = _from_table(variant, table, None if arrays else graph)
+        k = table.size
+    else:
+        run = _minimum(variant, None if arrays else graph)
+        assert run.solution.size is not None  # a proven minimum (_minimum)
+        graph_k, formula, k = run.graph, run.formula, run.solution.size
+        table = _array_table(run) if arrays else run.table()
+    cnf, proof, nvars, n_clauses, solve_seconds, cube_figures = _formula_and_proof(
+        graph_k, formula, k, cubes
+    )
     stem = file_stem(variant)
     out = Path(out_dir)
     table_json = table.to_json().encode("utf-8")
@@ -276,6 +323,8 @@ def build_certificate(
         "table_verified": True,
         "shipped": ship_proof,
     }
+    if from_table:
+        record["minimum_from"] = "table"  # k is the given table's size, proven by the refutation
     if variant.name in BOUND_DEPTH:
         record["bounded"] = f"positions at most {BOUND_DEPTH[variant.name]} plies deep"
     if arrays or variant.name in BOUND_DEPTH:
@@ -346,13 +395,17 @@ def certify_all(
     write: bool = True,
     drat_trim: Path | None = None,
     cubes: Cubes | None = None,
+    table: Table | None = None,
 ) -> list[Certificate]:
     """Certify ``variants`` (default: every proven minimum) and, with ``write``, write every file
     and the merged index at once, only after every check passed (:func:`pending_files`).
 
     Every proof is checked by ``drat_trim`` when given, else by :mod:`minttt.drat` (with
-    ``check``). The object graph of each game is built once."""
+    ``check``). The object graph of each game is built once. ``table``: the one variant's
+    minimum is that table's size (:func:`build_certificate`)."""
     chosen = list(variants) if variants is not None else certificate_variants()
+    if table is not None and len(chosen) != 1:
+        raise InputError(f"--table certifies one variant, got {len(chosen)}")
     graphs: dict[str, Graph] = {} if graph_3x3 is None else {"3x3": graph_3x3}
     done: list[Certificate] = []
     for i, variant in enumerate(chosen):
@@ -370,7 +423,13 @@ def certify_all(
         )
         done.append(
             build_certificate(
-                variant, out_dir, graph=graph, check=check, drat_trim=drat_trim, cubes=each
+                variant,
+                out_dir,
+                graph=graph,
+                check=check,
+                drat_trim=drat_trim,
+                cubes=each,
+                table=table,
             )
         )
     if write:
