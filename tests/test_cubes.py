@@ -282,3 +282,53 @@ def test_a_scheduler_that_does_not_answer_is_a_usage_error():
 
     with pytest.raises(InputError, match="cannot connect"), DaskCluster(1, "tcp://127.0.0.1:9"):
         pass
+
+
+def _cube_record_script():
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "cube_record.py"
+    spec = importlib.util.spec_from_file_location("cube_record", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_cube_record_names_each_refuted_cube_and_the_open_ones(tmp_path: Path, capsys) -> None:
+    """scripts/cube_record.py: a checkpoint of 2 x 2 cubes with three refuted by two solvers
+    gives their figures, solvers numbered in order of appearance, and the open cube."""
+    import lzma
+
+    from minttt.proof.conquer import Checkpoint, RefutedCube
+
+    script = _cube_record_script()
+    folder = tmp_path / "ck"
+    folder.mkdir()
+    ckpt = Checkpoint(folder, "abc", [[1], [2]])
+    for index, (session, sequence, seconds) in {
+        0: ("s", 0, 2.0),
+        3: ("t", 0, 9.0),
+        1: ("s", 1, 1.0),
+    }.items():
+        proof = lzma.compress(b"0\n")
+        ckpt.record(
+            index, RefutedCube(proof, 5, seconds, 0.5, session, sequence), sub_depth=index % 2
+        )
+    out = tmp_path / "rec.json"
+    assert script.main([str(folder), "second-lookup-entries", "a claim", str(out)]) == 0
+    data = json.loads(out.read_text("utf-8"))
+    assert data["cubes"] == 4 and data["open"] == [2] and data["solvers"] == 2
+    assert list(data["refuted"]) == ["0", "1", "3"]
+    assert data["refuted"]["3"] == {
+        "lemmas": 5,
+        "seconds": 9.0,
+        "load_seconds": 0.5,
+        "sequence": 0,
+        "solver": 2,
+        "sub_depth": 1,
+    }
+    assert data["refuted_seconds"] == {"total": 12.0, "median": 2.0, "max": 9.0}
+    assert data["refuted_lemmas"] == 15 and "before" not in data
+    assert script.main([str(tmp_path), "v", "c", str(tmp_path / "x.json")]) == 2
+    assert "error:" in capsys.readouterr().err and not (tmp_path / "x.json").exists()

@@ -1,0 +1,87 @@
+"""Write the per-cube record of a cube-and-conquer run (``results/games/<stem>.cubes.json``) from
+its checkpoint folder (``minttt certify --cubes N --checkpoint DIR``): what each refuted cube took,
+which solver refuted it at which place, and the cubes still open.
+
+    python scripts/cube_record.py /work/ck443/second-lookup-entries@mnk-4-4-3 \\
+        "second-lookup-entries@mnk:4,4,3" "cube and conquer of ..." \\
+        results/games/second-lookup-entries_mnk443.cubes.json [--before before.json]
+
+Exit 0 written, 2 for a checkpoint that is not one (one line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from minttt.fileio import write_json_atomic
+from minttt.proof.conquer import FORMAT, STATE
+from minttt.proof.cubes import decision_cubes
+
+
+def record(folder: Path, variant: str, claim: str, before: dict | None = None) -> dict:
+    """The record of the checkpoint in ``folder``."""
+    state = json.loads((folder / STATE).read_text("utf-8"))
+    if state.get("format") != FORMAT:
+        raise ValueError(f"{folder / STATE}: not a {FORMAT} checkpoint")
+    count = len(decision_cubes(state["splits"]))
+    done = state["cubes"]
+    solvers = {s: n for n, s in enumerate(dict.fromkeys(r["session"] for r in done.values()), 1)}
+    refuted = {
+        str(i): {
+            "lemmas": r["lemmas"],
+            "seconds": r["seconds"],
+            "load_seconds": r["load_seconds"],
+            "sequence": r["sequence"],
+            "solver": solvers[r["session"]],
+            **({"sub_depth": r["sub_depth"]} if r.get("sub_depth") else {}),
+        }
+        for i, r in sorted(done.items(), key=lambda item: int(item[0]))
+    }
+    seconds = [r["seconds"] for r in refuted.values()]
+    out = {
+        "variant": variant,
+        "claim": claim,
+        "checkpoint_format": FORMAT,
+        "cnf_sha256": state["cnf_sha256"],
+        "splits": state["splits"],
+        "cubes": count,
+        "refuted": refuted,
+        "open": [i for i in range(count) if str(i) not in done],
+        "refuted_seconds": {
+            "total": round(sum(seconds), 1),
+            "median": statistics.median(seconds) if seconds else None,
+            "max": max(seconds, default=None),
+        },
+        "refuted_lemmas": sum(r["lemmas"] for r in refuted.values()),
+        "solvers": len(solvers),
+    }
+    if before is not None:
+        out["before"] = before
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkpoint", type=Path)
+    parser.add_argument("variant")
+    parser.add_argument("claim")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--before", type=Path, help="a JSON object: the runs before this one")
+    args = parser.parse_args(argv)
+    try:
+        before = json.loads(args.before.read_text("utf-8")) if args.before else None
+        data = record(args.checkpoint, args.variant, args.claim, before)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    write_json_atomic(args.out, data)
+    print(f"{args.out}: {len(data['refuted'])} of {data['cubes']} cubes refuted")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
