@@ -6,6 +6,8 @@ The baseline is what ``minttt certify --cubes`` did before: each cube refuted by
 under assumptions, keeping what each cube taught it (what a Dask worker now does). Both run in
 this process, one core, one after the other, on the same cubes; the joined proof of the loaded
 solver is checked by minttt.drat (small cases) so the speed is never bought with a wrong proof.
+The loaded solver is also run with each cube in one solver call, against the default slices of
+``SLICE_CONFLICTS`` conflicts (between which a worker's event loop runs): what slicing costs.
 Usage: ``python scripts/bench.py cubes``.
 """
 
@@ -19,6 +21,7 @@ from minttt.formula.encode import encode
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.game.graph import build_graph
+from minttt.proof import cubes as cubes_module
 from minttt.proof import drat
 from minttt.proof.cnf import array_cnf, bound_clauses, cnf_text
 from minttt.proof.conquer import lookup_splits
@@ -76,6 +79,14 @@ def run() -> dict[str, Any]:
         with CubeSolver(clauses) as solver:
             once = [solver.refute(cube) for cube in cubes]
         once_s = time.perf_counter() - start
+        start = time.perf_counter()  # the same, each cube in one solver call (no slices)
+        slice_conflicts, cubes_module.SLICE_CONFLICTS = cubes_module.SLICE_CONFLICTS, 2**62
+        try:
+            with CubeSolver(clauses) as solver:
+                whole = [solver.refute(cube) for cube in cubes]
+        finally:
+            cubes_module.SLICE_CONFLICTS = slice_conflicts
+        whole_s = time.perf_counter() - start
         row: dict[str, Any] = {
             "variant": name,
             "bound": k - 1,
@@ -90,6 +101,9 @@ def run() -> dict[str, Any]:
             "loaded_once_load_seconds": round(once[0].load_seconds, 2),
             "loaded_once_lemmas": _lemmas([r.proof for r in once]),
             "speedup": round(fresh_s / once_s, 2),
+            "one_call_per_cube_seconds": round(whole_s, 2),
+            "one_call_per_cube_lemmas": _lemmas([r.proof for r in whole]),
+            "sliced_over_one_call": round(once_s / whole_s, 2),
             "slowest_cube_fresh": round(max(r[0] for r in fresh), 2),
             "slowest_cube_loaded_once": round(max(r.seconds for r in once), 2),
         }
@@ -98,7 +112,11 @@ def run() -> dict[str, Any]:
             row["loaded_once_proof_valid"] = result.valid
             assert result.valid, result.message
         rows.append(row)
-        print(f"   {name}: {row['speedup']}x ({fresh_s:.1f} s -> {once_s:.1f} s)", flush=True)
+        print(
+            f"   {name}: {row['speedup']}x ({fresh_s:.1f} s -> {once_s:.1f} s; one call per cube "
+            f"{whole_s:.1f} s)",
+            flush=True,
+        )
     return {
         "what": "the same cubes refuted by a fresh CaDiCaL each (baseline: the formula loaded "
         "per cube, the cube as units) and by one CaDiCaL loaded once, cube after cube under "

@@ -80,6 +80,29 @@ def test_a_cube_refuted_through_its_sub_cubes_joins_the_same_way() -> None:
     assert result.valid, result.message
 
 
+def test_a_cube_solved_in_many_slices_gives_the_same_checked_proof(monkeypatch) -> None:
+    """A slice of one conflict: the solver is called again and again where it stopped (between
+    calls a Dask worker's event loop gets its turn), and the joined proof still checks."""
+    from minttt.proof import cubes
+
+    monkeypatch.setattr(cubes, "SLICE_CONFLICTS", 1)
+    calls = []
+    clauses = _pigeonholes(6, 5)
+    cnf = (
+        f"p cnf 30 {len(clauses)}\n" + "".join(f"{' '.join(map(str, c))} 0\n" for c in clauses)
+    ).encode()
+    splits = [[1, 2]]
+    with CubeSolver(clauses) as solver:
+        solve = solver._solver.solve_limited
+        monkeypatch.setattr(
+            solver._solver, "solve_limited", lambda **kw: calls.append(1) or solve(**kw)
+        )
+        proofs = [solver.refute(cube).proof for cube in decision_cubes(splits)]
+    assert len(calls) > 10 * len(proofs)  # many slices per cube
+    result = drat.check(cnf, join(splits, proofs))
+    assert result.valid, result.message
+
+
 def _pigeonholes(pigeons: int, holes: int) -> list[list[int]]:
     """Pigeon ``i`` in hole ``j`` is variable ``i * holes + j + 1``: every pigeon in a hole, no
     hole with two."""

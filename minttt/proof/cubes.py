@@ -44,6 +44,7 @@ from minttt.errors import DefectError
 from minttt.interrupt import solver_library
 
 SAT_SOLVER = "cadical195"
+SLICE_CONFLICTS = 5_000  # conflicts per solver call before the other threads get a turn
 
 Cube = tuple[int, ...]
 
@@ -103,11 +104,10 @@ class CubeSolver:
             start = time.perf_counter()
             lines: list[str] = []
             for sub in decision_cubes(below) if below else [()]:
-                with solver_library():
-                    if self._solver.solve(assumptions=[*cube, *sub]):
-                        raise DefectError(
-                            f"cube {[*cube, *sub]} is satisfiable: the bound is not refuted"
-                        )
+                if self._solve([*cube, *sub]):
+                    raise DefectError(
+                        f"cube {[*cube, *sub]} is satisfiable: the bound is not refuted"
+                    )
                 lines += self._segment()
                 whole = [-x for x in (*cube, *sub)]
                 lines.append(" ".join(map(str, whole)) + " 0" if whole else "0")
@@ -117,6 +117,20 @@ class CubeSolver:
             result = CubeResult(cube, lines, seconds, loaded, self.session, self.sequence)
             self.sequence += 1
             return result
+
+    def _solve(self, assumptions: list[int]) -> bool:
+        """SAT or UNSAT under ``assumptions``, solved in slices of :data:`SLICE_CONFLICTS`
+        conflicts: CaDiCaL holds Python's GIL while it runs, so between slices the process's
+        other threads (a Dask worker's event loop: heartbeats, sending finished cubes to the
+        client) get their turn, and Ctrl-C is noticed. The search goes on where it stopped (the
+        solver keeps its state and the proof trace runs on), so a slice changes no result."""
+        while True:
+            self._solver.conf_budget(SLICE_CONFLICTS)
+            with solver_library():
+                status = self._solver.solve_limited(assumptions=assumptions)
+            if status is not None:
+                return bool(status)
+            time.sleep(0)  # a turn for the other threads
 
     def _segment(self) -> list[str]:
         """The proof lines written since the last call: lemmas, and deletions of own lemmas."""
