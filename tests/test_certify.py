@@ -300,6 +300,13 @@ def test_certify_takes_the_minimum_from_a_given_table(tmp_path: Path):
     assert record["minimum_from"] == "table"
     index = json.loads((out / "index.json").read_text())
     assert index["certificates"][0]["minimum_from"] == "table"
+    from minttt.table.model import load_table
+
+    shipped = load_table(out / index["certificates"][0]["table"])  # its size, now proven minimal
+    given = load_table(table)
+    assert shipped.entries == given.entries and shipped.size == 72
+    assert shipped.provenance["optimal"] and shipped.provenance["lower_bound"] == 72
+    assert shipped.provenance["found_by"] == given.provenance
 
 
 def test_certify_refuses_a_table_that_is_not_the_minimum(tmp_path: Path):
