@@ -89,17 +89,22 @@ def test_certify_cli_rejects_a_missing_drat_trim(tmp_path: Path):
     assert r.exit_code == 2 and "no such file" in r.output
 
 
-def test_4x4_record_states_its_check_and_sizes():
-    r = MNK[ARRAY_VARIANT]
-    assert r["minimum"] == 55 and r["bound"] == 54 and r["table_verified"]
+FOUR_BY_FOUR = {ARRAY_VARIANT: 55, "second-lookup-entries@mnk:4,4,3": 175}  # the array certificates
+
+
+@pytest.mark.parametrize(("name", "minimum"), FOUR_BY_FOUR.items())
+def test_4x4_record_states_its_check_and_sizes(name: str, minimum: int):
+    r = MNK[name]
+    assert r["minimum"] == minimum and r["bound"] == minimum - 1 and r["table_verified"]
     assert r["checked_by"] and r["check_seconds"] > 0
     assert len(r["cnf_sha256"]) == len(r["proof_sha256"]) == 64
     assert r["proof_bytes_uncompressed"] > 0 and r["lemmas"] > 0
 
 
 @pytest.mark.slow
-def test_4x4_formula_rebuilds_to_the_recorded_hash():
-    r = MNK[ARRAY_VARIANT]
+@pytest.mark.parametrize("name", FOUR_BY_FOUR)
+def test_4x4_formula_rebuilds_to_the_recorded_hash(name: str):
+    r = MNK[name]
     variant = Variant.parse(r["variant"])
     graph = build_array_graph(variant.rules)
     cnf, clauses = array_cnf(graph, encode_arrays(graph, variant), r["minimum"])

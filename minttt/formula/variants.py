@@ -7,7 +7,7 @@ and the other-games study all read their lists here.
 >>> [v.name for v in study_variants("3x3")][:2]
 ['first-any-tree-positions', 'first-any-lookup-positions']
 >>> len(certificate_variants()), [v.name for v in certificate_variants(mnk=True)][-1]
-(42, 'second-lookup-entries@mnk:3,4,3')
+(42, 'second-lookup-entries@mnk:4,4,3')
 """
 
 from __future__ import annotations
@@ -237,6 +237,7 @@ MNK_MORE = (
     "second-lookup-positions@mnk:3,4,3",
     "first-any-tree-positions@mnk:4,4,3",
     "second-lookup-entries@mnk:3,4,3",
+    "second-lookup-entries@mnk:4,4,3",
 )
 
 
