@@ -80,7 +80,7 @@ def run() -> dict[str, Any]:
             once = [solver.refute(cube) for cube in cubes]
         once_s = time.perf_counter() - start
         start = time.perf_counter()  # the same, each cube in one solver call (no slices)
-        slice_conflicts, cubes_module.SLICE_CONFLICTS = cubes_module.SLICE_CONFLICTS, 2**62
+        slice_conflicts, cubes_module.SLICE_CONFLICTS = cubes_module.SLICE_CONFLICTS, 2**30
         try:
             with CubeSolver(clauses) as solver:
                 whole = [solver.refute(cube) for cube in cubes]
