@@ -21,7 +21,6 @@ from minttt.formula.encode import encode
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.game.graph import build_graph
-from minttt.proof import cubes as cubes_module
 from minttt.proof import drat
 from minttt.proof.cnf import array_cnf, bound_clauses, cnf_text
 from minttt.proof.conquer import lookup_splits
@@ -80,12 +79,8 @@ def run() -> dict[str, Any]:
             once = [solver.refute(cube) for cube in cubes]
         once_s = time.perf_counter() - start
         start = time.perf_counter()  # the same, each cube in one solver call (no slices)
-        slice_conflicts, cubes_module.SLICE_CONFLICTS = cubes_module.SLICE_CONFLICTS, 2**30
-        try:
-            with CubeSolver(clauses) as solver:
-                whole = [solver.refute(cube) for cube in cubes]
-        finally:
-            cubes_module.SLICE_CONFLICTS = slice_conflicts
+        with CubeSolver(clauses, slice_conflicts=2**30) as solver:  # CaDiCaL's budget is an int
+            whole = [solver.refute(cube) for cube in cubes]
         whole_s = time.perf_counter() - start
         row: dict[str, Any] = {
             "variant": name,

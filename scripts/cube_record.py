@@ -18,17 +18,21 @@ import sys
 from pathlib import Path
 
 from minttt.fileio import write_json_atomic
-from minttt.proof.conquer import FORMAT, STATE
+from minttt.proof.conquer import FORMAT, STATE, Checkpoint
 from minttt.proof.cubes import decision_cubes
 
 
 def record(folder: Path, variant: str, claim: str, before: dict | None = None) -> dict:
-    """The record of the checkpoint in ``folder``."""
+    """The record of the checkpoint in ``folder``, read as a resumed run reads it
+    (:class:`~minttt.proof.conquer.Checkpoint`): a cube counts as refuted only with its proof on
+    disk and its solver's earlier cubes kept; the proofs themselves are checked by the
+    certificate they join into, not here."""
     state = json.loads((folder / STATE).read_text("utf-8"))
-    if state.get("format") != FORMAT:
+    if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise ValueError(f"{folder / STATE}: not a {FORMAT} checkpoint")
-    count = len(decision_cubes(state["splits"]))
-    done = state["cubes"]
+    kept = Checkpoint(folder, state.get("cnf_sha256", ""), state.get("splits", []))
+    count = len(decision_cubes(kept.splits))
+    done = kept.state["cubes"]
     solvers = {s: n for n, s in enumerate(dict.fromkeys(r["session"] for r in done.values()), 1)}
     refuted = {
         str(i): {
@@ -46,8 +50,8 @@ def record(folder: Path, variant: str, claim: str, before: dict | None = None) -
         "variant": variant,
         "claim": claim,
         "checkpoint_format": FORMAT,
-        "cnf_sha256": state["cnf_sha256"],
-        "splits": state["splits"],
+        "cnf_sha256": kept.digest,
+        "splits": kept.splits,
         "cubes": count,
         "refuted": refuted,
         "open": [i for i in range(count) if str(i) not in done],
@@ -75,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         before = json.loads(args.before.read_text("utf-8")) if args.before else None
         data = record(args.checkpoint, args.variant, args.claim, before)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # InputError is a ValueError
         print(f"error: {exc}", file=sys.stderr)
         return 2
     write_json_atomic(args.out, data)

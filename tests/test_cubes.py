@@ -83,16 +83,13 @@ def test_a_cube_refuted_through_its_sub_cubes_joins_the_same_way() -> None:
 def test_a_cube_solved_in_many_slices_gives_the_same_checked_proof(monkeypatch) -> None:
     """A slice of one conflict: the solver is called again and again where it stopped (between
     calls a Dask worker's event loop gets its turn), and the joined proof still checks."""
-    from minttt.proof import cubes
-
-    monkeypatch.setattr(cubes, "SLICE_CONFLICTS", 1)
     calls = []
     clauses = _pigeonholes(6, 5)
     cnf = (
         f"p cnf 30 {len(clauses)}\n" + "".join(f"{' '.join(map(str, c))} 0\n" for c in clauses)
     ).encode()
     splits = [[1, 2]]
-    with CubeSolver(clauses) as solver:
+    with CubeSolver(clauses, slice_conflicts=1) as solver:
         solve = solver._solver.solve_limited
         monkeypatch.setattr(
             solver._solver, "solve_limited", lambda **kw: calls.append(1) or solve(**kw)
@@ -353,5 +350,8 @@ def test_the_cube_record_names_each_refuted_cube_and_the_open_ones(tmp_path: Pat
     }
     assert data["refuted_seconds"] == {"total": 12.0, "median": 2.0, "max": 9.0}
     assert data["refuted_lemmas"] == 15 and "before" not in data
+    (folder / "cube-3.drat.xz").unlink()  # read as a resumed run reads it: no proof, not refuted
+    assert script.main([str(folder), "second-lookup-entries", "a claim", str(out)]) == 0
+    assert json.loads(out.read_text("utf-8"))["open"] == [2, 3]
     assert script.main([str(tmp_path), "v", "c", str(tmp_path / "x.json")]) == 2
     assert "error:" in capsys.readouterr().err and not (tmp_path / "x.json").exists()

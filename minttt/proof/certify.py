@@ -204,36 +204,32 @@ def _certified_table(variant: Variant, table: Table) -> Table:
     one below (the certificate is written only once that is checked), how it was found kept
     under ``found_by``."""
     k = table.size
-    provenance = {
+    provenance = _provenance(variant, k, k, True)
+    provenance.update(found_by=dict(table.provenance), minimum_from="table")
+    return replace(table, provenance=dict(sorted(provenance.items())))
+
+
+def _provenance(variant: Variant, size: int, lower: int | None, optimal: bool) -> dict[str, Any]:
+    """What a certificate's table says of itself: its variant, size and bounds."""
+    return {
         "encoding": str(variant.encoding),
-        "found_by": dict(table.provenance),
-        "lower_bound": k,
-        "minimum_from": "table",
+        "lower_bound": lower,
         "objective": str(variant.objective),
-        "optimal": True,
-        "size": k,
+        "optimal": optimal,
+        "size": size,
         "size_counts": str(variant.objective),
-        "upper_bound": k,
+        "upper_bound": size,
         "variant": variant.name,
     }
-    return replace(table, provenance=provenance)
 
 
 def _array_table(run: SolveRun) -> Table:
     """The size-k table of an array certificate, its provenance as the array form records it."""
-    s, v = run.solution, run.solution.variant
-    provenance = {
-        "encoding": str(v.encoding),
-        "lower_bound": s.lower_bound,
-        "objective": str(v.objective),
-        "optimal": s.optimal,
-        "size": s.size,
-        "size_counts": str(v.objective),
-        "solver": f"rc2 ({ARRAY_SAT})",
-        "upper_bound": s.size,
-        "variant": v.name,
-    }
-    return replace(run.table(), provenance=provenance)
+    s = run.solution
+    assert s.size is not None  # a proven minimum (_minimum)
+    provenance = _provenance(s.variant, s.size, s.lower_bound, s.optimal)
+    provenance["solver"] = f"rc2 ({ARRAY_SAT})"
+    return replace(run.table(), provenance=dict(sorted(provenance.items())))
 
 
 def _formula_and_proof(

@@ -82,7 +82,9 @@ class CubeSolver:
     """CaDiCaL loaded with ``clauses`` once, with a DRAT proof, refuting cubes one after another
     under assumptions (a context manager; one cube at a time when threads share it)."""
 
-    def __init__(self, clauses: Sequence[Sequence[int]]) -> None:
+    def __init__(
+        self, clauses: Sequence[Sequence[int]], *, slice_conflicts: int = SLICE_CONFLICTS
+    ) -> None:
         from pysat.solvers import Solver  # the solver library only where a cube is solved
 
         start = time.perf_counter()
@@ -90,6 +92,7 @@ class CubeSolver:
         with solver_library():
             self._solver.append_formula([list(c) for c in clauses])
         self.load_seconds = time.perf_counter() - start
+        self.slice_conflicts = slice_conflicts  # conflicts per call (:meth:`_solve`)
         self.session = uuid.uuid4().hex
         self.sequence = 0
         self._read = 0  # bytes of the proof trace already turned into segments
@@ -120,13 +123,14 @@ class CubeSolver:
             return result
 
     def _solve(self, assumptions: list[int]) -> bool:
-        """SAT or UNSAT under ``assumptions``, solved in slices of :data:`SLICE_CONFLICTS`
-        conflicts: CaDiCaL holds Python's GIL while it runs, so between slices the process's
-        other threads (a Dask worker's event loop: heartbeats, sending finished cubes to the
-        client) get their turn, and Ctrl-C is noticed. The search goes on where it stopped (the
+        """SAT or UNSAT under ``assumptions``, solved in slices of ``slice_conflicts``
+        conflicts (:data:`SLICE_CONFLICTS` by default): CaDiCaL holds Python's GIL while it
+        runs, so between slices the process's other threads (a Dask worker's event loop:
+        heartbeats, sending finished cubes to the client) get their turn, and Ctrl-C is
+        noticed. The search goes on where it stopped (the
         solver keeps its state and the proof trace runs on), so a slice changes no result."""
         while True:
-            self._solver.conf_budget(SLICE_CONFLICTS)
+            self._solver.conf_budget(self.slice_conflicts)
             with solver_library():
                 status = self._solver.solve_limited(assumptions=assumptions)
             if status is not None:
