@@ -1,4 +1,4 @@
-"""Benchmark: upper bounds on 4x4 (lookup entries), five searches side by side in one run.
+"""Benchmark: upper bounds on 4x4 (lookup entries), six searches side by side in one run.
 
 Each method gets the same budget from the same plain greedy table, on one core, in the same
 process, one after the other:
@@ -11,7 +11,8 @@ process, one after the other:
   random table position, the greedy rebuilt from that level only, kept unless the table grows),
   and the same with a slack of 10 entries (record-to-record travel);
 * ``large-neighbourhood search``: :func:`minttt.bounds.neighbourhood.lns_search` (positions of
-  one level re-solved exactly with RC2 under the rest of the table, kept unless the table grows).
+  one level re-solved exactly with RC2 under the rest of the table, kept unless the table grows;
+  half the steps a window of 1-3 levels), and the same without windows (``horizons=()``).
 
 Each row records entries against seconds (``curve``), the last table's size and that it passes
 ``minttt verify``; ``ratio`` is each method's entries over greedy + local search's.
@@ -92,9 +93,14 @@ def _one(name: str, seconds: float) -> dict[str, Any]:
     finish(f"forced search, slack {SLACK}", table, curve)
     table, curve = lns_search(graph, allowed, side, first, seed=SEED, time_limit=seconds)
     finish("large-neighbourhood search", table, curve)
+    table, curve = lns_search(
+        graph, allowed, side, first, seed=SEED, time_limit=seconds, horizons=()
+    )
+    finish("large-neighbourhood search, no windows", table, curve)
     base = rows["greedy + local search"]["entries"]
     methods = ("hinted descent", "forced search", f"forced search, slack {SLACK}")
-    for method in (*methods, "large-neighbourhood search"):
+    lns = ("large-neighbourhood search", "large-neighbourhood search, no windows")
+    for method in (*methods, *lns):
         rows[method]["ratio"] = round(rows[method]["entries"] / base, 3)
     return rows
 

@@ -116,6 +116,8 @@ def test_searched_upper_keeps_a_verified_table_and_resumes(tmp_path: Path):
     assert state["upper"] <= first and state["search"]["start"] == first
     saved = json.loads(ckpt.read_text())
     assert saved["search"]["found"][0]["entries"] >= state["upper"]
+    counts = saved["search"]["found"][0]["counts"]  # what the search did, in the checkpoint
+    assert counts["steps"] >= 1 and counts["unsolved"] <= counts["steps"]
 
 
 def test_an_interrupted_search_keeps_the_rounds_that_arrived(tmp_path: Path, monkeypatch):

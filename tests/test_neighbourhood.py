@@ -19,10 +19,11 @@ from minttt.solvers.arrays import array_table
 from minttt.table.verify import verify_table
 
 ROOT = Path(__file__).resolve().parent.parent
-#: certified minima (lookup entries) of results/proofs/index.json
+#: certified minima of results/proofs/index.json and results/proofs/mnk/index.json
 MINIMA = {
     c["variant"]: c["minimum"]
-    for c in json.loads((ROOT / "results/proofs/index.json").read_text("utf-8"))["certificates"]
+    for index in ("results/proofs/index.json", "results/proofs/mnk/index.json")
+    for c in json.loads((ROOT / index).read_text("utf-8"))["certificates"]
 }
 
 
@@ -74,6 +75,91 @@ def test_a_re_solve_never_grows_and_keeps_the_rest(seed):
     assert _verified(variant, graph, new)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_window_never_grows_keeps_what_lies_past_it_and_verifies(seed):
+    """A window (a horizon of 1-4 levels) re-solves only the levels between the roots and the
+    horizon: the table outside the roots' sub-tables keeps its moves, and every entry at or past
+    the horizon is one the table already had, with its move."""
+    variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
+    rng = random.Random(seed)
+    levels: dict[int, list[int]] = {}
+    for h in first:
+        levels.setdefault(int(graph.depth[h]), []).append(h)
+    d = rng.choice(sorted(levels)[:-1])
+    roots = rng.sample(levels[d], min(len(levels[d]), rng.randint(1, 8)))
+    horizon = rng.randint(1, 4)
+    new = resolve(graph, allowed, side, first, roots, horizon=horizon)
+    assert new is not None and len(new) <= len(first)
+    kept = covered(graph, side, first, set(roots)).difference(roots)
+    assert all(new[h] == first[h] for h in kept)
+    past = [h for h in new if graph.depth[h] >= d + 2 * horizon]
+    assert all(new[h] == first.get(h) for h in past)
+    assert _verified(variant, graph, new)
+
+
+@pytest.mark.parametrize(
+    ("name", "horizon"), [("second-lookup-entries", 4), ("second-lookup-entries@mnk:3,4,3", 6)]
+)
+def test_a_window_past_the_last_level_is_the_whole_re_solve(name, horizon):
+    variant, graph, side, allowed, first = _setup(name)
+    starts = graph.table_starts(side)
+    whole = resolve(graph, allowed, side, first, starts)
+    window = resolve(graph, allowed, side, first, starts, horizon=horizon)
+    assert whole is not None and window is not None
+    assert len(window) == len(whole) == MINIMA[name]
+    assert _verified(variant, graph, window)
+
+
+def test_a_deep_window_gains_where_shallow_ones_cannot_see():
+    """On the 3x4 second player's greedy table (281 entries) windows of 1-3 levels from the
+    first level find nothing; one of 4 levels finds a smaller table, and a whole re-solve the
+    minimum: a window trades exactness for size, never correctness."""
+    variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
+    starts = graph.table_starts(side)
+    sizes = [len(resolve(graph, allowed, side, first, starts, horizon=h) or {}) for h in (1, 4)]
+    assert sizes[0] == len(first) > sizes[1] >= MINIMA["second-lookup-entries@mnk:3,4,3"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_horizons_weights_count_what_only_it_leads_to(seed):
+    """:func:`_only_through` against the definition: the entries reachable through the table
+    from one horizon position and from no other (the rest of the table's entries excluded)."""
+    from minttt.bounds.neighbourhood import _only_through
+
+    _, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
+    rng = random.Random(seed)
+    levels: dict[int, list[int]] = {}
+    for h in first:
+        levels.setdefault(int(graph.depth[h]), []).append(h)
+    for _ in range(50):  # a neighbourhood with positions reached only through its roots
+        d = rng.choice(sorted(levels)[:-2])
+        roots = rng.sample(levels[d], min(len(levels[d]), 3))
+        keep = covered(graph, side, first, set(roots))
+        level = d + 2 * rng.randint(1, 2)
+        frontier = [h for h in first if graph.depth[h] == level and h not in keep]
+        if frontier:
+            break
+    weights = _only_through(graph, first, keep, level)
+    uptr, uchild = graph.unique_children
+
+    def below(h: int) -> set[int]:
+        out, stack = set(), [h]
+        while stack:
+            p = stack.pop()
+            if p in out or graph.terminal[p] or p in keep:
+                continue
+            out.add(p)
+            c = int(graph.child[first[p]])
+            stack.extend(uchild[uptr[c] : uptr[c + 1]].tolist())
+        return out
+
+    reach = {h: below(h) for h in frontier}
+    assert sorted(weights) == sorted(frontier) and frontier
+    for h in frontier:
+        others = set().union(*(reach[g] for g in frontier if g != h))
+        assert weights[h] == len(reach[h] - others) >= 1
+
+
 def test_an_oversized_or_interrupted_re_solve_is_not_used():
     _, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
     roots = graph.table_starts(side)
@@ -86,7 +172,13 @@ def test_an_oversized_or_interrupted_re_solve_is_not_used():
 )
 def test_lns_tables_verify_and_only_shrink(name):
     variant, graph, side, allowed, first = _setup(name)
-    table, history = lns_search(graph, allowed, side, first, seed=1, steps=40, max_vars=20_000)
+    counts: dict[str, int] = {}
+    table, history = lns_search(
+        graph, allowed, side, first, seed=1, steps=40, max_vars=20_000, counts=counts
+    )
+    assert counts["steps"] + counts["kicks"] <= 40  # a kick takes a step of its own
+    assert counts["smaller"] + counts["plateau"] + counts["unsolved"] <= counts["steps"]
+    assert counts["smaller"] >= len(history) - 1  # every smaller best was a smaller re-solve
     sizes = [s for _, s in history]
     assert sizes[0] == len(first) and sizes == sorted(sizes, reverse=True)
     assert sizes[-1] == len(table) <= len(first)
@@ -99,7 +191,7 @@ def test_lns_tables_verify_and_only_shrink(name):
 def test_lns_improves_the_3x4_second_players_greedy_table():
     """The greedy table (281 entries) is far from the proven 189; a few exact re-solves gain."""
     variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
-    table, _ = lns_search(graph, allowed, side, first, seed=0, steps=30, max_vars=20_000)
+    table, _ = lns_search(graph, allowed, side, first, seed=0, steps=60, max_vars=20_000)
     assert 189 <= len(table) < len(first)
 
 
@@ -111,9 +203,9 @@ def budgets(monkeypatch) -> list[int]:
     seen: list[int] = []
     real = nb._resolve
 
-    def spy(graph, allowed, side, table, roots, limit, max_vars, solver="g4"):
+    def spy(graph, allowed, side, table, roots, limit, max_vars, solver="g4", horizon=None):
         seen.append(max_vars)
-        return real(graph, allowed, side, table, roots, limit, max_vars, solver)
+        return real(graph, allowed, side, table, roots, limit, max_vars, solver, horizon)
 
     monkeypatch.setattr(nb, "_resolve", spy)
     return seen
@@ -166,6 +258,20 @@ def test_a_kick_moves_its_roots_and_leaves_a_complete_table(seed):
     assert _verified(variant, graph, kicked)
 
 
+def test_lns_with_windows_re_solves_windows_and_its_tables_verify():
+    variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
+    counts: dict[str, int] = {}
+    table, history = lns_search(
+        graph, allowed, side, first, seed=2, steps=30, max_vars=20_000, counts=counts,
+        horizons=(1, 2, 3),
+    )  # fmt: skip
+    assert 0 < counts["windows"] < counts["steps"]
+    sizes = [s for _, s in history]
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == len(table) <= len(first)
+    assert len(table) >= MINIMA["second-lookup-entries@mnk:3,4,3"]
+    assert _verified(variant, graph, table)
+
+
 def test_kicks_start_from_the_best_table_and_never_lose_it(monkeypatch):
     """From the 3x3 minimum every kick makes a larger table; the search repairs it and still
     returns a table of the minimum's size, verified. Without kicks: no re-solve is a kick."""
@@ -183,9 +289,21 @@ def test_kicks_start_from_the_best_table_and_never_lose_it(monkeypatch):
         return out
 
     monkeypatch.setattr(nb, "_kick", spy)
+    counts: dict[str, int] = {}
     table, history = lns_search(
-        graph, allowed, side, best, seed=3, steps=40, min_vars=400, max_vars=400, patience=3
+        graph,
+        allowed,
+        side,
+        best,
+        seed=3,
+        steps=40,
+        min_vars=400,
+        max_vars=400,
+        patience=3,
+        counts=counts,
     )
+    assert counts["kicks"] == sum(k > 0 for k in kicks)  # the kicks the search went on from
+    assert counts["widest"] == counts["steps"]  # min_vars == max_vars: always the widest
     assert kicks and all(k >= len(best) for k in kicks if k > 0)
     assert any(k > len(best) for k in kicks)
     assert len(table) == len(best) and history == [(0.0, len(best))]

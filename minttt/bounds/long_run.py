@@ -21,6 +21,7 @@ from typing import Any
 from minttt.bounds.greedy import greedy_for, greedy_table, improve, tree_cost
 from minttt.bounds.hinted import hinted_descent
 from minttt.bounds.levels import LevelBound, level_bounds
+from minttt.bounds.neighbourhood import HORIZONS
 from minttt.errors import DefectError, InputError
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.arrays import encode_arrays, table_edge_mask
@@ -421,10 +422,17 @@ def searched_upper(
         "rounds": rounds,
         "slack": slack,
         "method": method,
+        **({"horizons": list(HORIZONS)} if method == "lns" else {}),
         "workers": workers if scheduler is None else None,
         "start": len(start) if start else None,
         "found": [
-            {"round": r.round, "seed": r.seed, "entries": len(r.table), "history": r.history}
+            {
+                "round": r.round,
+                "seed": r.seed,
+                "entries": len(r.table),
+                "history": r.history,
+                **({"counts": r.counts} if r.counts else {}),
+            }
             for r in results
         ],
     }

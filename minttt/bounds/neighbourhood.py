@@ -6,7 +6,10 @@ lookup formula is built again with those covered positions as already paid for, 
 smallest sub-table that answers every position the roots lead to (:func:`resolve`). The table's
 own sub-table is one solution of that formula, so a re-solve never makes the table bigger, and it
 counts a position shared with the rest of the table, or between two roots, once: that sharing is
-what the greedy rebuilds of :func:`minttt.bounds.greedy.forced_search` cannot see.
+what the greedy rebuilds of :func:`minttt.bounds.greedy.forced_search` cannot see. A *window*
+re-solves only a few levels below the roots, landing on positions the table already answers
+(:func:`resolve` with a ``horizon``): it reaches the shallow levels, whose whole sub-tables are
+far too big to re-solve.
 
 :func:`lns_search` repeats it: a level at random, a root at random, and with it the positions of
 that level whose boards do not conflict with the root's (the ones most likely to share
@@ -42,6 +45,14 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
 from minttt.game.arrays import ArrayGraph
+
+HORIZONS = (1, 2, 3)
+"""The windows :func:`lns_search` re-solves by default (levels below the roots); ``()``: none.
+Side by side on 4x4 k=4 O (the 2,929 table, seed 0, 2,400 s each, one run on the 2 cores):
+2,918 with them, 2,924 without."""
+
+COUNTS = ("steps", "windows", "unsolved", "smaller", "plateau", "kicks", "widest")
+"""What :func:`lns_search` counts (its ``counts`` argument)."""
 
 
 def covered(
@@ -83,15 +94,22 @@ class _SubFormula:
     kept): one variable per unpaid non-terminal position reached through allowed moves (the roots
     first, then level by level in order of first reach), then one per allowed move of those (by
     position, in edge order); ``None`` from :meth:`build` past ``max_vars``. Built with array
-    operations a level at a time: building and loading, not solving, is most of a re-solve."""
+    operations a level at a time: building and loading, not solving, is most of a re-solve.
+
+    With a ``horizon`` (a *window*), only the ``horizon`` table levels from the roots are
+    answered: a position ``horizon`` levels below them must be one of ``frontier`` (table
+    positions whose sub-tables are kept), each a variable with no moves that weighs what only it
+    leads to; a move that needs any other position there is left out."""
 
     def __init__(
         self, positions: np.ndarray, move_pos: np.ndarray, move_edge: np.ndarray,
-        pair_move: np.ndarray, pair_pos: np.ndarray,
+        pair_move: np.ndarray, pair_pos: np.ndarray, inner: int, weights: np.ndarray,
     ) -> None:  # fmt: skip
         self.positions = positions  # node of each position variable (1-based: index + 1)
         self.move_pos, self.move_edge = move_pos, move_edge  # position index and edge of a move
         self.pair_move, self.pair_pos = pair_move, pair_pos  # move k needs position i
+        self.inner = inner  # positions to answer; those after them are a window's horizon
+        self.weights = weights  # each position's weight in the objective
 
     @classmethod
     def build(
@@ -101,65 +119,89 @@ class _SubFormula:
         roots: Sequence[int],
         paid: Collection[int],
         max_vars: int,
+        horizon: int | None = None,
+        frontier: dict[int, int] | None = None,
     ) -> _SubFormula | None:
         uptr, uchild = graph.unique_children
         index = np.full(graph.size, -1, dtype=np.int64)  # node -> position index
         stop = np.zeros(graph.size, dtype=bool)  # terminal or paid: not a position here
         stop[graph.terminal] = True
         stop[np.fromiter(paid, dtype=np.int64, count=len(paid))] = True
-        frontier = np.asarray(roots, dtype=np.int64)
-        index[frontier] = np.arange(len(frontier))
-        positions, move_pos, move_edge, pair_move, pair_pos = [frontier], [], [], [], []
-        count, moves = len(frontier), 0
-        while len(frontier):
-            row, edge = _expand(graph.ptr, frontier)
+        kept = np.zeros(graph.size, dtype=bool)  # the horizon's allowed positions
+        if frontier:
+            kept[np.fromiter(frontier, dtype=np.int64, count=len(frontier))] = True
+        frontier_nodes = np.zeros(0, dtype=np.int64)
+        current = np.asarray(roots, dtype=np.int64)
+        index[current] = np.arange(len(current))
+        positions, move_pos, move_edge, pair_move, pair_pos = [current], [], [], [], []
+        count, moves, level = len(current), 0, 0
+        while len(current):
+            level += 1
+            row, edge = _expand(graph.ptr, current)
             keep = allowed[edge]
             row, edge = row[keep], edge[keep]
-            move_index = moves + np.arange(len(edge))
             mrow, grand = _expand(uptr, graph.child[edge].astype(np.int64))
             grand = uchild[grand].astype(np.int64)
             live = ~stop[grand]
             mrow, grand = mrow[live], grand[live]
+            if horizon is not None and level == horizon:  # the horizon: kept positions only
+                ok = np.ones(len(edge), dtype=bool)
+                ok[mrow[~kept[grand]]] = False
+                renumber = np.cumsum(ok) - 1
+                row, edge = row[ok], edge[ok]
+                live = ok[mrow]
+                mrow, grand = renumber[mrow[live]], grand[live]
+            move_index = moves + np.arange(len(edge))
             new = grand[index[grand] < 0]
             new = new[np.sort(np.unique(new, return_index=True)[1])]  # in order of first reach
             index[new] = count + np.arange(len(new))
-            move_pos.append(index[frontier[row]])
+            move_pos.append(index[current[row]])
             move_edge.append(edge)
             pair_move.append(move_index[mrow])
             pair_pos.append(index[grand])
-            positions.append(new)
             count, moves = count + len(new), moves + len(edge)
             if count + moves > max_vars:
                 return None
-            frontier = new
-        return cls(
-            *(np.concatenate(x) if x else np.zeros(0, dtype=np.int64)
-              for x in (positions, move_pos, move_edge, pair_move, pair_pos))
-        )  # fmt: skip
+            if horizon is not None and level == horizon:
+                frontier_nodes = new
+                break
+            positions.append(new)
+            current = new
+        inner = count - len(frontier_nodes)
+        weights = np.ones(count, dtype=np.int64)
+        if len(frontier_nodes) and frontier is not None:
+            weights[inner:] = [frontier[int(h)] for h in frontier_nodes.tolist()]
+        positions.append(frontier_nodes)
+        arrays = [
+            np.concatenate(x) if x else np.zeros(0, dtype=np.int64)
+            for x in (positions, move_pos, move_edge, pair_move, pair_pos)
+        ]
+        nodes, mpos, medge, pmove, ppos = arrays
+        return cls(nodes, mpos, medge, pmove, ppos, inner, weights)
 
     @property
     def num_vars(self) -> int:
         return len(self.positions) + len(self.move_edge)
 
     def wcnf(self, roots: Sequence[int]) -> WCNF:
-        """Hard: each root; a position implies one of its moves; a move implies its unpaid
-        grandchildren. Soft: each position false (weight 1)."""
-        n = len(self.positions)
+        """Hard: each root; a position to answer implies one of its moves; a move implies its
+        unpaid grandchildren. Soft: each position false (its weight)."""
+        n, inner = len(self.positions), self.inner
         base = n + 1
         move_var = base + np.arange(len(self.move_edge))
         hard = [[i + 1] for i in range(len(roots))]  # the roots are the first positions
         hard += np.stack([-(base + self.pair_move), self.pair_pos + 1], axis=1).tolist()
         # -position, then its moves: one flat list cut at each position's start (moves are
         # grouped by position already, positions in order)
-        starts = np.searchsorted(self.move_pos, np.arange(n))
-        flat = np.insert(move_var, starts, -(np.arange(n) + 1)).tolist()
-        cuts = (starts + np.arange(n)).tolist() + [len(flat)]
+        starts = np.searchsorted(self.move_pos, np.arange(inner))
+        flat = np.insert(move_var, starts, -(np.arange(inner) + 1)).tolist()
+        cuts = (starts + np.arange(inner)).tolist() + [len(flat)]
         hard += [flat[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
         w = WCNF()
         w.hard = hard
         w.soft = [[-(i + 1)] for i in range(n)]
-        w.wght = [1] * n
-        w.topw = n + 1
+        w.wght = self.weights.tolist()
+        w.topw = int(self.weights.sum()) + 1
         w.nv = self.num_vars
         return w
 
@@ -186,11 +228,19 @@ def resolve(
     time_limit: float | None = None,
     max_vars: int = 10**7,
     solver: str = "g4",
+    horizon: int | None = None,
 ) -> dict[int, int] | None:
     """``table`` with the sub-table below ``roots`` (table positions of one level) replaced by a
     smallest one under the rest of the table; ``None`` when the formula passes ``max_vars`` or
-    RC2 does not finish in ``time_limit`` seconds (an interrupted answer is never used)."""
-    return _resolve(graph, allowed, side, table, roots, time_limit, max_vars, solver)[0]
+    RC2 does not finish in ``time_limit`` seconds (an interrupted answer is never used).
+
+    With a ``horizon``, a *window*: only the ``horizon`` table levels from the roots are
+    re-solved, and the new moves must lead, ``horizon`` levels down, to positions the table
+    already answers (their sub-tables are kept; one no longer reached is dropped). Each such
+    position weighs the entries only it leads to, so the objective is exact for the table as it
+    is and bounds any other answer from above: a window never makes the table bigger either,
+    and it reaches the shallow levels, whose whole sub-tables are far too big to re-solve."""
+    return _resolve(graph, allowed, side, table, roots, time_limit, max_vars, solver, horizon)[0]
 
 
 def _resolve(
@@ -202,12 +252,17 @@ def _resolve(
     time_limit: float | None,
     max_vars: int,
     solver: str = "g4",
+    horizon: int | None = None,
 ) -> tuple[dict[int, int] | None, int]:
     """:func:`resolve`, and the sub-formula's variables (``max_vars + 1`` when it was too big)."""
     roots = sorted(set(roots))
     keep = covered(graph, side, table, set(roots))
     paid = keep.difference(roots)
-    sub = _SubFormula.build(graph, allowed, roots, paid, max_vars)
+    frontier = None
+    if horizon is not None:
+        level = int(graph.depth[roots[0]]) + 2 * horizon
+        frontier = _only_through(graph, table, keep, level)
+    sub = _SubFormula.build(graph, allowed, roots, paid, max_vars, horizon, frontier)
     if sub is None:
         return None, max_vars + 1
     rc2 = RC2(sub.wcnf(roots), solver=solver)
@@ -223,20 +278,53 @@ def _resolve(
         if timer is not None:
             timer.cancel()
         rc2.delete()
-    answers = sub.answers(model)
-    new = {h: table[h] for h in paid}
+    moves = dict(table)
+    moves.update(sub.answers(model))
+    return _reached(graph, side, moves), sub.num_vars
+
+
+def _reached(graph: ArrayGraph, side: int, moves: dict[int, int]) -> dict[int, int]:
+    """The table ``moves`` plays: its answers at the positions it reaches from the start."""
     uptr, uchild = graph.unique_children
-    stack = list(roots)
-    while stack:  # walk the new sub-table from the roots until it meets what is kept
+    out: dict[int, int] = {}
+    stack = [h for h in graph.table_starts(side) if not graph.terminal[h]]
+    while stack:
         h = stack.pop()
-        if h in new:
+        if h in out:
             continue
-        new[h] = answers[h]
-        c = int(graph.child[new[h]])
+        out[h] = moves[h]
+        c = int(graph.child[out[h]])
         for g in uchild[uptr[c] : uptr[c + 1]].tolist():
-            if not graph.terminal[g] and g not in new:
+            if not graph.terminal[g] and g not in out:
                 stack.append(g)
-    return new, sub.num_vars
+    return out
+
+
+def _only_through(
+    graph: ArrayGraph, table: dict[int, int], keep: Collection[int], level: int
+) -> dict[int, int]:
+    """Each table position at ``level`` outside ``keep`` (reached only through the roots), and
+    how many table entries only it leads to (itself included; an entry two of them lead to
+    counts for neither): what dropping it alone saves at least."""
+    uptr, uchild = graph.unique_children
+    depth = graph.depth
+    shared = -1
+    owner = {h: h for h in table if int(depth[h]) == level and h not in keep}
+    for h in sorted((h for h in table if int(depth[h]) >= level), key=lambda h: int(depth[h])):
+        mine = owner.get(h)
+        if mine is None:
+            continue
+        c = int(graph.child[table[h]])
+        for g in uchild[uptr[c] : uptr[c + 1]].tolist():
+            if graph.terminal[g] or g in keep:
+                continue
+            other = owner.get(g)
+            owner[g] = mine if other is None or other == mine else shared
+    weight = dict.fromkeys((h for h in owner if int(depth[h]) == level), 0)
+    for mine in owner.values():
+        if mine != shared:
+            weight[mine] += 1
+    return weight
 
 
 def _boards(graph: ArrayGraph, nodes: Sequence[int]) -> np.ndarray:
@@ -261,6 +349,8 @@ def lns_search(
     solve_limit: float = 30.0,
     kick: bool = True,
     on_better: Callable[[dict[int, int]], None] | None = None,
+    counts: dict[str, int] | None = None,
+    horizons: Sequence[int] = HORIZONS,
 ) -> tuple[dict[int, int], list[tuple[float, int]]]:
     """Large-neighbourhood search from the table ``start`` (see the module docstring): the best
     table and its history ``[(seconds, entries), ...]``.
@@ -274,6 +364,16 @@ def lns_search(
     another move, the sub-table below re-solved under that) and the search repairs the kicked
     table, keeping the best one seen; the next kick starts from the best again (iterated local
     search: the re-solves alone keep a table in the basin it started in).
+
+    Half the steps re-solve a *window* instead (:func:`resolve` with a horizon drawn from
+    ``horizons``; ``()``: never): a few levels below the roots, landing on positions the table
+    already answers; windows reach the shallow levels, where whole sub-tables are too big.
+
+    ``counts``, when given, is filled with what the search did: ``steps`` (re-solves tried),
+    ``windows`` (of them, windows), ``unsolved`` (too big or out of time), ``smaller`` and
+    ``plateau`` (re-solves that made the walked table smaller, or changed it at the same size),
+    ``kicks`` (kicked tables the search went on from) and ``widest`` (steps at the largest
+    budget).
 
     >>> from minttt.formula.variants import Variant
     >>> from minttt.formula.arrays import table_edge_mask
@@ -289,10 +389,12 @@ def lns_search(
     """
     rng = random.Random(seed)
     t0 = time.perf_counter()
+    tally = counts if counts is not None else {}
+    tally.update(dict.fromkeys(COUNTS, 0))
     best = dict(start)
     current = best  # the table the search walks: the best, or a kicked copy being repaired
     history = [(0.0, len(best))]
-    width: dict[int, int] = {}  # roots per neighbourhood, by level
+    width: dict[tuple[int, int | None], int] = {}  # roots per neighbourhood, by level, horizon
     budget = min(min_vars, max_vars)
     stale = 0  # steps since the walked table last got smaller
     step = 0
@@ -303,25 +405,27 @@ def lns_search(
         if stale >= patience and budget < max_vars:
             budget, stale = min(4 * budget, max_vars), 0
         elif stale >= patience and kick:  # every budget exhausted: kick the best table
-            _d, roots, _n = _neighbourhood(graph, best, rng, width)
+            _d, roots, _n = _neighbourhood(graph, best, rng, width, None)
             kicked = _kick(graph, allowed, side, best, roots, limit, budget)
             stale = 0
             if kicked is not None:
+                tally["kicks"] += 1
                 current = kicked
             continue
         stale += 1
-        d, roots, level_size = _neighbourhood(graph, current, rng, width)
-        k = len(roots)
-        began = time.perf_counter()
-        new, size = _resolve(graph, allowed, side, current, roots, limit, budget)
-        if new is None:  # too big or out of time: fewer roots here next time
-            width[d] = max(1, k // 2)
-            continue
-        if size < budget // 4 and time.perf_counter() - began < limit / 8:
-            width[d] = min(2 * k, level_size)  # small and quick: more roots next time
-        if len(new) <= len(current):
+        tally["steps"] += 1
+        tally["widest"] += budget == max_vars
+        horizon = rng.choice(horizons) if horizons and rng.random() < 0.5 else None
+        tally["windows"] += horizon is not None
+        new = _step(graph, allowed, side, current, rng, width, horizon, limit, budget)
+        if new is None:
+            tally["unsolved"] += 1
+        elif len(new) <= len(current):
             if len(new) < len(current):
                 stale = 0
+                tally["smaller"] += 1
+            elif new != current:
+                tally["plateau"] += 1
             current = new
             if len(current) < len(best):
                 best = current
@@ -334,11 +438,40 @@ def lns_search(
     return best, history
 
 
+def _step(
+    graph: ArrayGraph,
+    allowed: np.ndarray,
+    side: int,
+    table: dict[int, int],
+    rng: random.Random,
+    width: dict[tuple[int, int | None], int],
+    horizon: int | None,
+    time_limit: float,
+    budget: int,
+) -> dict[int, int] | None:
+    """One re-solve of :func:`lns_search`: a neighbourhood (a window with a ``horizon``) and
+    its answer, ``None`` when it was too big or out of time. ``width`` learns from it: fewer
+    roots at that level next time after a failure, more after a small and quick success."""
+    d, roots, level_size = _neighbourhood(graph, table, rng, width, horizon)
+    k = len(roots)
+    began = time.perf_counter()
+    new, size = _resolve(graph, allowed, side, table, roots, time_limit, budget, horizon=horizon)
+    if new is None:
+        width[d, horizon] = max(1, k // 2)
+    elif size < budget // 4 and time.perf_counter() - began < time_limit / 8:
+        width[d, horizon] = min(2 * k, level_size)
+    return new
+
+
 def _neighbourhood(
-    graph: ArrayGraph, table: dict[int, int], rng: random.Random, width: dict[int, int]
+    graph: ArrayGraph,
+    table: dict[int, int],
+    rng: random.Random,
+    width: dict[tuple[int, int | None], int],
+    horizon: int | None,
 ) -> tuple[int, list[int], int]:
     """A level at random (not the last: its positions have nothing to share), a root at random
-    in it, and the ``width[level]`` positions of that level least in conflict with it: the
+    in it, and the ``width[level, horizon]`` positions of that level least in conflict with it: the
     level, the roots and the level's size."""
     depth = graph.depth
     levels: dict[int, list[int]] = {}
@@ -351,7 +484,7 @@ def _neighbourhood(
     pick = rng.randrange(len(level))
     conflicts = (boards * boards[pick] == -1).sum(axis=1)
     ranked = np.lexsort((np.array([rng.random() for _ in level]), conflicts))
-    k = min(width.get(d, 1), len(level))
+    k = min(width.get((d, horizon), 1), len(level))
     return d, [level[i] for i in ranked[:k].tolist()], len(level)
 
 
@@ -376,4 +509,4 @@ def _kick(
     return _resolve(graph, banned, side, table, free, time_limit, max_vars)[0]
 
 
-__all__ = ["covered", "lns_search", "resolve"]
+__all__ = ["COUNTS", "HORIZONS", "covered", "lns_search", "resolve"]

@@ -12,7 +12,7 @@ before keeping it (:func:`minttt.bounds.long_run.searched_upper`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from minttt.bounds.greedy import forced_search, greedy_table, tree_cost
 from minttt.bounds.neighbourhood import lns_search
@@ -26,13 +26,15 @@ METHODS = ("lns", "forced")
 
 @dataclass(frozen=True)
 class SearchResult:
-    """One task's best table (``node -> edge``), its seed, round and history
-    ``[(seconds, entries), ...]``."""
+    """One task's best table (``node -> edge``), its seed, round, history
+    ``[(seconds, entries), ...]`` and what the search did (``counts``, see
+    :func:`~minttt.bounds.neighbourhood.lns_search`; empty for the forced search)."""
 
     seed: int
     round: int
     table: dict[int, int]
     history: list[tuple[float, int]]
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 def search_task(
@@ -52,16 +54,19 @@ def search_task(
     side = variant.role.sides[0]
     allowed = table_edge_mask(graph, variant)
     cost = tree_cost(graph, allowed, side)
+    counts: dict[str, int] = {}
     if method == "lns":
         first = start if start is not None else greedy_table(graph, allowed, side, cost)
-        table, history = lns_search(graph, allowed, side, first, seed=seed, time_limit=seconds)
+        table, history = lns_search(
+            graph, allowed, side, first, seed=seed, time_limit=seconds, counts=counts
+        )
     elif method == "forced":
         table, history = forced_search(
             graph, allowed, side, cost, start, seed=seed, time_limit=seconds, slack=slack
         )
     else:
         raise ValueError(f"unknown search method {method!r}: expected one of {METHODS}")
-    return SearchResult(seed, round_, table, history)
+    return SearchResult(seed, round_, table, history, counts)
 
 
 def search_portfolio(
