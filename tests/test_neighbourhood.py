@@ -98,7 +98,7 @@ def test_a_window_never_grows_keeps_what_lies_past_it_and_verifies(seed):
 
 
 @pytest.mark.parametrize(
-    ("name", "horizon"), [("second-lookup-entries", 4), ("second-lookup-entries@mnk:3,4,3", 6)]
+    ("name", "horizon"), [("second-lookup-entries", 4), ("first-any-lookup-entries", 5)]
 )
 def test_a_window_past_the_last_level_is_the_whole_re_solve(name, horizon):
     variant, graph, side, allowed, first = _setup(name)
