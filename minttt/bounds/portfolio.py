@@ -82,9 +82,9 @@ def search_portfolio(
     method: str = "lns",
     on_result: Callable[[SearchResult], None] | None = None,
 ) -> list[SearchResult]:
-    """``rounds`` rounds of one forced search per seed (seed + 1000 * round), ``seconds`` in all;
-    each round starts from the smallest table so far. Returns every task's result, in order of
-    arrival; ``on_result`` is called as each arrives."""
+    """``rounds`` rounds of one search (``method``) per seed (seed + 1000 * round), ``seconds``
+    in all; each round starts from the smallest table so far. Returns every task's result, in
+    order of arrival; ``on_result`` is called as each arrives."""
     results: list[SearchResult] = []
     best = start
     per_round = seconds / rounds
