@@ -144,7 +144,8 @@ class _SubFormula:
             grand = uchild[grand].astype(np.int64)
             live = ~stop[grand]
             mrow, grand = mrow[live], grand[live]
-            if horizon is not None and level == horizon:  # the horizon: kept positions only
+            at_horizon = horizon is not None and level == horizon
+            if at_horizon:  # kept positions only
                 ok = np.ones(len(edge), dtype=bool)
                 ok[mrow[~kept[grand]]] = False
                 renumber = np.cumsum(ok) - 1
@@ -162,14 +163,14 @@ class _SubFormula:
             count, moves = count + len(new), moves + len(edge)
             if count + moves > max_vars:
                 return None
-            if horizon is not None and level == horizon:
+            if at_horizon:
                 frontier_nodes = new
                 break
             positions.append(new)
             current = new
         inner = count - len(frontier_nodes)
         weights = np.ones(count, dtype=np.int64)
-        if len(frontier_nodes) and frontier is not None:
+        if frontier:
             weights[inner:] = [frontier[int(h)] for h in frontier_nodes.tolist()]
         positions.append(frontier_nodes)
         arrays = [
@@ -280,24 +281,8 @@ def _resolve(
         rc2.delete()
     moves = dict(table)
     moves.update(sub.answers(model))
-    return _reached(graph, side, moves), sub.num_vars
-
-
-def _reached(graph: ArrayGraph, side: int, moves: dict[int, int]) -> dict[int, int]:
-    """The table ``moves`` plays: its answers at the positions it reaches from the start."""
-    uptr, uchild = graph.unique_children
-    out: dict[int, int] = {}
-    stack = [h for h in graph.table_starts(side) if not graph.terminal[h]]
-    while stack:
-        h = stack.pop()
-        if h in out:
-            continue
-        out[h] = moves[h]
-        c = int(graph.child[out[h]])
-        for g in uchild[uptr[c] : uptr[c + 1]].tolist():
-            if not graph.terminal[g] and g not in out:
-                stack.append(g)
-    return out
+    # the table these moves play: their answers at the positions reached from the start
+    return {h: moves[h] for h in covered(graph, side, moves, ())}, sub.num_vars
 
 
 def _only_through(
