@@ -26,3 +26,8 @@ reproduce_command  # noqa  registered with typer by its decorator
 # IPython calls these to draw a value in a notebook (docs/notebook.ipynb runs them)
 _._repr_svg_  # noqa
 _._repr_html_  # noqa
+# dataclass fields written to JSON by to_dict / asdict (minttt/bounds/state.py, solvers/highs.py)
+_.tree_dp  # noqa
+_.greedy_entries  # noqa
+_.hinted  # noqa
+lp_value  # noqa  LPBound: the relaxation's optimum, kept in results/games/bounds.json

@@ -1,6 +1,7 @@
 """A Dask client for work that outgrows one process: a local cluster by default, or a running
-Dask cluster at an address. Used by cube and conquer (:mod:`minttt.proof.conquer`) and the search
-portfolio (:mod:`minttt.bounds.portfolio`). Needs the ``cluster`` extra (Dask distributed).
+Dask cluster at an address, and the one way work is fanned out over it (:func:`fan_out`). Used by
+cube and conquer (:mod:`minttt.proof.conquer`) and the search portfolio
+(:mod:`minttt.bounds.search`). Needs the ``cluster`` extra (Dask distributed).
 
 Start a real cluster with ``DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL=None dask scheduler`` on one
 machine (a SAT call holds the GIL, so a busy worker sends no heartbeat: the scheduler must not
@@ -10,12 +11,32 @@ pass ``--scheduler ADDRESS`` to the command.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import os
+import uuid
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from minttt.errors import InputError
 
 if TYPE_CHECKING:
     from distributed import Client
+
+K = TypeVar("K", bound=Hashable)
+
+
+def max_workers() -> int:
+    """The most local workers a run may start: one per core of this machine (each runs a solver
+    that holds a core; more only queue)."""
+    return os.cpu_count() or 1
+
+
+def check_workers(workers: int) -> int:
+    """``workers`` if it is 1 .. :func:`max_workers`, else InputError in one line (every command
+    with ``--workers`` asks here)."""
+    top = max_workers()
+    if not 1 <= workers <= top:
+        raise InputError(f"--workers must be 1-{top} (this machine's cores), got {workers}")
+    return workers
 
 
 class DaskCluster:
@@ -23,8 +44,8 @@ class DaskCluster:
     processes made for the run and closed with it (a context manager)."""
 
     def __init__(self, workers: int = 2, scheduler: str | None = None) -> None:
-        if not 1 <= workers <= 1024:
-            raise InputError(f"workers must be 1-1024, got {workers}")
+        if scheduler is None:
+            check_workers(workers)
         self.workers, self.scheduler = workers, scheduler
         self.cluster: Any = None
         self.client: Any = None
@@ -68,4 +89,34 @@ class DaskCluster:
             self.config.__exit__(None, None, None)
 
 
-__all__ = ["DaskCluster"]
+def fan_out(
+    client: Client,
+    function: Callable[..., Any],
+    tasks: Mapping[K, Sequence[Any]],
+    on_result: Callable[[K, Any], None],
+) -> None:
+    """Run ``function(*args)`` for each task on the cluster and hand each result to
+    ``on_result(key, result)`` as it arrives (a worker's exception is raised here); whatever is
+    still running is cancelled on the way out (an error, Ctrl-C). Every task's key is new (no
+    result is shared with another run on the same cluster)."""
+    from distributed import as_completed
+
+    run = uuid.uuid4().hex
+    futures = {
+        client.submit(function, *args, key=f"minttt-{run}-{key}", pure=False): key
+        for key, args in tasks.items()
+    }
+    try:
+        for future in as_completed(futures):
+            on_result(futures[future], future.result())
+    finally:
+        client.cancel(list(futures))
+
+
+def scatter(client: Client, data: Any) -> Any:
+    """``data`` sent once to every worker, under a key of its own: two runs scattering equal
+    data on one cluster get two objects (a solver cached on one is never shared)."""
+    return client.scatter(data, broadcast=True, hash=False)
+
+
+__all__ = ["DaskCluster", "check_workers", "fan_out", "max_workers", "scatter"]

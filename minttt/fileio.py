@@ -1,4 +1,6 @@
-"""Atomic file writes: a reader never sees a half-written file, an interrupted write leaves none.
+"""Files: atomic writes (a reader never sees a half-written file, an interrupted write leaves
+none) and bounded reads (:func:`read_regular`, :func:`inflate`: what a command reads back cannot
+take the memory).
 
 An unusable path (read-only, under ``/proc``, a folder where a file goes, an empty name) raises
 :class:`~minttt.errors.InputError` naming it. :func:`write_texts_atomic` writes several files all
@@ -174,6 +176,61 @@ def _utf8(path: str | os.PathLike[str], text: str) -> bytes:
         raise InputError(f"{path}: the text holds a lone surrogate, not valid Unicode") from None
 
 
+#: the largest file :func:`read_regular` reads unless told otherwise (bytes)
+MAX_READ = 1 << 28
+
+
+def read_regular(
+    path: str | os.PathLike[str], *, max_bytes: int = MAX_READ, follow: bool = True
+) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``; InputError in one line naming it for
+    anything else: missing, a folder, a device, FIFO or socket (a symlink to ``/dev/zero`` would
+    never end), larger than the bound, unreadable. ``follow=False`` refuses a symlink too (the
+    files of a run store are its own)."""
+    target = Path(path)
+    try:
+        if not follow and target.is_symlink():
+            raise InputError(f"{path}: is a symlink; a run's files must be its own")
+        with open(target, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise InputError(f"{path}: not a regular file")
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if len(data) > max_bytes:
+        raise InputError(f"{path}: larger than {max_bytes:,} bytes")
+    return data
+
+
+def inflate(data: bytes, max_bytes: int, *, where: str) -> bytes:
+    """``data`` decompressed (xz, or gzip by its magic bytes), at most ``max_bytes`` of output:
+    InputError in one line naming ``where`` for a truncated or corrupt stream or one that
+    inflates past the bound (a small file cannot take the memory).
+
+    >>> import lzma
+    >>> inflate(lzma.compress(b"1 2 0"), 10, where="x")
+    b'1 2 0'
+    """
+    import lzma
+    import zlib
+
+    if data[:2] == b"\x1f\x8b":
+        engine: Any = zlib.decompressobj(wbits=31)
+        errors: tuple[type[Exception], ...] = (zlib.error,)
+    else:
+        engine = lzma.LZMADecompressor()
+        errors = (lzma.LZMAError,)
+    try:
+        out = engine.decompress(data, max_bytes + 1)
+    except errors as exc:
+        raise InputError(f"{where}: not a readable compressed file ({exc})") from None
+    if len(out) > max_bytes:
+        raise InputError(f"{where}: inflates past {max_bytes:,} bytes")
+    if not engine.eof or engine.unused_data:
+        raise InputError(f"{where}: a truncated or padded compressed stream")
+    return bytes(out)
+
+
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     """Whether the paths name one file (existing or not)."""
     try:
@@ -192,8 +249,11 @@ def refuse_overwrite(out: str | os.PathLike[str] | None, *inputs: Any, what: str
 
 
 __all__ = [
+    "MAX_READ",
     "P",
     "destination",
+    "inflate",
+    "read_regular",
     "refuse_overwrite",
     "same_file",
     "write_bytes_atomic",

@@ -1,7 +1,11 @@
-"""The JSON Schemas shipped in ``minttt/schemas/``, and one way to check a document against one.
+"""The JSON Schemas shipped in ``minttt/schemas/``, one way to check a document against one, and
+one way to read a JSON file back.
 
-Tables, evolution checkpoints and scale checkpoints are all read through :func:`first_problem`:
-jsonschema's best match, as a field path and a one-line message, or ``None`` for a valid document.
+Every JSON file minttt reads back (tables, checkpoints of every long run, certificate indexes,
+bounds files) goes through :func:`load_json`: a regular file of bounded size, UTF-8 JSON, checked
+against its schema; any problem is one :class:`~minttt.errors.InputError` line naming the file,
+formatted here once. :func:`first_problem` is jsonschema's best match, as a field path and a
+one-line message, or ``None`` for a valid document.
 
 >>> first_problem("scale-checkpoint.schema.json", {"format": 1}) is not None
 True
@@ -10,11 +14,15 @@ True
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["first_problem", "load_schema", "validator"]
+from minttt.errors import InputError
+from minttt.fileio import MAX_READ, read_regular
+
+__all__ = ["first_problem", "load_json", "load_schema", "problem_text", "validator"]
 
 MAX_MESSAGE = 160  # characters of jsonschema's message kept in the one-line error
 
@@ -56,3 +64,37 @@ def first_problem(
     if len(message) > MAX_MESSAGE:
         message = message[: MAX_MESSAGE - 3] + "..."
     return list(error.absolute_path), message
+
+
+def problem_text(problem: tuple[list[Any], str]) -> str:
+    """A schema problem in words: ``field.path: message`` (``(document)`` for the whole)."""
+    path, message = problem
+    return f"{'.'.join(str(p) for p in path) or '(document)'}: {message}"
+
+
+def load_json(
+    path: str | os.PathLike[str],
+    schema: str | None,
+    *,
+    what: str,
+    max_bytes: int = MAX_READ,
+    follow: bool = True,
+) -> Any:
+    """The JSON document in ``path``, checked against ``minttt/schemas/SCHEMA`` (``None``: any
+    JSON). InputError in one line naming the file and ``what`` it should be for a file that is
+    not a bounded regular file (:func:`minttt.fileio.read_regular`; ``follow=False`` refuses a
+    symlink), not UTF-8 JSON (nesting too deep included), or breaks the schema."""
+    data = read_regular(path, max_bytes=max_bytes, follow=follow)
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise InputError(f"{path}: not a readable {what} ({reason})") from None
+    if schema is not None:
+        try:
+            problem = first_problem(schema, document)
+        except RecursionError:
+            problem = ([], "nested too deeply")
+        if problem is not None:
+            raise InputError(f"{path}: not a valid {what} ({problem_text(problem)})")
+    return document

@@ -91,11 +91,9 @@ def _one(name: str, seconds: float) -> dict[str, Any]:
         graph, allowed, side, cost, first, seed=SEED, time_limit=seconds, slack=SLACK
     )
     finish(f"forced search, slack {SLACK}", table, curve)
-    table, curve = lns_search(graph, allowed, side, first, seed=SEED, time_limit=seconds)
+    table, curve = lns_search(graph, variant, first, seed=SEED, time_limit=seconds)
     finish("large-neighbourhood search", table, curve)
-    table, curve = lns_search(
-        graph, allowed, side, first, seed=SEED, time_limit=seconds, horizons=()
-    )
+    table, curve = lns_search(graph, variant, first, seed=SEED, time_limit=seconds, horizons=())
     finish("large-neighbourhood search, no windows", table, curve)
     base = rows["greedy + local search"]["entries"]
     methods = ("hinted descent", "forced search", f"forced search, slack {SLACK}")
@@ -106,9 +104,9 @@ def _one(name: str, seconds: float) -> dict[str, Any]:
 
 
 def _chosen(graph: Any, table: Any) -> dict[int, int]:
-    from minttt.bounds.long_run import chosen_from_table
+    from minttt.solvers.arrays import moves_from_table
 
-    return chosen_from_table(graph, table)
+    return moves_from_table(graph, table)
 
 
 def run(seconds: float = 60.0) -> dict[str, Any]:

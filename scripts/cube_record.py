@@ -18,8 +18,9 @@ import sys
 from pathlib import Path
 
 from minttt.fileio import write_json_atomic
-from minttt.proof.conquer import FORMAT, STATE, Checkpoint
+from minttt.proof.conquer import READ_FORMATS, SCHEMA, STATE, WHAT, Checkpoint
 from minttt.proof.cubes import decision_cubes
+from minttt.schema import load_json
 
 
 def record(folder: Path, variant: str, claim: str, before: dict | None = None) -> dict:
@@ -27,34 +28,34 @@ def record(folder: Path, variant: str, claim: str, before: dict | None = None) -
     (:class:`~minttt.proof.conquer.Checkpoint`): a cube counts as refuted only with its proof on
     disk and its solver's earlier cubes kept; the proofs themselves are checked by the
     certificate they join into, not here."""
-    state = json.loads((folder / STATE).read_text("utf-8"))
-    if not isinstance(state, dict) or state.get("format") != FORMAT:
-        raise ValueError(f"{folder / STATE}: not a {FORMAT} checkpoint")
-    kept = Checkpoint(folder, state.get("cnf_sha256", ""), state.get("splits", []))
+    state = load_json(folder / STATE, SCHEMA, what=WHAT)
+    if state["format"] not in READ_FORMATS:
+        raise ValueError(f"{folder / STATE}: not a checkpoint this minttt reads")
+    with Checkpoint(folder, state["cnf_sha256"], state["splits"], lambda _m: None) as kept:
+        done = dict(kept.cubes)
     count = len(decision_cubes(kept.splits))
-    done = kept.state["cubes"]
-    solvers = {s: n for n, s in enumerate(dict.fromkeys(r["session"] for r in done.values()), 1)}
+    solvers = {s: n for n, s in enumerate(dict.fromkeys(r.session for r in done.values()), 1)}
     refuted = {
         str(i): {
-            "lemmas": r["lemmas"],
-            "seconds": r["seconds"],
-            "load_seconds": r["load_seconds"],
-            "sequence": r["sequence"],
-            "solver": solvers[r["session"]],
-            **({"sub_depth": r["sub_depth"]} if r.get("sub_depth") else {}),
+            "lemmas": r.lemmas,
+            "seconds": r.seconds,
+            "load_seconds": r.load_seconds,
+            "sequence": r.sequence,
+            "solver": solvers[r.session],
+            **({"sub_depth": r.sub_depth} if r.sub_depth else {}),
         }
-        for i, r in sorted(done.items(), key=lambda item: int(item[0]))
+        for i, r in sorted(done.items())
     }
     seconds = [r["seconds"] for r in refuted.values()]
     out = {
         "variant": variant,
         "claim": claim,
-        "checkpoint_format": FORMAT,
+        "checkpoint_format": state["format"],
         "cnf_sha256": kept.digest,
         "splits": kept.splits,
         "cubes": count,
         "refuted": refuted,
-        "open": [i for i in range(count) if str(i) not in done],
+        "open": [i for i in range(count) if i not in done],
         "refuted_seconds": {
             "total": round(sum(seconds), 1),
             "median": statistics.median(seconds) if seconds else None,

@@ -17,17 +17,12 @@ import json
 import sys
 from pathlib import Path
 
-from minttt.bounds.long_run import (
-    bounds_plot,
-    hinted_upper,
-    level_lower,
-    load_checkpoint,
-    long_solve,
-    opening_bounds,
-    searched_upper,
-)
-from minttt.fileio import write_json_atomic
+from minttt.bounds.openings import opening_bounds
+from minttt.bounds.runs import hinted_upper, level_lower, long_solve, searched_upper
+from minttt.bounds.state import checkpoint_store, read_state
+from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.variants import Variant
+from minttt.render.bounds import bounds_plot
 
 RUNS: tuple[tuple[str, str, float], ...] = (  # game, role, seconds
     ("mnk:3,4,3", "first", 60.0),
@@ -91,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         v = variant(game, role)
         path = args.out / f"{v.name.replace('@', '_').replace(':', '').replace(',', '')}.json"
         if args.lp or (args.only and args.only not in v.name):
-            states[v.name] = load_checkpoint(path, v)  # kept as it is (run before)
+            with checkpoint_store(path) as store:  # kept as it is (run before)
+                states[v.name] = read_state(store, v)
             continue
         if args.levels > 0:
             states[v.name] = level_lower(
@@ -124,9 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     decomposition = old.get("opening_decomposition", [])
     lp_rows = old.get("lp_relaxation", [])
     if args.lp:
-        from minttt.bounds.lp import lp_bound
+        from dataclasses import asdict
+
         from minttt.formula.arrays import encode_arrays
         from minttt.game.arrays import build_array_graph
+        from minttt.solvers.highs import lp_bound
 
         lp_rows = []
         for game, role, limit in LP_RUNS:
@@ -134,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             f = encode_arrays(build_array_graph(v.rules), v)
             row = lp_bound(f, limit * args.limit_scale)
             if row is not None:
-                lp_rows.append({"variant": v.name, **row})
+                lp_rows.append({"variant": v.name, **asdict(row)})
                 say(f"{v.name}: LP relaxation {row}")
     for game, limit in OPENINGS:
         v = variant(game, "first")
@@ -143,12 +141,12 @@ def main(argv: list[str] | None = None) -> int:
             continue
         decomposition = [d for d in decomposition if d["variant"] != v.name]
         say(f"{v.name}: decomposition by opening")
-        decomposition.append(opening_bounds(v, limit * args.limit_scale, say=say))
+        decomposition.append(opening_bounds(v, limit * args.limit_scale, say=say).to_dict())
     summary = {
         "seed": SEED,
         "variants": {
             name: {
-                k: st.get(k)
+                k: st.to_dict().get(k)
                 for k in (
                     "lower",
                     "upper",
@@ -169,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         "lp_relaxation": lp_rows,
     }
     write_json_atomic(args.out / "bounds.json", summary)
-    bounds_plot(states, args.out / "bounds.png")
+    plot = bounds_plot({name: st.history for name, st in states.items()})
+    write_bytes_atomic(args.out / "bounds.png", plot)
     return 0
 
 

@@ -10,7 +10,8 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
 from minttt.bounds.greedy import greedy_for
-from minttt.bounds.long_run import load_checkpoint, long_solve
+from minttt.bounds.runs import long_solve
+from minttt.bounds.state import checkpoint_store, read_state
 from minttt.errors import InputError
 from minttt.formula.arrays import encode_arrays, hard_clauses
 from minttt.formula.encode import encode
@@ -108,15 +109,15 @@ def test_long_solve_checkpoints_and_resumes(tmp_path):
     variant = Variant("second", None, "lookup", "entries", game="3x3")
     path = tmp_path / "ck.json"
     state = long_solve(variant, path, time_limit=30, say=lambda _m: None)
-    assert state["optimal"] and state["lower"] == state["upper"] == 72
+    assert state.optimal and state.lower == state.upper == 72
     saved = json.loads(path.read_text())
     assert saved["upper"] == 72 and saved["history"][-1][3] == "proven"
     table_file = tmp_path / saved["table"]
     assert table_file.exists()
     again = long_solve(variant, path, time_limit=30, say=lambda _m: None)
-    assert again["runs"] == 2 and again["upper"] == 72
-    with pytest.raises(InputError):
-        load_checkpoint(path, Variant("first", "any", "lookup", "entries"))
+    assert again.runs == 2 and again.upper == 72
+    with pytest.raises(InputError, match="checkpoint of 'second-lookup-entries'"):
+        read_state(checkpoint_store(path), Variant("first", "any", "lookup", "entries"))
 
 
 def test_a_copied_checkpoint_keeps_its_table_and_a_lost_one_is_said(tmp_path):
@@ -125,12 +126,12 @@ def test_a_copied_checkpoint_keeps_its_table_and_a_lost_one_is_said(tmp_path):
     variant = Variant("second", None, "lookup", "entries", game="mnk:3,4,3")
     first = tmp_path / "run1.json"
     state = long_solve(variant, first, time_limit=0, say=lambda _m: None)
-    upper = state["upper"]
+    upper = state.upper
     copy = tmp_path / "copy.json"
     copy.write_text(first.read_text())
     said: list[str] = []
     again = long_solve(variant, copy, time_limit=0, say=said.append)
-    assert again["upper"] == upper and again["table"] == state["table"] == "run1.table.json"
+    assert again.upper == upper and again.table == state.table == "run1.table.json"
     assert not any("dropped" in line for line in said)
     (tmp_path / "run1.table.json").unlink()
     lost: list[str] = []
@@ -144,8 +145,8 @@ def test_long_solve_bounds_under_a_zero_limit(tmp_path):
     """With no time for the solver, the run still leaves a verified table as its upper bound."""
     variant = Variant("second", None, "lookup", "entries", game="mnk:3,4,3")
     state = long_solve(variant, tmp_path / "c.json", time_limit=0, say=lambda _m: None)
-    assert state["upper"] is not None and state["lower"] <= state["upper"]
-    assert not state["optimal"]
+    assert state.upper is not None and state.lower <= state.upper
+    assert not state.optimal
 
 
 def test_solve_variant_on_an_array_graph_takes_the_array_driver():
@@ -166,13 +167,11 @@ def test_solve_variant_on_an_array_graph_takes_the_array_driver():
 def test_position_objective_proves_the_edge_optimum_with_each_backend(sat):
     """RC2 minimises table positions (one soft literal per lookup clause): same optimum as the
     edge objective of the formula, whichever SAT backend loads the clauses."""
-    from minttt.solvers.arrays import solver_objective
-
     variant = Variant("second", None, "lookup", "entries", game="3x3")
     g = build_array_graph(variant.rules)
     f = encode_arrays(g, variant)
-    soft = solver_objective(f)
-    assert len(soft) == len(f.long_ptr) - 1 < len(f.objective)
+    soft, weights = f.soft()
+    assert weights is None and len(soft) == len(f.heads()) < len(f.objective)
     w = WCNF()
     for chunk in f.chunks():
         for c in chunk:
@@ -204,22 +203,22 @@ def test_hinted_descent_reaches_and_proves_the_optimum():
 
 
 def test_hinted_upper_keeps_a_verified_table(tmp_path):
-    from minttt.bounds.long_run import hinted_upper
+    from minttt.bounds.runs import hinted_upper
     from minttt.table.model import load_table
 
     variant = Variant("second", None, "lookup", "entries", game="3x3")
     path = tmp_path / "o.json"
     state = hinted_upper(variant, path, hint_seconds=20, say=lambda _: None)
-    table = load_table(tmp_path / state["table"])
-    assert table.size == state["upper"] and verify_table(table).ok
+    table = load_table(tmp_path / state.table)
+    assert table.size == state.upper and verify_table(table).ok
     assert (
-        state["optimal"]
-        and state["lower"]
-        == state["upper"]
+        state.optimal
+        and state.lower
+        == state.upper
         == rc2_arrays(encode_arrays(build_array_graph(variant.rules), variant)).lower
     )
     again = hinted_upper(variant, path, hint_seconds=5, say=lambda _: None)  # resumes the table
-    assert again["upper"] == state["upper"] and again["runs"] == 2
+    assert again.upper == state.upper and again.runs == 2
 
 
 def _cli(*args, **kw):

@@ -92,7 +92,7 @@ def good_doc(tmp_path: Path) -> dict:
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda d: "not json {", "not readable"),
+        (lambda d: "not json {", "not a readable evolve checkpoint"),
         (lambda d: {**d, "format": "other"}, "is not a minttt-evolve-checkpoint"),
         (lambda d: {**d, "version": 2}, "version 2"),
         (lambda d: {**d, "recipe": "cornell"}, "no valid config"),
@@ -143,7 +143,7 @@ def test_bad_checkpoints_are_refused(tmp_path: Path, mutate, message: str) -> No
     with pytest.raises(InputError, match=message) as err:
         run(HochmuthConfig(population=6, generations=2, seed=0), checkpoint=path)
     assert "\n" not in str(err.value)
-    assert str(err.value).count(f"checkpoint {path}") == 1
+    assert str(err.value).count(str(path)) == 1
 
 
 def test_schema_is_valid_and_holds_what_both_recipes_write(tmp_path: Path) -> None:
@@ -168,5 +168,5 @@ def test_other_recipe_is_refused(tmp_path: Path) -> None:
 
 
 def test_missing_file_is_unreadable(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="not readable"):
+    with pytest.raises(InputError, match="cannot read"):
         ck.load_checkpoint(tmp_path / "nope.json")

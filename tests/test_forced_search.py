@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from minttt.bounds.greedy import LevelBuild, forced_search, greedy_table, tree_cost
-from minttt.bounds.long_run import searched_upper
-from minttt.bounds.portfolio import search_portfolio
+from minttt.bounds.runs import searched_upper
+from minttt.bounds.search import search_portfolio
 from minttt.errors import DefectError
 from minttt.formula.arrays import encode_arrays, table_edge_mask
 from minttt.formula.variants import Variant
@@ -110,12 +110,12 @@ def test_searched_upper_keeps_a_verified_table_and_resumes(tmp_path: Path):
     ckpt = tmp_path / "o.json"
     say: list[str] = []
     state = searched_upper(variant, ckpt, seconds=4, seeds=1, rounds=1, workers=1, say=say.append)
-    first = state["upper"]
+    first = state.upper
     assert first >= MINIMA[variant.name] and (tmp_path / "o.table.json").is_file()
     state = searched_upper(variant, ckpt, seconds=4, seeds=1, rounds=1, workers=1, say=say.append)
-    assert state["upper"] <= first and state["search"]["start"] == first
+    assert state.upper <= first and state.search["start"] == first
     saved = json.loads(ckpt.read_text())
-    assert saved["search"]["found"][0]["entries"] >= state["upper"]
+    assert saved["search"]["found"][0]["entries"] >= state.upper
     counts = saved["search"]["found"][0]["counts"]  # what the search did, in the checkpoint
     assert counts["steps"] >= 1 and counts["unsolved"] <= counts["steps"]
 
@@ -124,7 +124,7 @@ def test_an_interrupted_search_keeps_the_rounds_that_arrived(tmp_path: Path, mon
     """Each task's table is verified and saved as it arrives: an interrupt in a later round
     leaves the checkpoint with the smaller table of an earlier one (and never an unverified
     one: a table a worker got wrong is refused)."""
-    import minttt.bounds.portfolio as portfolio
+    import minttt.bounds.search as portfolio
     from minttt.bounds.greedy import improve
 
     variant = Variant.parse("second-lookup-entries@mnk:3,4,3")
@@ -138,8 +138,8 @@ def test_an_interrupted_search_keeps_the_rounds_that_arrived(tmp_path: Path, mon
     broken.pop(max(broken))  # a table missing an entry: smaller, and wrong
 
     def interrupted(variant, start, *, on_result, **_kw):
-        on_result(portfolio.SearchResult(0, 0, greedy if start is None else start, []))
-        on_result(portfolio.SearchResult(1, 0, better, [(1.0, len(better))]))
+        on_result(portfolio.FoundTable(0, 0, greedy if start is None else start, []))
+        on_result(portfolio.FoundTable(1, 0, better, [(1.0, len(better))]))
         raise KeyboardInterrupt
 
     monkeypatch.setattr(portfolio, "search_portfolio", interrupted)
@@ -151,7 +151,7 @@ def test_an_interrupted_search_keeps_the_rounds_that_arrived(tmp_path: Path, mon
     assert (tmp_path / "o.table.json").is_file()
 
     def wrong(variant, start, *, on_result, **_kw):
-        on_result(portfolio.SearchResult(0, 0, broken, []))
+        on_result(portfolio.FoundTable(0, 0, broken, []))
         return []
 
     monkeypatch.setattr(portfolio, "search_portfolio", wrong)

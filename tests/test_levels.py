@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from minttt.bounds.greedy import greedy_table, tree_cost
-from minttt.bounds.levels import cut_formula, level_bounds
-from minttt.bounds.long_run import chosen_from_table
+from minttt.bounds.levels import level_bounds
 from minttt.formula.arrays import encode_arrays, table_edge_mask
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
+from minttt.solvers.arrays import moves_from_table
 from minttt.table.model import load_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +63,7 @@ def test_each_level_at_most_what_a_verified_table_has_there(name):
     formula = encode_arrays(graph, variant)
     result = level_bounds(graph, formula, seconds_per_level=20)
     stem = name.replace("@", "_").replace(":", "").replace(",", "")
-    shipped = chosen_from_table(graph, load_table(ROOT / f"results/games/{stem}.table.json"))
+    shipped = moves_from_table(graph, load_table(ROOT / f"results/games/{stem}.table.json"))
     side = variant.role.sides[0]
     allowed = table_edge_mask(graph, variant)
     greedy = greedy_table(graph, allowed, side, tree_cost(graph, allowed, side))
@@ -83,10 +83,10 @@ def test_the_cut_keeps_exactly_the_clauses_above_the_level():
     variant = Variant.parse("second-lookup-entries")
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
-    whole = cut_formula(graph, formula, 99)
+    whole = formula.cut(graph, 99)
     assert np.array_equal(whole.long_lits, formula.long_lits)
     assert np.array_equal(whole.binary, formula.binary)
-    top = cut_formula(graph, formula, 1)
+    top = formula.cut(graph, 1)
     assert len(top.long_ptr) == 1 and len(top.binary) == 0  # only the start units are left
     assert np.array_equal(top.units, formula.units)
 

@@ -1,4 +1,4 @@
-"""The linear-programming bounds (minttt.bounds.lp) against the certified 3x3 minima, and
+"""The linear-programming bounds (minttt.solvers.highs) against the certified 3x3 minima, and
 ``minttt scale --mip`` on a checkpoint. HiGHS really runs (scipy, the lp extra)."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from minttt.bounds.lp import lp_bound, mip_bound
 from minttt.formula.arrays import encode_arrays
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.solvers.arrays import array_table, moves_from_model
+from minttt.solvers.highs import lp_bound, mip_bound
 from minttt.table.verify import verify_table
 
 pytest.importorskip("scipy", reason="the LP bounds need scipy (pip install 'minttt[lp]')")
@@ -43,9 +43,9 @@ def test_mip_proves_each_certified_minimum_and_its_point_is_a_perfect_table(name
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
     result = mip_bound(formula, 60)
-    assert result is not None and result["optimal"]
-    assert result["lower"] == result["upper"] == MINIMA[name]
-    chosen = moves_from_model(graph, formula, result["point"])
+    assert result is not None and result.optimal
+    assert result.lower == result.upper == MINIMA[name]
+    chosen = moves_from_model(graph, formula, result.point)
     table = array_table(graph, formula, chosen, {"variant": name, "source": "mip", "seed": 0})
     assert table.size == MINIMA[name] and verify_table(table).ok
 
@@ -54,17 +54,17 @@ def test_mip_proves_each_certified_minimum_and_its_point_is_a_perfect_table(name
 def test_lp_relaxation_never_passes_a_certified_minimum(name):
     variant = Variant.parse(name)
     result = lp_bound(encode_arrays(build_array_graph(variant.rules), variant))
-    assert result is not None and result["lp_value"] is not None
-    assert 1 <= result["lower"] <= MINIMA[name]
-    assert result["lower"] == int(np.ceil(result["lp_value"] - 1e-6))
+    assert result is not None and result.lp_value is not None
+    assert 1 <= result.lower <= MINIMA[name]
+    assert result.lower == int(np.ceil(result.lp_value - 1e-6))
 
 
 def test_a_stopped_branch_and_bound_is_still_a_bound():
     variant = Variant.parse("second-lookup-entries@mnk:3,4,3")  # 189, proven by RC2
     result = mip_bound(encode_arrays(build_array_graph(variant.rules), variant), 3)
-    assert result is not None and not result["optimal"]
-    assert result["lower"] <= 189
-    assert result["upper"] is None or result["upper"] >= 189
+    assert result is not None and not result.optimal
+    assert result.lower <= 189
+    assert result.upper is None or result.upper >= 189
 
 
 def _scale(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -118,6 +118,7 @@ def test_ctrl_c_stops_the_branch_and_bound_at_once_and_writes_nothing(tmp_path: 
         text=True,
     )
     assert proc.stderr is not None
+    assert "graph and formula" in proc.stderr.readline()
     assert "branch and bound" in proc.stderr.readline()  # HiGHS has started
     time.sleep(2)
     proc.send_signal(signal.SIGINT)

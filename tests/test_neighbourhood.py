@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from minttt.bounds.greedy import greedy_table, tree_cost
-from minttt.bounds.neighbourhood import covered, lns_search, resolve
-from minttt.formula.arrays import encode_arrays, table_edge_mask
+from minttt.bounds.neighbourhood import lns_search, resolve
+from minttt.formula.arrays import encode_arrays, encode_region, table_edge_mask
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.solvers.arrays import array_table
@@ -53,7 +53,7 @@ def _verified(variant, graph, table) -> bool:
 )
 def test_the_whole_table_re_solved_is_the_certified_minimum(name):
     variant, graph, side, allowed, first = _setup(name)
-    whole = resolve(graph, allowed, side, first, graph.table_starts(side))
+    whole = resolve(graph, variant, first, graph.table_starts(side))
     assert whole is not None and len(whole) == MINIMA[name]
     assert _verified(variant, graph, whole)
 
@@ -68,9 +68,9 @@ def test_a_re_solve_never_grows_and_keeps_the_rest(seed):
         levels.setdefault(int(graph.depth[h]), []).append(h)
     d = rng.choice(sorted(levels)[1:-1])
     roots = rng.sample(levels[d], min(len(levels[d]), rng.randint(1, 6)))
-    new = resolve(graph, allowed, side, first, roots)
+    new = resolve(graph, variant, first, roots)
     assert new is not None and len(new) <= len(first)
-    kept = covered(graph, side, first, set(roots)).difference(roots)
+    kept = set(graph.walk_table(side, first, stop=set(roots))).difference(roots)
     assert all(new[h] == first[h] for h in kept)
     assert _verified(variant, graph, new)
 
@@ -88,9 +88,9 @@ def test_a_window_never_grows_keeps_what_lies_past_it_and_verifies(seed):
     d = rng.choice(sorted(levels)[:-1])
     roots = rng.sample(levels[d], min(len(levels[d]), rng.randint(1, 8)))
     horizon = rng.randint(1, 4)
-    new = resolve(graph, allowed, side, first, roots, horizon=horizon)
+    new = resolve(graph, variant, first, roots, horizon=horizon)
     assert new is not None and len(new) <= len(first)
-    kept = covered(graph, side, first, set(roots)).difference(roots)
+    kept = set(graph.walk_table(side, first, stop=set(roots))).difference(roots)
     assert all(new[h] == first[h] for h in kept)
     past = [h for h in new if graph.depth[h] >= d + 2 * horizon]
     assert all(new[h] == first.get(h) for h in past)
@@ -103,8 +103,8 @@ def test_a_window_never_grows_keeps_what_lies_past_it_and_verifies(seed):
 def test_a_window_past_the_last_level_is_the_whole_re_solve(name, horizon):
     variant, graph, side, allowed, first = _setup(name)
     starts = graph.table_starts(side)
-    whole = resolve(graph, allowed, side, first, starts)
-    window = resolve(graph, allowed, side, first, starts, horizon=horizon)
+    whole = resolve(graph, variant, first, starts)
+    window = resolve(graph, variant, first, starts, horizon=horizon)
     assert whole is not None and window is not None
     assert len(window) == len(whole) == MINIMA[name]
     assert _verified(variant, graph, window)
@@ -116,7 +116,7 @@ def test_a_deep_window_gains_where_shallow_ones_cannot_see():
     minimum: a window trades exactness for size, never correctness."""
     variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
     starts = graph.table_starts(side)
-    sizes = [len(resolve(graph, allowed, side, first, starts, horizon=h) or {}) for h in (1, 4)]
+    sizes = [len(resolve(graph, variant, first, starts, horizon=h) or {}) for h in (1, 4)]
     assert sizes[0] == len(first) > sizes[1] >= MINIMA["second-lookup-entries@mnk:3,4,3"]
 
 
@@ -134,7 +134,7 @@ def test_a_horizons_weights_count_what_only_it_leads_to(seed):
     for _ in range(50):  # a neighbourhood with positions reached only through its roots
         d = rng.choice(sorted(levels)[:-2])
         roots = rng.sample(levels[d], min(len(levels[d]), 3))
-        keep = covered(graph, side, first, set(roots))
+        keep = set(graph.walk_table(side, first, stop=set(roots)))
         level = d + 2 * rng.randint(1, 2)
         frontier = [h for h in first if graph.depth[h] == level and h not in keep]
         if frontier:
@@ -161,10 +161,10 @@ def test_a_horizons_weights_count_what_only_it_leads_to(seed):
 
 
 def test_an_oversized_or_interrupted_re_solve_is_not_used():
-    _, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
+    variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
     roots = graph.table_starts(side)
-    assert resolve(graph, allowed, side, first, roots, max_vars=50) is None
-    assert resolve(graph, allowed, side, first, roots, time_limit=1e-6) is None
+    assert resolve(graph, variant, first, roots, max_vars=50) is None
+    assert resolve(graph, variant, first, roots, time_limit=1e-6) is None
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def test_lns_tables_verify_and_only_shrink(name):
     variant, graph, side, allowed, first = _setup(name)
     counts: dict[str, int] = {}
     table, history = lns_search(
-        graph, allowed, side, first, seed=1, steps=40, max_vars=20_000, counts=counts
+        graph, variant, first, seed=1, steps=40, max_vars=20_000, counts=counts
     )
     assert counts["steps"] + counts["kicks"] <= 40  # a kick takes a step of its own
     assert counts["smaller"] + counts["plateau"] + counts["unsolved"] <= counts["steps"]
@@ -191,7 +191,7 @@ def test_lns_tables_verify_and_only_shrink(name):
 def test_lns_improves_the_3x4_second_players_greedy_table():
     """The greedy table (281 entries) is far from the proven 189; a few exact re-solves gain."""
     variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
-    table, _ = lns_search(graph, allowed, side, first, seed=0, steps=60, max_vars=20_000)
+    table, _ = lns_search(graph, variant, first, seed=0, steps=60, max_vars=20_000)
     assert 189 <= len(table) < len(first)
 
 
@@ -203,9 +203,9 @@ def budgets(monkeypatch) -> list[int]:
     seen: list[int] = []
     real = nb._resolve
 
-    def spy(graph, allowed, side, table, roots, limit, max_vars, solver="g4", horizon=None):
+    def spy(graph, variant, table, roots, allowed, limit, max_vars, horizon=None):
         seen.append(max_vars)
-        return real(graph, allowed, side, table, roots, limit, max_vars, solver, horizon)
+        return real(graph, variant, table, roots, allowed, limit, max_vars, horizon)
 
     monkeypatch.setattr(nb, "_resolve", spy)
     return seen
@@ -215,11 +215,11 @@ def test_the_budget_grows_while_the_search_stalls(budgets: list[int]):
     """Variable neighbourhood search: budgets 100, 400, 1,600 while nothing improves (from the
     minimum, nothing can); the next test: back to 100 as soon as a smaller table comes."""
     variant, graph, side, allowed, first = _setup("second-lookup-entries")
-    best = resolve(graph, allowed, side, first, graph.table_starts(side))
+    best = resolve(graph, variant, first, graph.table_starts(side))
     assert best is not None and len(best) == MINIMA["second-lookup-entries"]
     budgets.clear()  # the set-up re-solve above went through the spy too
     table, history = lns_search(
-        graph, allowed, side, best, steps=12, min_vars=100, max_vars=1600, patience=3
+        graph, variant, best, steps=12, min_vars=100, max_vars=1600, patience=3
     )
     assert len(table) == len(best) and len(history) == 1  # the minimum: nothing to gain
     assert budgets == [100] * 3 + [400] * 3 + [1600] * 6
@@ -227,9 +227,9 @@ def test_the_budget_grows_while_the_search_stalls(budgets: list[int]):
 
 @pytest.mark.slow
 def test_the_budget_falls_back_after_each_smaller_table(budgets: list[int]):
-    _, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")  # greedy: 281
+    variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")  # greedy: 281
     table, history = lns_search(
-        graph, allowed, side, first, steps=25, min_vars=100, max_vars=20_000, patience=2
+        graph, variant, first, steps=25, min_vars=100, max_vars=20_000, patience=2
     )
     gains = [i for i in range(1, len(budgets)) if budgets[i] < budgets[i - 1]]
     assert len(history) > 1 and gains  # each smaller table sent the budget back to 100
@@ -249,11 +249,11 @@ def test_a_kick_moves_its_roots_and_leaves_a_complete_table(seed):
         levels.setdefault(int(graph.depth[h]), []).append(h)
     d = rng.choice(sorted(levels)[1:-1])
     roots = rng.sample(levels[d], min(len(levels[d]), 3))
-    kicked = _kick(graph, allowed, side, first, roots, 30.0, 10**6)
+    kicked = _kick(graph, variant, allowed, first, roots, 30.0, 10**6)
     assert kicked is not None
     free = [h for h in roots if allowed[graph.ptr[h] : graph.ptr[h + 1]].sum() > 1]
     assert free and all(kicked[h] != first[h] for h in free)
-    kept = covered(graph, side, first, set(free)).difference(free)
+    kept = set(graph.walk_table(side, first, stop=set(free))).difference(free)
     assert all(kicked[h] == first[h] for h in kept)
     assert _verified(variant, graph, kicked)
 
@@ -262,7 +262,7 @@ def test_lns_with_windows_re_solves_windows_and_its_tables_verify():
     variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
     counts: dict[str, int] = {}
     table, history = lns_search(
-        graph, allowed, side, first, seed=2, steps=30, max_vars=20_000, counts=counts,
+        graph, variant, first, seed=2, steps=30, max_vars=20_000, counts=counts,
         horizons=(1, 2, 3),
     )  # fmt: skip
     assert 0 < counts["windows"] < counts["steps"]
@@ -278,7 +278,7 @@ def test_kicks_start_from_the_best_table_and_never_lose_it(monkeypatch):
     import minttt.bounds.neighbourhood as nb
 
     variant, graph, side, allowed, first = _setup("second-lookup-entries")
-    best = resolve(graph, allowed, side, first, graph.table_starts(side))
+    best = resolve(graph, variant, first, graph.table_starts(side))
     assert best is not None
     kicks: list[int] = []
     real = nb._kick
@@ -292,8 +292,7 @@ def test_kicks_start_from_the_best_table_and_never_lose_it(monkeypatch):
     counts: dict[str, int] = {}
     table, history = lns_search(
         graph,
-        allowed,
-        side,
+        variant,
         best,
         seed=3,
         steps=40,
@@ -309,7 +308,7 @@ def test_kicks_start_from_the_best_table_and_never_lose_it(monkeypatch):
     assert len(table) == len(best) and history == [(0.0, len(best))]
     assert _verified(variant, graph, table)
     kicks.clear()
-    lns_search(graph, allowed, side, best, steps=20, max_vars=400, patience=3, kick=False)
+    lns_search(graph, variant, best, steps=20, max_vars=400, patience=3, kick=False)
     assert not kicks
 
 
@@ -334,11 +333,11 @@ def _reference_sub_formula(graph, allowed, roots, paid):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_array_built_sub_formula_is_the_plain_one(seed):
-    """The sub-formula built a level at a time with array operations has exactly the positions
-    (in the same order), moves and move-to-grandchild clauses of the plain definition."""
-    from minttt.bounds.neighbourhood import _SubFormula
-
+def test_the_region_formula_is_the_plain_one(seed):
+    """The region below some roots, built a level at a time with array operations by the one
+    lookup encoder, has exactly the positions, moves and move-to-grandchild clauses of the plain
+    definition (numbered as the whole formula numbers them: positions, then moves, in node and
+    edge order), a unit per root and a lookup clause per position."""
     name = ["second-lookup-entries@mnk:3,4,3", "first-any-lookup-entries@mnk:3,4,3"][seed % 2]
     variant, graph, side, allowed, first = _setup(name)
     rng = random.Random(seed)
@@ -347,19 +346,36 @@ def test_the_array_built_sub_formula_is_the_plain_one(seed):
         levels.setdefault(int(graph.depth[h]), []).append(h)
     d = rng.choice(sorted(levels))
     roots = sorted(rng.sample(levels[d], min(len(levels[d]), rng.randint(1, 4))))
-    paid = covered(graph, side, first, set(roots)).difference(roots)
-    sub = _SubFormula.build(graph, allowed, roots, paid, 10**7)
+    paid = set(graph.walk_table(side, first, stop=set(roots))).difference(roots)
+    region = encode_region(graph, variant, roots=roots, paid=paid)
     positions, moves = _reference_sub_formula(graph, allowed, roots, paid)
-    assert sub is not None and sub.positions.tolist() == positions
-    built = [
-        (int(sub.positions[i]), int(e)) for i, e in zip(sub.move_pos, sub.move_edge, strict=True)
-    ]
-    assert built == [(h, e) for h, e, _ in moves]
+    assert region is not None and region.pos_node.tolist() == sorted(positions)
+    assert region.edge_id.tolist() == sorted(e for _, e, _ in moves)
+    grand = {e: g for _, e, g in moves}
     needs: dict[int, set[int]] = {}
-    for k, i in zip(sub.pair_move.tolist(), sub.pair_pos.tolist(), strict=True):
-        needs.setdefault(k, set()).add(int(sub.positions[i]))
-    assert [frozenset(needs.get(k, ())) for k in range(len(moves))] == [g for _, _, g in moves]
-    assert _SubFormula.build(graph, allowed, roots, paid, sub.num_vars - 1) is None
-    w = sub.wcnf(roots)
-    assert w.nv == sub.num_vars and len(w.soft) == len(positions)
-    assert len(w.hard) == len(roots) + len(sub.pair_move) + len(positions)
+    for e_var, p_var in region.binary.tolist():
+        edge = int(region.edge_id[-e_var - region.positions - 1])
+        needs.setdefault(edge, set()).add(int(region.pos_node[p_var - 1]))
+    assert {e: frozenset(needs.get(e, ())) for e in grand} == grand
+    assert sorted(region.pos_node[region.units - 1].tolist()) == roots
+    assert sorted(region.pos_node[region.heads() - 1].tolist()) == sorted(positions)
+    soft, weights = region.soft()
+    assert weights is None and len(soft) == len(positions)
+    assert (
+        encode_region(graph, variant, roots=roots, paid=paid, max_vars=region.num_vars - 1) is None
+    )
+
+
+def test_a_window_region_weighs_its_frontier_and_answers_nothing_there():
+    variant, graph, side, allowed, first = _setup("second-lookup-entries@mnk:3,4,3")
+    starts = graph.table_starts(side)
+    level = int(graph.depth[starts[0]]) + 2
+    frontier = {h: 1 + h % 5 for h in first if graph.depth[h] == level}
+    region = encode_region(graph, variant, roots=starts, horizon=1, frontier=frontier)
+    assert region is not None and region.weights is not None
+    at_frontier = graph.depth[region.pos_node] == level
+    assert set(region.pos_node[at_frontier].tolist()) <= set(frontier)
+    assert region.weights[at_frontier].tolist() == [
+        frontier[h] for h in region.pos_node[at_frontier].tolist()
+    ]
+    assert not at_frontier[region.heads() - 1].any()  # no lookup clause past the horizon

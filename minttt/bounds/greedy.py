@@ -108,7 +108,7 @@ def improve(
             break
         w = cost.copy()
         if r % 2:
-            inside = _positions(graph, best)
+            inside = graph.replies(np.fromiter(best.values(), dtype=np.int64, count=len(best)))
             w[inside] *= rng.random()
         cand = greedy_table(graph, allowed, side, w, rng)
         if len(cand) < len(best):
@@ -116,14 +116,6 @@ def improve(
             if on_better is not None:
                 on_better(best)
     return best
-
-
-def _positions(graph: ArrayGraph, chosen: dict[int, int]) -> np.ndarray:
-    """The grandchildren a table reaches through its moves (node indices)."""
-    uptr, uchild = graph.unique_children
-    kids = graph.child[np.fromiter(chosen.values(), dtype=np.int64, count=len(chosen))]
-    parts = [uchild[uptr[c] : uptr[c + 1]] for c in kids.tolist()]
-    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
 
 
 class LevelBuild:

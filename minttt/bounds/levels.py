@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-
-import numpy as np
+from dataclasses import dataclass
 
 from minttt.formula.arrays import ArrayFormula
 from minttt.game.arrays import ArrayGraph
@@ -66,32 +64,6 @@ class LevelBounds:
         return all(level.optimal for level in self.levels)
 
 
-def _head_depths(graph: ArrayGraph, formula: ArrayFormula) -> tuple[np.ndarray, np.ndarray]:
-    """The position variable heading each lookup clause, and its depth."""
-    heads = -formula.long_lits[formula.long_ptr[:-1]].astype(np.int64)
-    return heads, graph.depth[formula.pos_node[heads - 1]].astype(np.int64)
-
-
-def cut_formula(graph: ArrayGraph, formula: ArrayFormula, depth: int) -> ArrayFormula:
-    """``formula`` without the lookup clauses of positions at ``depth`` or below and without the
-    move clauses that lead below ``depth`` (variables keep their numbers)."""
-    _, head_depth = _head_depths(graph, formula)
-    keep = np.flatnonzero(head_depth < depth)
-    lens = np.diff(formula.long_ptr)[keep]
-    starts = formula.long_ptr[keep]
-    offs = np.repeat(np.cumsum(lens) - lens, lens)
-    idx = np.repeat(starts, lens) + (np.arange(int(lens.sum()), dtype=np.int64) - offs)
-    ptr = np.zeros(len(keep) + 1, dtype=np.int64)
-    np.cumsum(lens, out=ptr[1:])
-    target_depth = graph.depth[formula.pos_node[formula.binary[:, 1].astype(np.int64) - 1]]
-    return replace(
-        formula,
-        binary=formula.binary[target_depth <= depth],
-        long_lits=formula.long_lits[idx],
-        long_ptr=ptr,
-    )
-
-
 def level_bounds(
     graph: ArrayGraph,
     formula: ArrayFormula,
@@ -99,15 +71,16 @@ def level_bounds(
     seconds_per_level: float = 60.0,
     on_level: Callable[[LevelBound], None] | None = None,
 ) -> LevelBounds:
-    """Each table level's minimum by RC2 over :func:`cut_formula` (a bound of it when RC2 runs out
+    """Each table level's minimum by RC2 over the formula cut at that level
+    (:meth:`~minttt.formula.arrays.ArrayFormula.cut`; a bound of it when RC2 runs out
     of ``seconds_per_level``), from the first level down; ``on_level`` sees each as it is done."""
     if formula.variant.objective != "entries":
         raise ValueError("level bounds count lookup entries: use an entries variant")
-    heads, head_depth = _head_depths(graph, formula)
+    heads, head_depth = formula.heads(), formula.head_depths(graph)
     out: list[LevelBound] = []
     for depth in sorted(set(head_depth.tolist())):
         start = time.perf_counter()
-        cut = cut_formula(graph, formula, depth)
+        cut = formula.cut(graph, depth)
         result = rc2_arrays(cut, timeout=seconds_per_level, objective=heads[head_depth == depth])
         level = LevelBound(
             depth=depth,
@@ -121,4 +94,4 @@ def level_bounds(
     return LevelBounds(out)
 
 
-__all__ = ["LevelBound", "LevelBounds", "cut_formula", "level_bounds"]
+__all__ = ["LevelBound", "LevelBounds", "level_bounds"]

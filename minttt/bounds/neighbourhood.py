@@ -1,15 +1,17 @@
 """Large-neighbourhood search: re-solve part of a table exactly with MaxSAT under the rest.
 
 A *neighbourhood* is a set of table positions at one level (the roots). Everything the table
-reaches without playing a root's move keeps its move (:func:`covered`); below the roots, the
-lookup formula is built again with those covered positions as already paid for, and RC2 finds the
-smallest sub-table that answers every position the roots lead to (:func:`resolve`). The table's
-own sub-table is one solution of that formula, so a re-solve never makes the table bigger, and it
-counts a position shared with the rest of the table, or between two roots, once: that sharing is
-what the greedy rebuilds of :func:`minttt.bounds.greedy.forced_search` cannot see. A *window*
-re-solves only a few levels below the roots, landing on positions the table already answers
-(:func:`resolve` with a ``horizon``): it reaches the shallow levels, whose whole sub-tables are
-far too big to re-solve.
+reaches without playing a root's move keeps its move (the table's walk stopped at the roots,
+:meth:`~minttt.game.arrays.ArrayGraph.walk_table`); below the roots, the lookup formula of that
+region is built with those positions as already paid for
+(:func:`~minttt.formula.arrays.encode_region`), and RC2 finds the smallest sub-table that answers
+every position the roots lead to (:func:`resolve`, :func:`~minttt.solvers.arrays.rc2_arrays`).
+The table's own sub-table is one solution of that formula, so a re-solve never makes the table
+bigger, and it counts a position shared with the rest of the table, or between two roots, once:
+that sharing is what the greedy rebuilds of :func:`minttt.bounds.greedy.forced_search` cannot
+see. A *window* re-solves only a few levels below the roots, landing on positions the table
+already answers (:func:`resolve` with a ``horizon``): it reaches the shallow levels, whose whole
+sub-tables are far too big to re-solve.
 
 :func:`lns_search` repeats it: a level at random, a root at random, and with it the positions of
 that level whose boards do not conflict with the root's (the ones most likely to share
@@ -29,22 +31,22 @@ on its own.
 >>> g = build_array_graph(v.rules)
 >>> allowed = table_edge_mask(g, v)
 >>> start = greedy_table(g, allowed, 2, tree_cost(g, allowed, 2))
->>> len(resolve(g, allowed, 2, start, g.table_starts(2)))  # all of it: the proven minimum
+>>> len(resolve(g, v, start, g.table_starts(2)))  # all of it: the proven minimum
 72
 """
 
 from __future__ import annotations
 
 import random
-import threading
 import time
 from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
-from pysat.examples.rc2 import RC2
-from pysat.formula import WCNF
 
+from minttt.formula.arrays import encode_region, table_edge_mask
+from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph
+from minttt.solvers.arrays import rc2_arrays
 
 HORIZONS = (1, 2, 3)
 """The windows :func:`lns_search` re-solves by default (levels below the roots); ``()``: none.
@@ -54,186 +56,25 @@ Side by side on 4x4 k=4 O (the 2,929 table, seed 0, 2,400 s each, one run on the
 COUNTS = ("steps", "windows", "unsolved", "smaller", "plateau", "kicks", "widest")
 """What :func:`lns_search` counts (its ``counts`` argument)."""
 
-
-def covered(
-    graph: ArrayGraph, side: int, table: dict[int, int], roots: Collection[int]
-) -> set[int]:
-    """The non-terminal table positions ``table`` reaches when it plays no root's move (the roots
-    themselves are reached: they are table positions the rest of the table leads to)."""
-    uptr, uchild = graph.unique_children
-    child, terminal = graph.child, graph.terminal
-    seen = set(graph.table_starts(side))
-    stack = list(seen)
-    out: set[int] = set()
-    while stack:
-        h = stack.pop()
-        if terminal[h]:
-            continue
-        out.add(h)
-        if h in roots:
-            continue
-        c = int(child[table[h]])
-        for g in uchild[uptr[c] : uptr[c + 1]].tolist():
-            if g not in seen:
-                seen.add(g)
-                stack.append(g)
-    return out
-
-
-def _expand(ptr: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """CSR rows of ``nodes``: ``(row of each item, item index)``, rows in order, items in order."""
-    starts, ends = ptr[nodes], ptr[nodes + 1]
-    counts = ends - starts
-    row = np.repeat(np.arange(len(nodes)), counts)
-    offset = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    return row, np.repeat(starts, counts) + offset
-
-
-class _SubFormula:
-    """The lookup formula below ``roots`` with the ``paid`` positions left out (their answers are
-    kept): one variable per unpaid non-terminal position reached through allowed moves (the roots
-    first, then level by level in order of first reach), then one per allowed move of those (by
-    position, in edge order); ``None`` from :meth:`build` past ``max_vars``. Built with array
-    operations a level at a time: building and loading, not solving, is most of a re-solve.
-
-    With a ``horizon`` (a *window*), only the ``horizon`` table levels from the roots are
-    answered: a position ``horizon`` levels below them must be one of ``frontier`` (table
-    positions whose sub-tables are kept), each a variable with no moves that weighs what only it
-    leads to; a move that needs any other position there is left out."""
-
-    def __init__(
-        self, positions: np.ndarray, move_pos: np.ndarray, move_edge: np.ndarray,
-        pair_move: np.ndarray, pair_pos: np.ndarray, inner: int, weights: np.ndarray,
-    ) -> None:  # fmt: skip
-        self.positions = positions  # node of each position variable (1-based: index + 1)
-        self.move_pos, self.move_edge = move_pos, move_edge  # position index and edge of a move
-        self.pair_move, self.pair_pos = pair_move, pair_pos  # move k needs position i
-        self.inner = inner  # positions to answer; those after them are a window's horizon
-        self.weights = weights  # each position's weight in the objective
-
-    @classmethod
-    def build(
-        cls,
-        graph: ArrayGraph,
-        allowed: np.ndarray,
-        roots: Sequence[int],
-        paid: Collection[int],
-        max_vars: int,
-        horizon: int | None = None,
-        frontier: dict[int, int] | None = None,
-    ) -> _SubFormula | None:
-        uptr, uchild = graph.unique_children
-        index = np.full(graph.size, -1, dtype=np.int64)  # node -> position index
-        stop = np.zeros(graph.size, dtype=bool)  # terminal or paid: not a position here
-        stop[graph.terminal] = True
-        stop[np.fromiter(paid, dtype=np.int64, count=len(paid))] = True
-        kept = np.zeros(graph.size, dtype=bool)  # the horizon's allowed positions
-        if frontier:
-            kept[np.fromiter(frontier, dtype=np.int64, count=len(frontier))] = True
-        frontier_nodes = np.zeros(0, dtype=np.int64)
-        current = np.asarray(roots, dtype=np.int64)
-        index[current] = np.arange(len(current))
-        positions, move_pos, move_edge, pair_move, pair_pos = [current], [], [], [], []
-        count, moves, level = len(current), 0, 0
-        while len(current):
-            level += 1
-            row, edge = _expand(graph.ptr, current)
-            keep = allowed[edge]
-            row, edge = row[keep], edge[keep]
-            mrow, grand = _expand(uptr, graph.child[edge].astype(np.int64))
-            grand = uchild[grand].astype(np.int64)
-            live = ~stop[grand]
-            mrow, grand = mrow[live], grand[live]
-            at_horizon = horizon is not None and level == horizon
-            if at_horizon:  # kept positions only
-                ok = np.ones(len(edge), dtype=bool)
-                ok[mrow[~kept[grand]]] = False
-                renumber = np.cumsum(ok) - 1
-                row, edge = row[ok], edge[ok]
-                live = ok[mrow]
-                mrow, grand = renumber[mrow[live]], grand[live]
-            move_index = moves + np.arange(len(edge))
-            new = grand[index[grand] < 0]
-            new = new[np.sort(np.unique(new, return_index=True)[1])]  # in order of first reach
-            index[new] = count + np.arange(len(new))
-            move_pos.append(index[current[row]])
-            move_edge.append(edge)
-            pair_move.append(move_index[mrow])
-            pair_pos.append(index[grand])
-            count, moves = count + len(new), moves + len(edge)
-            if count + moves > max_vars:
-                return None
-            if at_horizon:
-                frontier_nodes = new
-                break
-            positions.append(new)
-            current = new
-        inner = count - len(frontier_nodes)
-        weights = np.ones(count, dtype=np.int64)
-        if frontier:
-            weights[inner:] = [frontier[int(h)] for h in frontier_nodes.tolist()]
-        positions.append(frontier_nodes)
-        arrays = [
-            np.concatenate(x) if x else np.zeros(0, dtype=np.int64)
-            for x in (positions, move_pos, move_edge, pair_move, pair_pos)
-        ]
-        nodes, mpos, medge, pmove, ppos = arrays
-        return cls(nodes, mpos, medge, pmove, ppos, inner, weights)
-
-    @property
-    def num_vars(self) -> int:
-        return len(self.positions) + len(self.move_edge)
-
-    def wcnf(self, roots: Sequence[int]) -> WCNF:
-        """Hard: each root; a position to answer implies one of its moves; a move implies its
-        unpaid grandchildren. Soft: each position false (its weight)."""
-        n, inner = len(self.positions), self.inner
-        base = n + 1
-        move_var = base + np.arange(len(self.move_edge))
-        hard = [[i + 1] for i in range(len(roots))]  # the roots are the first positions
-        hard += np.stack([-(base + self.pair_move), self.pair_pos + 1], axis=1).tolist()
-        # -position, then its moves: one flat list cut at each position's start (moves are
-        # grouped by position already, positions in order)
-        starts = np.searchsorted(self.move_pos, np.arange(inner))
-        flat = np.insert(move_var, starts, -(np.arange(inner) + 1)).tolist()
-        cuts = (starts + np.arange(inner)).tolist() + [len(flat)]
-        hard += [flat[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
-        w = WCNF()
-        w.hard = hard
-        w.soft = [[-(i + 1)] for i in range(n)]
-        w.wght = self.weights.tolist()
-        w.topw = int(self.weights.sum()) + 1
-        w.nv = self.num_vars
-        return w
-
-    def answers(self, model: Sequence[int]) -> dict[int, int]:
-        """position node -> edge: the first true move (lowest edge) of each true position."""
-        values = np.asarray(model, dtype=np.int64)
-        base = len(self.positions) + 1
-        on = np.zeros(self.num_vars + 1, dtype=bool)
-        on[values[values > 0]] = True
-        chosen = np.flatnonzero(on[base + np.arange(len(self.move_edge))])
-        out: dict[int, int] = {}
-        for k in chosen.tolist():
-            out.setdefault(int(self.positions[self.move_pos[k]]), int(self.move_edge[k]))
-        return out
+SAT = "g4"  # the SAT solver under RC2 for a re-solve
 
 
 def resolve(
     graph: ArrayGraph,
-    allowed: np.ndarray,
-    side: int,
+    variant: Variant,
     table: dict[int, int],
     roots: Sequence[int],
     *,
+    allowed: np.ndarray | None = None,
     time_limit: float | None = None,
     max_vars: int = 10**7,
-    solver: str = "g4",
     horizon: int | None = None,
 ) -> dict[int, int] | None:
-    """``table`` with the sub-table below ``roots`` (table positions of one level) replaced by a
-    smallest one under the rest of the table; ``None`` when the formula passes ``max_vars`` or
-    RC2 does not finish in ``time_limit`` seconds (an interrupted answer is never used).
+    """``table`` (a table of ``variant``, ``node -> edge``) with the sub-table below ``roots``
+    (table positions of one level) replaced by a smallest one under the rest of the table;
+    ``None`` when the formula passes ``max_vars`` or RC2 does not finish in ``time_limit``
+    seconds (an interrupted answer is never used). ``allowed``: the moves the table may play
+    (default: the variant's).
 
     With a ``horizon``, a *window*: only the ``horizon`` table levels from the roots are
     re-solved, and the new moves must lead, ``horizon`` levels down, to positions the table
@@ -241,48 +82,47 @@ def resolve(
     position weighs the entries only it leads to, so the objective is exact for the table as it
     is and bounds any other answer from above: a window never makes the table bigger either,
     and it reaches the shallow levels, whose whole sub-tables are far too big to re-solve."""
-    return _resolve(graph, allowed, side, table, roots, time_limit, max_vars, solver, horizon)[0]
+    return _resolve(graph, variant, table, roots, allowed, time_limit, max_vars, horizon)[0]
 
 
 def _resolve(
     graph: ArrayGraph,
-    allowed: np.ndarray,
-    side: int,
+    variant: Variant,
     table: dict[int, int],
     roots: Sequence[int],
+    allowed: np.ndarray | None,
     time_limit: float | None,
     max_vars: int,
-    solver: str = "g4",
     horizon: int | None = None,
 ) -> tuple[dict[int, int] | None, int]:
-    """:func:`resolve`, and the sub-formula's variables (``max_vars + 1`` when it was too big)."""
+    """:func:`resolve`, and the region formula's variables (``max_vars + 1`` when too big)."""
+    side = variant.role.sides[0]
     roots = sorted(set(roots))
-    keep = covered(graph, side, table, set(roots))
-    paid = keep.difference(roots)
+    keep = graph.walk_table(side, table, stop=set(roots)).keys()
+    paid = keep - set(roots)
     frontier = None
     if horizon is not None:
         level = int(graph.depth[roots[0]]) + 2 * horizon
         frontier = _only_through(graph, table, keep, level)
-    sub = _SubFormula.build(graph, allowed, roots, paid, max_vars, horizon, frontier)
-    if sub is None:
+    formula = encode_region(
+        graph,
+        variant,
+        allowed=allowed,
+        roots=roots,
+        paid=paid,
+        horizon=horizon,
+        frontier=frontier,
+        max_vars=max_vars,
+    )
+    if formula is None:
         return None, max_vars + 1
-    rc2 = RC2(sub.wcnf(roots), solver=solver)
-    timer = None
-    if time_limit is not None:
-        timer = threading.Timer(time_limit, rc2.interrupt)
-        timer.start()
-    try:
-        model = rc2.compute(expect_interrupt=time_limit is not None)
-        if model is None or (timer is not None and not timer.is_alive()):
-            return None, sub.num_vars
-    finally:
-        if timer is not None:
-            timer.cancel()
-        rc2.delete()
+    outcome = rc2_arrays(formula, timeout=time_limit, sat=SAT)
+    if outcome.model is None:
+        return None, formula.num_vars
     moves = dict(table)
-    moves.update(sub.answers(model))
+    moves.update(formula.true_moves(graph, outcome.model))
     # the table these moves play: their answers at the positions reached from the start
-    return {h: moves[h] for h in covered(graph, side, moves, ())}, sub.num_vars
+    return graph.walk_table(side, moves), formula.num_vars
 
 
 def _only_through(
@@ -321,8 +161,7 @@ def _boards(graph: ArrayGraph, nodes: Sequence[int]) -> np.ndarray:
 
 def lns_search(
     graph: ArrayGraph,
-    allowed: np.ndarray,
-    side: int,
+    variant: Variant,
     start: dict[int, int],
     *,
     seed: int = 0,
@@ -368,12 +207,13 @@ def lns_search(
     >>> g = build_array_graph(v.rules)
     >>> allowed = table_edge_mask(g, v)
     >>> first = greedy_table(g, allowed, 2, tree_cost(g, allowed, 2))
-    >>> table, history = lns_search(g, allowed, 2, first, steps=20, max_vars=5000)
+    >>> table, history = lns_search(g, v, first, steps=20, max_vars=5000)
     >>> history[-1][1] == len(table) <= len(first)
     True
     """
     rng = random.Random(seed)
     t0 = time.perf_counter()
+    allowed = table_edge_mask(graph, variant)
     tally = counts if counts is not None else {}
     tally.update(dict.fromkeys(COUNTS, 0))
     best = dict(start)
@@ -391,7 +231,7 @@ def lns_search(
             budget, stale = min(4 * budget, max_vars), 0
         elif stale >= patience and kick:  # every budget exhausted: kick the best table
             _d, roots, _n = _neighbourhood(graph, best, rng, width, None)
-            kicked = _kick(graph, allowed, side, best, roots, limit, budget)
+            kicked = _kick(graph, variant, allowed, best, roots, limit, budget)
             stale = 0
             if kicked is not None:
                 tally["kicks"] += 1
@@ -402,7 +242,7 @@ def lns_search(
         tally["widest"] += budget == max_vars
         horizon = rng.choice(horizons) if horizons and rng.random() < 0.5 else None
         tally["windows"] += horizon is not None
-        new = _step(graph, allowed, side, current, rng, width, horizon, limit, budget)
+        new = _step(graph, variant, allowed, current, rng, width, horizon, limit, budget)
         if new is None:
             tally["unsolved"] += 1
         elif len(new) <= len(current):
@@ -425,8 +265,8 @@ def lns_search(
 
 def _step(
     graph: ArrayGraph,
+    variant: Variant,
     allowed: np.ndarray,
-    side: int,
     table: dict[int, int],
     rng: random.Random,
     width: dict[tuple[int, int | None], int],
@@ -440,7 +280,7 @@ def _step(
     d, roots, level_size = _neighbourhood(graph, table, rng, width, horizon)
     k = len(roots)
     began = time.perf_counter()
-    new, size = _resolve(graph, allowed, side, table, roots, time_limit, budget, horizon=horizon)
+    new, size = _resolve(graph, variant, table, roots, allowed, time_limit, budget, horizon)
     if new is None:
         width[d, horizon] = max(1, k // 2)
     elif size < budget // 4 and time.perf_counter() - began < time_limit / 8:
@@ -475,8 +315,8 @@ def _neighbourhood(
 
 def _kick(
     graph: ArrayGraph,
+    variant: Variant,
     allowed: np.ndarray,
-    side: int,
     table: dict[int, int],
     roots: Sequence[int],
     time_limit: float,
@@ -491,7 +331,7 @@ def _kick(
         return None
     banned = allowed.copy()
     banned[[table[h] for h in free]] = False
-    return _resolve(graph, banned, side, table, free, time_limit, max_vars)[0]
+    return _resolve(graph, variant, table, free, banned, time_limit, max_vars)[0]
 
 
-__all__ = ["COUNTS", "HORIZONS", "covered", "lns_search", "resolve"]
+__all__ = ["COUNTS", "HORIZONS", "lns_search", "resolve"]

@@ -14,6 +14,7 @@ import typer
 
 from minttt.cli.common import (
     console,
+    err_console,
     fail,
     guarded,
     path_argument,
@@ -94,8 +95,12 @@ def certify_command(
     require_folder(out)
     if drat_trim is not None and not drat_trim.is_file():
         raise InputError(f"--drat-trim {drat_trim}: no such file")
-    if not 0 <= cubes <= 8 or not 1 <= workers <= 1024:
-        raise InputError(f"--cubes must be 0-8 and --workers 1-1024, got {cubes} and {workers}")
+    if not 0 <= cubes <= 8:
+        raise InputError(f"--cubes must be 0-8, got {cubes}")
+    if cubes and scheduler is None:
+        from minttt.cluster import check_workers
+
+        check_workers(workers)
     if not 0 <= sub_cubes <= 8 or (sub_cubes and not cubes):
         raise InputError(f"--sub-cubes must be 0-8 and needs --cubes, got {sub_cubes}")
     given = None
@@ -109,7 +114,9 @@ def certify_command(
     if cubes:
         from minttt.proof.certify import Cubes  # the solvers: certify only
 
-        split = Cubes(cubes, checkpoint or out / ".cubes", workers, scheduler, below=sub_cubes)
+        split = Cubes(
+            cubes, checkpoint or out / ".cubes", workers, scheduler, below=sub_cubes, say=_say
+        )
     done, files = _certify(
         jobs, check=not no_check, quiet=json_out, drat_trim=drat_trim, cubes=split, table=given
     )
@@ -121,6 +128,11 @@ def certify_command(
         console.print(_line(c), highlight=False)
     where = " and ".join(f"{folder}/index.json" for folder, _ in jobs)
     console.print(f"wrote {len(done)} certificate(s) and {where}", highlight=False)
+
+
+def _say(message: str) -> None:
+    """A note on stderr (a cube of the checkpoint solved again, and why)."""
+    err_console.print(message, markup=False, highlight=False)
 
 
 def _jobs(out: Path, chosen: list[Any]) -> list[tuple[Path, list[Any]]]:

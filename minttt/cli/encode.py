@@ -10,12 +10,12 @@ import typer
 from minttt.cli.common import console, guarded, number_option, path_option, plain, word_option
 from minttt.errors import InputError
 from minttt.fileio import write_text_atomic
-from minttt.formula.encode import encode
 from minttt.formula.files import FORMATS, render
+from minttt.formula.instance import instance_for
 from minttt.formula.variants import Variant
-from minttt.game.graph import build_graph
+from minttt.game.graph import Graph
 from minttt.report.encodings import write_encodings
-from minttt.solvers import solve
+from minttt.solvers.portfolio import solve_variant
 from minttt.vocabulary import Symmetry
 
 
@@ -91,13 +91,16 @@ def _encode_one(
         if "@" in variant:
             raise InputError("give the game either as VARIANT@GAME or --game, not both")
         v = Variant(v.role, v.opening, v.encoding, v.objective, v.criterion, game)
-    formula = encode(build_graph(v.rules, symmetric=symmetric), v)
     best = bounds = None
-    if optimum:
-        sol = solve(formula, solver="rc2", timeout=timeout)
+    if optimum:  # solved in the form solve takes (the array form beyond 3x3)
+        run = solve_variant(v, timeout=timeout, symmetry=Symmetry.FULL if symmetric else "none")
+        graph, formula, sol = run.graph, run.formula, run.solution
         bounds = (sol.lower_bound, sol.size or 0)
         best = sol.size if sol.optimal else None
-    return render(formula, fmt, best, bounds)
+    else:
+        inst = instance_for(v, symmetric=symmetric)
+        graph, formula = inst.graph, inst.formula
+    return render(formula, fmt, best, bounds, None if isinstance(graph, Graph) else graph)
 
 
 __all__ = [

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from minttt.bounds.long_run import (
+from minttt.bounds.runs import (
     hinted_upper,
     level_lower,
     long_solve,
     mip_lower,
     searched_upper,
 )
+from minttt.bounds.search import METHODS
+from minttt.bounds.state import BoundsState
 from minttt.cli.common import (
     err_console,
     guarded,
@@ -22,6 +23,7 @@ from minttt.cli.common import (
     print_json,
     word_option,
 )
+from minttt.cluster import check_workers
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
 from minttt.game.rules import Rules
@@ -125,33 +127,30 @@ def scale_command(
     else:
         state = long_solve(variant, checkpoint, time_limit=time_limit, say=say)
     keys = ("variant", "lower", "upper", "optimal", "table", "seconds", "runs")
-    summary = {k: state.get(k) for k in keys}
+    doc = state.to_dict()
+    summary = {k: doc.get(k) for k in keys}
     if json_out:
         print_json(summary)
     else:
         print(f"{variant.name}: {_gap(state)} (checkpoint {checkpoint})")
 
 
-def _gap(state: dict[str, Any]) -> str:
+def _gap(state: BoundsState) -> str:
     """The bounds a checkpoint holds, in words."""
-    up, lo = state["upper"], state["lower"]
-    if state["optimal"]:
-        return f"{up} entries, proven"
-    if up is None:
-        return f"at least {lo} entries (no table yet)"
-    if lo >= up:
-        return f"{up} entries; an earlier run's lower bound meets it, not re-proven in this run"
-    return f"{lo} .. {up} entries"
+    if state.upper is not None and not state.optimal and state.lower >= state.upper:
+        return (
+            f"{state.upper} entries; an earlier run's lower bound meets it, not re-proven in "
+            "this run"
+        )
+    return state.gap()
 
 
 def _check_search(seeds: int, rounds: int, workers: int, method: str, slack: int) -> None:
     """Refuse out-of-range ``--search`` options in one line."""
-    if not (1 <= seeds <= 1024 and 1 <= rounds <= 1000 and 1 <= workers <= 1024):
-        raise InputError(
-            f"--seeds must be 1-1024, --rounds 1-1000 and --workers 1-1024, "
-            f"got {seeds}, {rounds} and {workers}"
-        )
-    if method not in ("lns", "forced"):
+    if not (1 <= seeds <= 1024 and 1 <= rounds <= 1000):
+        raise InputError(f"--seeds must be 1-1024 and --rounds 1-1000, got {seeds} and {rounds}")
+    check_workers(workers)
+    if method not in METHODS:
         raise InputError(f"--method must be lns or forced, got {method!r}")
     if not 0 <= slack <= 10**7:
         raise InputError(f"--slack must be 0-10000000, got {slack}")

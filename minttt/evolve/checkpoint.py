@@ -5,7 +5,9 @@ fitness, gene count or probability is refused), the generation, the numpy PCG64 
 population (zlib + base64), the history and the best individual. Resuming from it gives results
 bit-identical to an uninterrupted run. ``seconds`` (wall time so far) is the only field that
 depends on the machine. Loading validates it against
-``minttt/schemas/evolve-checkpoint.schema.json``.
+``minttt/schemas/evolve-checkpoint.schema.json``. A run holds the checkpoint's run store
+(:func:`checkpoint_store`, :class:`minttt.store.RunStore`): a second run on the same file is
+refused in one line.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import numpy as np
 from minttt.errors import InputError
 from minttt.evolve.state import EvolutionState
 from minttt.fileio import write_text_atomic
-from minttt.schema import first_problem
+from minttt.schema import first_problem, load_json, problem_text
+from minttt.store import RunStore
 from minttt.version import __version__
 
 FORMAT = "minttt-evolve-checkpoint"
@@ -89,6 +92,12 @@ def to_dict(state: EvolutionState) -> dict[str, Any]:
     }
 
 
+def checkpoint_store(path: str | Path) -> RunStore:
+    """The run store of an evolution checkpoint (its lock; the file is read by
+    :func:`load_checkpoint`)."""
+    return RunStore(path, SCHEMA, what="evolve checkpoint")
+
+
 def save_checkpoint(state: EvolutionState, path: str | Path) -> Path:
     """Write ``state`` to ``path`` atomically (an interrupted write leaves the old file)."""
     return write_text_atomic(path, json.dumps(to_dict(state), separators=(",", ":")) + "\n")
@@ -110,16 +119,9 @@ def load_checkpoint(path: str | Path, expected: dict[str, Any] | None = None) ->
 
 
 def _read(path: str | Path, name: str) -> Any:
-    """The JSON document in ``path`` (at most MAX_CHECKPOINT_BYTES)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_CHECKPOINT_BYTES + 1)
-        if len(data) > MAX_CHECKPOINT_BYTES:
-            raise InputError(f"checkpoint {name} is larger than {MAX_CHECKPOINT_BYTES:,} bytes")
-        return json.loads(data.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
-        raise InputError(f"checkpoint {name} is not readable: {reason}") from None
+    """The JSON document in ``path`` (at most MAX_CHECKPOINT_BYTES; the schema is checked after
+    the format and config, whose messages say more)."""
+    return load_json(name, None, what="evolve checkpoint", max_bytes=MAX_CHECKPOINT_BYTES)
 
 
 def _check_format(doc: Any, name: str) -> None:
@@ -163,8 +165,7 @@ def _check_schema(doc: dict[str, Any], name: str) -> None:
     path, message = problem
     if path and path[0] in ARRAYS:
         raise InputError(f"checkpoint {name} {path[0]} is not a valid array ({message})")
-    where = ".".join(str(p) for p in path) or "(document)"
-    raise InputError(f"checkpoint {name} has a missing or bad field: {where}: {message}")
+    raise InputError(f"checkpoint {name} has a missing or bad field: {problem_text(problem)}")
 
 
 def _state(doc: dict[str, Any], name: str) -> EvolutionState:
@@ -206,6 +207,7 @@ __all__ = [
     "MAX_CHECKPOINT_BYTES",
     "SCHEMA",
     "VERSION",
+    "checkpoint_store",
     "load_checkpoint",
     "save_checkpoint",
     "to_dict",

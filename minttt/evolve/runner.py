@@ -9,7 +9,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import median
@@ -18,7 +19,7 @@ from typing import Any
 
 from minttt.errors import InputError
 from minttt.evolve import raw_genome, situations
-from minttt.evolve.checkpoint import load_checkpoint, save_checkpoint
+from minttt.evolve.checkpoint import checkpoint_store, load_checkpoint, save_checkpoint
 from minttt.evolve.fitness import reached_moves
 from minttt.evolve.raw_genome import CornellConfig
 from minttt.evolve.situations import HochmuthConfig
@@ -120,13 +121,40 @@ def run(
     on_generation: Callable[[EvolutionState], None] | None = None,
     state: EvolutionState | None = None,
     max_seconds: float | None = None,
+    locked: bool = False,
 ) -> EvolutionState:
-    """Run ``config`` until a perfect individual or the generation limit.
+    """Run ``config`` until a perfect individual or the generation limit (``locked``: the
+    caller holds the checkpoint's lock).
 
     Resumes from ``checkpoint`` when the file exists, writes it every ``every`` generations, at
-    the end, and on Ctrl-C (then raises :class:`Interrupted`). With ``max_seconds`` the run also
-    stops once its ``seconds`` reach that budget (the state says how far it got).
+    the end, and on Ctrl-C (then raises :class:`Interrupted`); holds its lock meanwhile (a second
+    run on it is refused). With ``max_seconds`` the run also stops once its ``seconds`` reach
+    that budget (the state says how far it got).
     """
+    with _holding(checkpoint, locked):
+        return _run(config, checkpoint, every, on_generation, state, max_seconds)
+
+
+@contextmanager
+def _holding(checkpoint: str | Path | None, locked: bool) -> Iterator[None]:
+    """The checkpoint's lock for the block (none without a checkpoint, or when the caller holds
+    it already)."""
+    if checkpoint is None or locked:
+        yield
+        return
+    with checkpoint_store(checkpoint):
+        yield
+
+
+def _run(
+    config: Config,
+    checkpoint: str | Path | None,
+    every: int,
+    on_generation: Callable[[EvolutionState], None] | None,
+    state: EvolutionState | None,
+    max_seconds: float | None,
+) -> EvolutionState:
+    """:func:`run`, its lock held."""
     module = _module(config)
     state = start(config, checkpoint) if state is None else state
     path = None if checkpoint is None else Path(checkpoint)
@@ -219,6 +247,22 @@ def evolve_until_perfect(
         raise InputError(f"--restarts must be 0 or more, got {restarts}")
     if max_seconds is not None and not max_seconds > 0:
         raise InputError(f"--max-seconds must be above 0, got {max_seconds}")
+    with _holding(checkpoint, False):
+        return _campaign(
+            config, restarts, max_seconds, checkpoint, every, on_generation, on_restart
+        )
+
+
+def _campaign(
+    config: Config,
+    restarts: int,
+    max_seconds: float | None,
+    checkpoint: str | Path | None,
+    every: int,
+    on_generation: Callable[[EvolutionState], None] | None,
+    on_restart: Callable[[int, EvolutionState], None] | None,
+) -> Campaign:
+    """:func:`evolve_until_perfect`, the checkpoint's lock held."""
     earlier: list[dict[str, Any]] = []
     state: EvolutionState | None = None
     if checkpoint is not None and Path(checkpoint).exists():
@@ -240,6 +284,7 @@ def evolve_until_perfect(
             on_generation=on_generation,
             state=state,
             max_seconds=budget,
+            locked=True,
         )
         records = [*earlier, _attempt_record(state)]
         out_of_time = budget is not None and state.seconds >= budget

@@ -1,4 +1,6 @@
-"""The lookup encoding of :mod:`minttt.formula.encode` built as numpy arrays.
+"""The lookup encoding of :mod:`minttt.formula.encode` built as numpy arrays: the whole formula of
+a variant, or the formula of a *region* of it (the part below some roots, with the rest of a
+table paid for), by one encoder.
 
 Same formula up to variable numbering (same variable counts, clause counts and optimum; tested
 against :func:`minttt.formula.encode.encode`): position variables ``1..P`` for the start positions
@@ -7,6 +9,11 @@ and every grandchild reached through an allowed move (node order), then edge var
 increasing).
 Clauses: a unit per start; ``-p_h OR e_1 .. e_k`` per table position; ``-e OR p_g`` per edge and
 distinct grandchild ``g``. :func:`hard_clauses` is the plain-list API for other tools (proofs).
+
+:func:`encode_region` is the general form: the formula below ``roots`` (a unit per root) with
+``paid`` positions and finished games left out, optionally cut a ``horizon`` of table levels below
+the roots, where a move must land on one of the ``frontier`` positions (variables without a lookup
+clause, weighted); :func:`encode_arrays` is its special case (the roots are the table's starts).
 
 >>> from minttt.formula.variants import Variant
 >>> from minttt.game.rules import Rules
@@ -18,20 +25,24 @@ distinct grandchild ``g``. :func:`hard_clauses` is the plain-list API for other 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
-from minttt.game.arrays import ArrayGraph, build_array_graph
-from minttt.game.rules import X
+from minttt.game.arrays import ArrayGraph, build_array_graph, csr_rows
+from minttt.vocabulary import Objective
 
 
 @dataclass(frozen=True)
 class ArrayFormula:
-    """Hard clauses as arrays, the objective, and what each variable stands for."""
+    """Hard clauses as arrays, the objective, and what each variable stands for.
+
+    The clause arrays are read here and by the solver that loads them (:meth:`chunks`); other
+    stages ask the formula (:meth:`soft`, :meth:`heads`, :meth:`start_splits`, :meth:`cut`,
+    :meth:`true_moves`, :meth:`assignment`, :meth:`clauses_csr`)."""
 
     variant: Variant
     side: int
@@ -41,6 +52,9 @@ class ArrayFormula:
     binary: np.ndarray  # (B, 2) int32 clauses -e OR p_g
     long_lits: np.ndarray  # flat int32 literals of the -p_h OR e.. clauses
     long_ptr: np.ndarray  # int64 offsets into long_lits
+    #: per position variable, its weight in a weighted position objective (a region cut at a
+    #: horizon: each frontier position weighs what only it leads to); ``None``: the variant's
+    weights: np.ndarray | None = None
 
     @property
     def positions(self) -> int:
@@ -65,9 +79,79 @@ class ArrayFormula:
     @property
     def objective(self) -> np.ndarray:
         """Objective literals (minimise how many are true): edges or positions."""
-        if self.variant.objective == "entries":
+        if self.variant.objective == Objective.ENTRIES:
             return np.arange(self.positions + 1, self.num_vars + 1, dtype=np.int64)
         return np.arange(1, self.positions + 1, dtype=np.int64)
+
+    def heads(self) -> np.ndarray:
+        """The position variable of each lookup clause (``-p OR e..``), in clause order: the
+        table positions the formula asks an answer of (int64)."""
+        return -self.long_lits[self.long_ptr[:-1]].astype(np.int64)
+
+    def soft(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """What a MaxSAT solver minimises: ``(variables, weights)``, weights ``None`` when each is
+        1. For ``entries``, the positions with a lookup clause instead of the edges: the same
+        optimum with 6-7x fewer soft literals (a model with ``n`` true edges walks to a table of
+        at most ``n`` entries, one per true table position it reaches, and every true position
+        with a lookup clause has a true edge of its own: min #positions = min #edges). A weighted
+        formula minimises its positions, weighted."""
+        if self.weights is not None:
+            return np.arange(1, self.positions + 1, dtype=np.int64), self.weights
+        if self.variant.objective != Objective.ENTRIES:
+            return self.objective, None
+        return np.sort(self.heads()), None
+
+    def head_depths(self, graph: ArrayGraph) -> np.ndarray:
+        """The depth of each lookup clause's position (int64, clause order)."""
+        return graph.depth[self.pos_node[self.heads() - 1]].astype(np.int64)
+
+    def cut(self, graph: ArrayGraph, depth: int) -> ArrayFormula:
+        """This formula without the lookup clauses of positions at ``depth`` or below and without
+        the move clauses that lead below ``depth`` (variables keep their numbers): what any table
+        satisfies above ``depth`` (:mod:`minttt.bounds.levels`)."""
+        keep = np.flatnonzero(self.head_depths(graph) < depth)
+        _row, idx = csr_rows(self.long_ptr, keep)
+        ptr = np.zeros(len(keep) + 1, dtype=np.int64)
+        np.cumsum(np.diff(self.long_ptr)[keep], out=ptr[1:])
+        target = graph.depth[self.pos_node[self.binary[:, 1].astype(np.int64) - 1]]
+        return replace(
+            self, binary=self.binary[target <= depth], long_lits=self.long_lits[idx], long_ptr=ptr
+        )
+
+    def start_splits(self) -> list[list[int]]:
+        """The edge literals of each start position's lookup clause (each unit-forced: a table
+        answers there), in clause order, moves increasing: the splits of cube and conquer."""
+        units = set(self.units.tolist())
+        out = []
+        for i, head in enumerate(self.heads().tolist()):
+            if head in units:
+                a, b = int(self.long_ptr[i]) + 1, int(self.long_ptr[i + 1])
+                out.append(self.long_lits[a:b].tolist())
+        return out
+
+    def true_moves(self, graph: ArrayGraph, true: np.ndarray) -> dict[int, int]:
+        """``position node -> edge``: the lowest true move of each position that has one, in a
+        model given as a bool array indexed by variable."""
+        edges = self.edge_id[np.flatnonzero(true[self.positions + 1 : self.num_vars + 1])]
+        out: dict[int, int] = {}
+        for node, edge in zip(graph.parent[edges].tolist(), edges.tolist(), strict=True):
+            out.setdefault(node, edge)  # edges are increasing: the first is the lowest
+        return out
+
+    def assignment(self, graph: ArrayGraph, table: Mapping[int, int]) -> np.ndarray:
+        """The variables true for a table (``node -> edge``, a table of this formula's variant):
+        the moves of its own play and every position it reaches (bool array indexed by
+        variable)."""
+        true = np.zeros(self.num_vars + 1, dtype=bool)
+        edge_var = np.zeros(graph.edges, dtype=np.int64)
+        edge_var[self.edge_id] = np.arange(self.positions + 1, self.num_vars + 1)
+        pos_var = np.zeros(graph.size, dtype=np.int64)
+        pos_var[self.pos_node] = np.arange(1, self.positions + 1)
+        played = graph.walk_table(self.side, table)
+        true[pos_var[graph.table_positions(self.side, played)]] = True
+        true[edge_var[np.fromiter(played.values(), dtype=np.int64, count=len(played))]] = True
+        true[0] = False
+        return true
 
     def chunks(self, size: int = 200_000) -> Iterator[list[list[int]]]:
         """The hard clauses as lists of int lists, ``size`` at a time (for ``append_formula``)."""
@@ -78,6 +162,27 @@ class ArrayFormula:
         for a in range(0, len(ptr) - 1, size):
             b = min(a + size, len(ptr) - 1)
             yield [flat[ptr[i] : ptr[i + 1]] for i in range(a, b)]
+
+    def clauses_csr(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every hard clause as one CSR pair ``(literals, starts)`` (int64): units, binary, then
+        lookup clauses (for a program over the clauses, e.g. the LP relaxation)."""
+        lits = np.concatenate(
+            [
+                self.units.astype(np.int64),
+                self.binary.astype(np.int64).ravel(),
+                self.long_lits.astype(np.int64),
+            ]
+        )
+        sizes = np.concatenate(
+            [
+                np.ones(len(self.units), dtype=np.int64),
+                np.full(len(self.binary), 2, dtype=np.int64),
+                np.diff(self.long_ptr),
+            ]
+        )
+        starts = np.zeros(len(sizes) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=starts[1:])
+        return lits, starts
 
     def nbytes(self) -> int:
         """Bytes held by the formula's arrays."""
@@ -101,69 +206,135 @@ def table_edge_mask(graph: ArrayGraph, variant: Variant) -> np.ndarray:
     return allowed
 
 
-def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Concatenated ``arange(s, s + c)`` for each pair, vectorised."""
-    total = int(counts.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offs = np.repeat(np.cumsum(counts) - counts, counts)
-    return np.repeat(starts, counts) + (np.arange(total, dtype=np.int64) - offs)
-
-
-def encode_arrays(graph: ArrayGraph, variant: Variant) -> ArrayFormula:
-    """The lookup formula of ``variant`` (role first or second) over ``graph``."""
+def _check_variant(graph: ArrayGraph, variant: Variant) -> None:
     if variant.encoding != "lookup" or variant.role == "both":
         raise InputError("the array pipeline encodes lookup variants for role first or second")
     if graph.rules.name != variant.rules.name:
         raise InputError(f"variant is for {variant.game!r}, the graph for {graph.rules.name!r}")
+
+
+def encode_arrays(graph: ArrayGraph, variant: Variant) -> ArrayFormula:
+    """The lookup formula of ``variant`` (role first or second) over ``graph``: the region below
+    the table's starts, finished games included (:func:`encode_region`)."""
+    _check_variant(graph, variant)
+    formula = encode_region(graph, variant)
+    assert formula is not None  # no variable budget
+    return formula
+
+
+@dataclass
+class _Levels:
+    """What :func:`encode_region` collects level by level (node and edge ids, in order)."""
+
+    long_nodes: list[np.ndarray]
+    long_counts: list[np.ndarray]
+    edges: list[np.ndarray]
+    pair_edge: list[np.ndarray]  # edge variable index of each -e OR p_g clause
+    pair_node: list[np.ndarray]  # its grandchild
+
+
+def encode_region(
+    graph: ArrayGraph,
+    variant: Variant,
+    *,
+    allowed: np.ndarray | None = None,
+    roots: Sequence[int] | None = None,
+    paid: Collection[int] = (),
+    horizon: int | None = None,
+    frontier: Mapping[int, int] | None = None,
+    max_vars: int | None = None,
+) -> ArrayFormula | None:
+    """The lookup formula of the region below ``roots`` (table positions of one level; default:
+    the table's starts, the whole formula of :func:`encode_arrays`).
+
+    ``allowed`` (default: :func:`table_edge_mask`) says which moves a table may play. With
+    ``roots``, the region's positions are the unfinished ones reached through allowed moves that
+    are not ``paid`` (a table's positions kept as they are); the whole formula (no ``roots``)
+    also has a variable for each finished game, 003's count of positions. With a ``horizon``
+    the region stops that many table levels below the roots: a move must lead there only to
+    positions of ``frontier`` (``node -> weight``), which become position variables without a
+    lookup clause, each weighing its weight (:attr:`ArrayFormula.weights`). ``None`` once the
+    variables pass ``max_vars``.
+
+    Numbering as :func:`encode_arrays`: positions in node order, then edges in edge order.
+    """
     side = variant.role.sides[0]
-    allowed = table_edge_mask(graph, variant)
-    uptr, uchild = graph.unique_children
+    allowed = table_edge_mask(graph, variant) if allowed is None else allowed
+    whole = roots is None
+    current = np.unique(np.asarray(graph.table_starts(side) if whole else roots, dtype=np.int64))
+    stop = np.zeros(graph.size, dtype=bool)  # not a position variable: paid (or finished)
+    if not whole:
+        stop[graph.terminal] = True
+    if paid:
+        stop[np.fromiter(paid, dtype=np.int64, count=len(paid))] = True
+    kept = np.zeros(graph.size, dtype=bool)
+    if frontier:
+        kept[np.fromiter(frontier, dtype=np.int64, count=len(frontier))] = True
     reached = np.zeros(graph.size, dtype=bool)
-    if side == X:
-        reached[0] = True
-        d = 0
-    else:
-        reached[uchild[uptr[0] : uptr[1]]] = True
-        d = 1
-    units = np.flatnonzero(reached)
-    edge_ids: list[np.ndarray] = []
-    bin_edge: list[np.ndarray] = []
-    bin_node: list[np.ndarray] = []
-    long_par: list[np.ndarray] = []
-    long_cnt: list[np.ndarray] = []
-    n_edges = 0
-    depths = len(graph.level) - 1
-    while d < depths:
-        lo, hi = graph.level[d], graph.level[d + 1]
-        nodes = np.flatnonzero(reached[lo:hi]) + lo
-        nodes = nodes[~graph.terminal[nodes]]
-        if len(nodes):
-            e = _ranges(graph.ptr[nodes], graph.ptr[nodes + 1] - graph.ptr[nodes])
-            e = e[allowed[e]]
-            cnt = np.bincount(np.searchsorted(nodes, graph.parent[e]), minlength=len(nodes))
-            long_par.append(nodes)
-            long_cnt.append(cnt)
-            kids = graph.child[e]
-            deg = uptr[kids + 1] - uptr[kids]
-            grand = uchild[_ranges(uptr[kids], deg)]
-            bin_edge.append(np.repeat(np.arange(len(e)) + n_edges, deg))
-            n_edges += len(e)
-            bin_node.append(grand)
-            edge_ids.append(e)
-            reached[grand] = True
-        d += 2
+    reached[current] = True
+    levels = _Levels([], [], [], [], [])
+    count, moves, level = len(current), 0, 0
+    edge_parent_rows = graph.ptr
+    uptr, uchild = graph.unique_children
+    frontier_nodes = np.zeros(0, dtype=np.int64)
+    while len(current):
+        level += 1
+        nodes = current[~graph.terminal[current]]
+        row, edge = csr_rows(edge_parent_rows, nodes)
+        ok = allowed[edge]
+        row, edge = row[ok], edge[ok]
+        mrow, item = csr_rows(uptr, graph.child[edge])
+        grand = uchild[item].astype(np.int64)
+        live = ~stop[grand]
+        mrow, grand = mrow[live], grand[live]
+        at_horizon = horizon is not None and level == horizon
+        if at_horizon:  # a move may land only on frontier positions
+            ok = np.ones(len(edge), dtype=bool)
+            ok[mrow[~kept[grand]]] = False
+            renumber = np.cumsum(ok) - 1
+            row, edge = row[ok], edge[ok]
+            live = ok[mrow]
+            mrow, grand = renumber[mrow[live]], grand[live]
+        new = np.unique(grand[~reached[grand]])
+        reached[new] = True
+        levels.long_nodes.append(nodes)
+        levels.long_counts.append(np.bincount(row, minlength=len(nodes)))
+        levels.edges.append(edge)
+        levels.pair_edge.append(moves + mrow)
+        levels.pair_node.append(grand)
+        count, moves = count + len(new), moves + len(edge)
+        if max_vars is not None and count + moves > max_vars:
+            return None
+        if at_horizon:
+            frontier_nodes = new
+            break
+        current = new
+    return _assemble(graph, variant, side, reached, levels, frontier_nodes, frontier, roots)
+
+
+def _cat(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _assemble(
+    graph: ArrayGraph,
+    variant: Variant,
+    side: int,
+    reached: np.ndarray,
+    levels: _Levels,
+    frontier_nodes: np.ndarray,
+    frontier: Mapping[int, int] | None,
+    roots: Sequence[int] | None,
+) -> ArrayFormula:
+    """The formula's arrays from what :func:`encode_region` collected."""
     pos_node = np.flatnonzero(reached)
+    n_pos = len(pos_node)
     pvar = np.zeros(graph.size, dtype=np.int64)
-    pvar[pos_node] = np.arange(1, len(pos_node) + 1)
-    P = len(pos_node)
-    edge_id = np.concatenate(edge_ids) if edge_ids else np.zeros(0, np.int64)
-    evar_of = np.arange(P + 1, P + len(edge_id) + 1, dtype=np.int64)
-    be = np.concatenate(bin_edge) if bin_edge else np.zeros(0, np.int64)
-    bn = np.concatenate(bin_node) if bin_node else np.zeros(0, np.int64)
-    binary = np.stack([-evar_of[be], pvar[bn]], axis=1).astype(np.int32)
-    par = np.concatenate(long_par) if long_par else np.zeros(0, np.int64)
-    cnt = np.concatenate(long_cnt) if long_cnt else np.zeros(0, np.int64)
+    pvar[pos_node] = np.arange(1, n_pos + 1)
+    edge_id = _cat(levels.edges)
+    evar = np.arange(n_pos + 1, n_pos + len(edge_id) + 1, dtype=np.int64)
+    binary = np.stack([-evar[_cat(levels.pair_edge)], pvar[_cat(levels.pair_node)]], axis=1)
+    par, cnt = _cat(levels.long_nodes), _cat(levels.long_counts)
     long_ptr = np.zeros(len(par) + 1, dtype=np.int64)
     np.cumsum(cnt + 1, out=long_ptr[1:])
     long_lits = np.empty(int(long_ptr[-1]), dtype=np.int32)
@@ -171,16 +342,22 @@ def encode_arrays(graph: ArrayGraph, variant: Variant) -> ArrayFormula:
     long_lits[heads] = -pvar[par]
     body = np.ones(len(long_lits), dtype=bool)
     body[heads] = False
-    long_lits[body] = evar_of  # edges are in the same node order as the clauses
+    long_lits[body] = evar  # edges are in the same node order as the clauses
+    starts = graph.table_starts(side) if roots is None else sorted(set(roots))
+    weights = None
+    if frontier:
+        weights = np.ones(n_pos, dtype=np.int64)
+        weights[pvar[frontier_nodes] - 1] = [frontier[int(h)] for h in frontier_nodes.tolist()]
     return ArrayFormula(
         variant=variant,
         side=side,
         pos_node=pos_node,
         edge_id=edge_id,
-        units=pvar[units].astype(np.int32),
-        binary=binary,
+        units=pvar[np.asarray(starts, dtype=np.int64)].astype(np.int32),
+        binary=binary.astype(np.int32),
         long_lits=long_lits,
         long_ptr=long_ptr,
+        weights=weights,
     )
 
 
@@ -195,4 +372,4 @@ def hard_clauses(
     return clauses, f.objective.tolist()
 
 
-__all__ = ["ArrayFormula", "encode_arrays", "hard_clauses", "table_edge_mask"]
+__all__ = ["ArrayFormula", "encode_arrays", "encode_region", "hard_clauses", "table_edge_mask"]

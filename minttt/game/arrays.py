@@ -15,6 +15,7 @@ a large board is :meth:`minttt.game.graph.Graph.from_arrays` of this graph.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -93,6 +94,60 @@ class ArrayGraph:
         np.cumsum(np.bincount(par, minlength=self.size), out=uptr[1:])
         return uptr, uchild
 
+    def replies(self, edges: np.ndarray | Collection[int]) -> np.ndarray:
+        """The distinct positions one reply after any of ``edges`` (sorted node indices): where a
+        table's moves lead it to answer next, finished games included."""
+        uptr, uchild = self.unique_children
+        chosen = edges if isinstance(edges, np.ndarray) else list(edges)
+        kids = self.child[np.asarray(chosen, dtype=np.int64)].astype(np.int64)
+        _row, items = csr_rows(uptr, kids)
+        return np.unique(uchild[items].astype(np.int64))
+
+    def table_positions(self, side: int, table: Mapping[int, int]) -> np.ndarray:
+        """The positions a table (``node -> edge``) of ``side`` answers or reaches: its starts and
+        every position one reply after its moves, finished games included (sorted nodes)."""
+        starts = np.asarray(self.table_starts(side), dtype=np.int64)
+        moves = np.fromiter(table.values(), dtype=np.int64, count=len(table))
+        return np.union1d(starts, self.replies(moves))
+
+    def walk_table(
+        self,
+        side: int,
+        choose: Callable[[int], int] | Mapping[int, int],
+        stop: Collection[int] = (),
+    ) -> dict[int, int]:
+        """The table's own play: from ``side``'s starts, ``choose(node) -> edge`` at every
+        non-terminal table position reached, then on to the positions one reply later. A node of
+        ``stop`` is answered (``choose`` asked) but its move is not followed: what the rest of a
+        table reaches around a neighbourhood's roots. Returns ``node -> edge``, the one walk of
+        a table's reach over the array graph.
+
+        >>> from minttt.game.rules import Rules
+        >>> g = build_array_graph(Rules())
+        >>> first = lambda node: int(g.ptr[node])          # always the lowest cell
+        >>> len(g.walk_table(1, first)), len(g.walk_table(1, first, stop={0}))
+        (94, 1)
+        """
+        pick = choose.__getitem__ if isinstance(choose, Mapping) else choose
+        uptr, uchild = self.unique_children
+        child, terminal = self.child, self.terminal
+        seen = set(self.table_starts(side))
+        stack = list(seen)
+        out: dict[int, int] = {}
+        while stack:
+            node = stack.pop()
+            if terminal[node]:
+                continue
+            edge = out[node] = pick(node)
+            if node in stop:
+                continue
+            c = int(child[edge])
+            for g in uchild[uptr[c] : uptr[c + 1]].tolist():
+                if g not in seen:
+                    seen.add(g)
+                    stack.append(g)
+        return out
+
     def allowed_mask(self, criterion: str = Criterion.OPTIMAL) -> np.ndarray:
         """Boolean per edge: the move is allowed under ``criterion``, as
         :meth:`minttt.game.graph.Graph.allowed` decides for one position.
@@ -132,6 +187,23 @@ class ArrayGraph:
         return sum(
             a.nbytes for a in (self.hash, self.level, self.ptr, self.move, self.child, self.value)
         )
+
+
+def csr_rows(ptr: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The items of the CSR ``rows`` (``ptr[r]:ptr[r+1]`` each), vectorised: ``(position of
+    each item's row in rows, item index)``, rows in the order given, items in order.
+
+    >>> csr_rows(np.array([0, 2, 2, 5]), np.array([2, 0]))
+    (array([0, 0, 0, 1, 1]), array([2, 3, 4, 0, 1]))
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    starts = ptr[rows].astype(np.int64)
+    counts = ptr[rows + 1].astype(np.int64) - starts
+    row = np.repeat(np.arange(len(rows)), counts)
+    offset = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(
+        np.cumsum(counts) - counts, counts
+    )
+    return row, np.repeat(starts, counts) + offset
 
 
 def line_makers(digits: np.ndarray, rules: Rules) -> np.ndarray:
@@ -268,4 +340,4 @@ def build_array_graph(rules: Rules) -> ArrayGraph:
     )
 
 
-__all__ = ["ArrayGraph", "build_array_graph"]
+__all__ = ["ArrayGraph", "build_array_graph", "csr_rows"]

@@ -40,6 +40,7 @@ from minttt.errors import DefectError, InputError
 from minttt.fileio import write_many_atomic, write_text_atomic
 from minttt.formula.arrays import ArrayFormula
 from minttt.formula.encode import Formula
+from minttt.formula.instance import Instance, check_table, counts_entries, instance_for
 from minttt.formula.variants import Variant, certificate_variants, uses_arrays
 from minttt.game.arrays import ArrayGraph
 from minttt.game.graph import Graph, graph_for
@@ -49,7 +50,7 @@ from minttt.proof.cnf import BOUND_DEPTH, CARD_ENCODING, array_cnf, bound_clause
 from minttt.proof.conquer import conquer, lookup_splits
 from minttt.proof.cubes import join
 from minttt.proof.drat_trim import drat_trim_check
-from minttt.schema import first_problem
+from minttt.schema import load_json
 from minttt.solvers.arrays import DEFAULT_SAT as ARRAY_SAT
 from minttt.solvers.portfolio import SolveRun, solve_variant
 from minttt.table.model import Table, load_table
@@ -114,6 +115,7 @@ class Cubes:
     scheduler: str | None = None
     on_cube: Callable[[int, int, float], None] | None = None
     below: int = 0  # each cube refuted through the sub-cubes of the next ``below`` starts
+    say: Callable[[str], None] = print  # why a cube of the checkpoint is solved again
 
 
 @dataclass(frozen=True)
@@ -165,38 +167,18 @@ def _minimum(variant: Variant, graph: Graph | None) -> SolveRun:
     return run
 
 
-def _from_table(
-    variant: Variant, table: Table, graph: Graph | None = None
-) -> tuple[Graph | ArrayGraph, Formula | ArrayFormula]:
-    """The graph and formula of ``variant``, whose minimum is to be ``table``'s size: the table
-    must be ``variant``'s (game, role, criterion; a lookup-entries variant) and pass the
-    exhaustive verifier, else InputError. No solver runs: the certificate (this table, and the
-    refutation at k-1) proves the minimum on its own."""
-    from minttt.formula.arrays import encode_arrays
-    from minttt.formula.encode import encode
-    from minttt.game.arrays import build_array_graph
-    from minttt.vocabulary import Encoding
-
-    if variant.encoding != Encoding.LOOKUP or variant.objective != Objective.ENTRIES:
+def _from_table(variant: Variant, table: Table, graph: Graph | None = None) -> Instance:
+    """The instance of ``variant``, whose minimum is to be ``table``'s size: the table must be
+    ``variant``'s (a lookup-entries variant) and pass the exhaustive verifier
+    (:func:`~minttt.formula.instance.check_table`), else InputError. No solver runs: the
+    certificate (this table, and the refutation at k-1) proves the minimum on its own."""
+    if not counts_entries(variant):
         raise InputError(
             f"--table: {variant.name} does not count a table's entries (lookup-entries "
             "variants only)"
         )
-    mine = (variant.rules.name, variant.role, variant.criterion)
-    if (table.rules.name, table.role, table.criterion) != mine:
-        raise InputError(
-            f"--table: a table of {table.rules.name} {table.role} ({table.criterion}), "
-            f"not of {variant.name}"
-        )
-    report = verify_table(table)
-    if not report.ok:
-        reason = report.counterexample.reason if report.counterexample else "it does not verify"
-        raise InputError(f"--table: the table fails minttt verify ({reason})")
-    if uses_arrays(variant):
-        arrays = build_array_graph(variant.rules)
-        return arrays, encode_arrays(arrays, variant)
-    graph = graph if graph is not None else graph_for(variant.rules)
-    return graph, encode(graph, variant)
+    check_table(variant, table, "--table")
+    return instance_for(variant, graph=graph)
 
 
 def _certified_table(variant: Variant, table: Table) -> Table:
@@ -264,6 +246,7 @@ def _formula_and_proof(
         scheduler=cubes.scheduler,
         on_cube=cubes.on_cube,
         below=every[cubes.depth :],
+        say=cubes.say,
     )
     proof = join(splits, proofs)
     return cnf, proof, nvars, len(clauses), sum(figures["cube_seconds"]), figures
@@ -296,7 +279,8 @@ def build_certificate(
     graph_k: Graph | ArrayGraph
     formula: Formula | ArrayFormula
     if table is not None:
-        graph_k, formula = _from_table(variant, table, None if arrays else graph)
+        inst = _from_table(variant, table, graph)
+        graph_k, formula = inst.graph, inst.formula
         k = table.size
         table = _certified_table(variant, table)
     else:
@@ -366,7 +350,9 @@ def build_certificate(
         }
     cert = Certificate(record, solve_seconds, files)
     timed = arrays or cubes is not None
-    return checked(cert, cnf, proof, check=check, drat_trim=drat_trim, record=timed)
+    # segments read back from a checkpoint were not made by this run: checked whatever --no-check
+    resumed = cube_figures is not None and cube_figures["from_checkpoint"] > 0
+    return checked(cert, cnf, proof, check=check or resumed, drat_trim=drat_trim, record=timed)
 
 
 def checked(
@@ -468,15 +454,7 @@ def load_index(path: Path) -> dict[str, Any]:
     """A certificate index read back: readable JSON that follows
     ``minttt/schemas/certificate-index.schema.json`` (InputError, one line, otherwise). Its
     records are checked against their files by :func:`check_record` before one is kept."""
-    try:
-        index = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: not a readable certificate index ({exc})") from None
-    problem = first_problem(INDEX_SCHEMA, index)
-    if problem is not None:
-        where = ".".join(map(str, problem[0])) or "(document)"
-        raise InputError(f"{path}: breaks {INDEX_SCHEMA} at {where}: {problem[1]}")
-    return dict(index)
+    return dict(load_json(path, INDEX_SCHEMA, what="certificate index"))
 
 
 def check_record(folder: Path, record: dict[str, Any]) -> None:

@@ -36,7 +36,6 @@ from minttt.errors import InputError
 from minttt.formula.arrays import ArrayFormula
 from minttt.formula.encode import Formula
 from minttt.game.arrays import ArrayGraph
-from minttt.solvers.arrays import solver_objective
 from minttt.vocabulary import Objective
 
 MAX_COMMENT = 1000  # bytes of one comment line, newline excluded (lrat-check reads 1,024)
@@ -70,7 +69,7 @@ def bound_literals(formula: Formula | ArrayFormula) -> list[int]:
     module docstring (a depth subset of :data:`BOUND_DEPTH`; an array formula's positions with a
     lookup clause)."""
     if isinstance(formula, ArrayFormula):
-        return [int(v) for v in solver_objective(formula).tolist()]
+        return [int(v) for v in formula.soft()[0].tolist()]
     depth = BOUND_DEPTH.get(formula.variant.name)
     if depth is None:
         return list(formula.objective)

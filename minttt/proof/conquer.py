@@ -3,13 +3,18 @@ cluster (a local one by default, ``--workers N``; a real one by ``--scheduler AD
 cube's proof kept in a checkpoint folder as it arrives, so a run that stops resumes with the cubes
 still open.
 
-The formula's clauses are scattered once to every worker (``broadcast``), and each worker loads
-them into CaDiCaL once (:class:`~minttt.proof.cubes.CubeSolver`): every cube it gets is solved
-under assumptions in that solver, keeping what earlier cubes taught it. A cube's proof segment
-holds after its solver's earlier segments, so the checkpoint records each cube's solver
-(session) and place in it; a resumed run keeps a session's cubes up to the first one missing.
-Nothing a checkpoint holds is trusted: its formula must be the same (SHA-256) and its splits
-equal, and the joined proof is checked before any certificate claims it.
+The formula's clauses are scattered once to every worker (``broadcast``, under a key of the run's
+own: two runs on one cluster never share a solver), and each worker loads them into CaDiCaL once
+(:class:`~minttt.proof.cubes.CubeSolver`): every cube it gets is solved under assumptions in that
+solver, keeping what earlier cubes taught it. A cube's proof segment holds after its solver's
+earlier segments, so the checkpoint records each cube's solver (session) and place in it; a
+resumed run keeps a session's cubes up to the first one missing.
+
+The checkpoint is a run store (:class:`minttt.store.RunStore`): locked while a run holds it,
+each cube's proof file recorded with its SHA-256 and size. Nothing it holds is trusted: its
+formula must be the same (SHA-256) and its splits equal, a proof file that does not match its
+record is solved again (the run says so), and the joined proof is checked before any certificate
+claims it.
 
 >>> from minttt.formula.encode import encode
 >>> from minttt.formula.variants import Variant
@@ -22,43 +27,41 @@ equal, and the joined proof is checked before any certificate claims it.
 from __future__ import annotations
 
 import hashlib
-import json
 import lzma
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from minttt.cluster import DaskCluster
+from minttt.cluster import DaskCluster, fan_out, scatter
 from minttt.errors import InputError
-from minttt.fileio import write_bytes_atomic, write_json_atomic
+from minttt.fileio import inflate
 from minttt.formula.arrays import ArrayFormula
 from minttt.formula.encode import Formula
 from minttt.proof.cubes import Cube, CubeSolver, decision_cubes
-
-if TYPE_CHECKING:
-    from distributed import Client
+from minttt.store import RunStore
 
 STATE = "cubes.json"
-FORMAT = "minttt-cubes/2"  # /2: each cube names its solver session and place in it
+#: /3: each cube's proof file with its SHA-256 and size; /2 (each cube names its solver session
+#: and place in it) is read too, its files checked by the joined proof's check only
+CUBES_FORMAT = "minttt-cubes/3"
+READ_FORMATS = ("minttt-cubes/2", CUBES_FORMAT)
+SCHEMA = "cube-checkpoint.schema.json"  # in minttt/schemas/
+WHAT = "cube checkpoint"
 CHECKPOINT_XZ = 1  # a cube's proof in the checkpoint: fast xz (the certificate recompresses)
+#: the largest cube proof a checkpoint may hold (bytes, decompressed)
+MAX_CUBE_PROOF = 1 << 32
 
 
 def lookup_splits(formula: Formula | ArrayFormula, depth: int) -> list[list[int]]:
     """The edge literals of the lookup clauses of the first ``depth`` start positions (each
     unit-forced: a table answers there), in move order: the splits of the cubes."""
     if isinstance(formula, ArrayFormula):
-        heads = formula.long_lits[formula.long_ptr[:-1]]
-        units = {int(u) for u in formula.units}
-        splits = []
-        for i, head in enumerate(heads.tolist()):
-            if -head in units:
-                a, b = int(formula.long_ptr[i]) + 1, int(formula.long_ptr[i + 1])
-                splits.append([int(x) for x in formula.long_lits[a:b]])
+        splits = formula.start_splits()
     else:
         if len(formula.parts) != 1 or not formula.parts[0].edges:
             raise InputError(f"{formula.variant.name}: cubes split a lookup formula of one role")
@@ -73,12 +76,12 @@ def lookup_splits(formula: Formula | ArrayFormula, depth: int) -> list[list[int]
     return splits[:depth]
 
 
-def _unbroken(cubes: dict[str, dict[str, Any]]) -> list[str]:
+def _unbroken(cubes: dict[int, CubeRecord]) -> list[int]:
     """The cubes whose segments hold: in each session, those before the first place missing
     (a segment may use every lemma its solver learnt before it)."""
-    sessions: dict[str, dict[int, str]] = {}
+    sessions: dict[str, dict[int, int]] = {}
     for i, r in cubes.items():
-        sessions.setdefault(r["session"], {})[r["sequence"]] = i
+        sessions.setdefault(r.session, {})[r.sequence] = i
     kept = []
     for places in sessions.values():
         n = 0
@@ -152,9 +155,10 @@ class RefutedCube:
     """What a worker sends back: the cube's proof segment, xz-compressed on the worker (the
     compression runs in parallel and the transfer is a tenth), its lemma count, seconds (and
     of them loading the clauses: the worker's first cube only), and its solver's session and
-    place in it."""
+    place in it; ``proof_bytes`` is the segment's size uncompressed."""
 
     proof_xz: bytes
+    proof_bytes: int
     lemmas: int
     seconds: float
     load_seconds: float
@@ -175,6 +179,7 @@ def refute_packed(
     lemmas = sum(1 for line in result.proof if line and not line.startswith("d "))
     return RefutedCube(
         lzma.compress(text, preset=CHECKPOINT_XZ),
+        len(text),
         lemmas,
         result.seconds - result.load_seconds + load,
         load,
@@ -183,47 +188,84 @@ def refute_packed(
     )
 
 
+@dataclass(frozen=True)
+class CubeRecord:
+    """What the checkpoint keeps of a refuted cube: its proof file's SHA-256 and size
+    (uncompressed), its lemma count and seconds, its solver's session and place in it (and the
+    sub-cubes it was refuted through)."""
+
+    lemmas: int
+    seconds: float
+    load_seconds: float
+    session: str
+    sequence: int
+    sha256: str | None = None  # None: a cube of a minttt-cubes/2 checkpoint
+    bytes: int | None = None
+    sub_depth: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as ``cubes.json`` holds it."""
+        out = {k: v for k, v in asdict(self).items() if v is not None}
+        if not self.sub_depth:
+            del out["sub_depth"]
+        return out
+
+
 class Checkpoint:
-    """A folder of refuted cubes: ``cubes.json`` (the formula's SHA-256, the splits, what each
-    finished cube took and which solver session refuted it, at which place) and one
-    ``cube-N.drat.xz`` per finished cube."""
+    """A folder of refuted cubes on a run store: ``cubes.json`` (the formula's SHA-256, the
+    splits, a :class:`CubeRecord` per finished cube) and one ``cube-N.drat.xz`` per finished
+    cube. Open it with ``with``: the store's lock is held meanwhile."""
 
-    def __init__(self, folder: Path, digest: str, splits: list[list[int]]) -> None:
-        self.folder, self.digest, self.splits = folder, digest, splits
-        self.state: dict[str, Any] = {
-            "format": FORMAT,
-            "cnf_sha256": digest,
-            "splits": splits,
-            "cubes": {},
-        }
-        path = folder / STATE
-        if path.exists():
-            self._resume(path)
+    def __init__(
+        self, folder: Path, digest: str, splits: list[list[int]], say: Callable[[str], None]
+    ) -> None:
+        self.folder, self.digest, self.splits, self.say = folder, digest, splits, say
+        self.store = RunStore(folder / STATE, SCHEMA, what=WHAT)
+        self.cubes: dict[int, CubeRecord] = {}
+        self.resumed = 0  # cubes taken from the checkpoint (their proofs were not made now)
 
-    def _resume(self, path: Path) -> None:
+    def __enter__(self) -> Checkpoint:
+        self.store.acquire()
         try:
-            saved = json.loads(path.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InputError(f"{path}: not a readable cube checkpoint ({exc})") from None
-        if not isinstance(saved, dict) or saved.get("format") != FORMAT:
-            raise InputError(f"{path}: not a {FORMAT} checkpoint")
-        if saved.get("cnf_sha256") != self.digest or saved.get("splits") != self.splits:
-            raise InputError(f"{path}: a checkpoint of another formula or other cubes")
-        done = saved.get("cubes", {})
-        if not isinstance(done, dict):
-            raise InputError(f"{path}: its cubes are not a mapping")
+            if self.store.exists():
+                self._resume()
+        except BaseException:
+            self.store.release()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.store.release()
+
+    def _resume(self) -> None:
+        saved = self.store.load()
+        where = self.store.state
+        if saved["format"] not in READ_FORMATS:
+            raise InputError(f"{where}: a {saved['format']} checkpoint; this minttt reads /2, /3")
+        if saved["cnf_sha256"] != self.digest or saved["splits"] != self.splits:
+            raise InputError(f"{where}: a checkpoint of another formula or other cubes")
         count = len(decision_cubes(self.splits))
-        on_disk = {
-            i: r
-            for i, r in done.items()
-            if str(i).isdigit()
-            and int(i) < count
-            and isinstance(r, dict)
-            and isinstance(r.get("session"), str)
-            and isinstance(r.get("sequence"), int)
-            and self.proof_path(int(i)).is_file()
-        }
-        self.state["cubes"] = {i: on_disk[i] for i in _unbroken(on_disk)}
+        kept: dict[int, CubeRecord] = {}
+        for key, raw in saved["cubes"].items():
+            index = int(key)  # the schema allows ASCII digits only
+            if index >= count:
+                raise InputError(f"{where}: cube {key} is not one of its {count} cubes")
+            record = CubeRecord(**raw)
+            if self._usable(index, record):
+                kept[index] = record
+        self.cubes = {i: kept[i] for i in _unbroken(kept)}
+        self.resumed = len(self.cubes)
+
+    def _usable(self, index: int, record: CubeRecord) -> bool:
+        """Whether cube ``index``'s proof file is there and is the one recorded (else it is
+        solved again, and the run says why)."""
+        name = self.proof_path(index).name
+        try:
+            self.proof_text(index, record)
+        except InputError as exc:
+            self.say(f"cube {index}: its proof {name} is solved again ({exc})")
+            return False
+        return True
 
     def proof_path(self, index: int) -> Path:
         """Where cube ``index``'s proof is kept."""
@@ -231,34 +273,58 @@ class Checkpoint:
 
     def done(self) -> set[int]:
         """The cubes already refuted (their proofs on disk, their session unbroken before them)."""
-        return {int(i) for i in self.state["cubes"]}
+        return set(self.cubes)
 
     def order(self) -> list[int]:
         """The refuted cubes in the order their segments are valid: session by session (the one
         holding the lowest cube first), each in the order its solver refuted them."""
         sessions: dict[str, list[tuple[int, int]]] = {}
-        for i, r in self.state["cubes"].items():
-            sessions.setdefault(r["session"], []).append((r["sequence"], int(i)))
+        for i, r in self.cubes.items():
+            sessions.setdefault(r.session, []).append((r.sequence, i))
         chains = sorted(sessions.values(), key=lambda chain: min(i for _, i in chain))
         return [i for chain in chains for _, i in sorted(chain)]
 
     def record(self, index: int, cube: RefutedCube, sub_depth: int = 0) -> None:
         """Keep a refuted cube (refuted through the sub-cubes of ``sub_depth`` more starts): its
-        proof first, then the state naming it (both atomic)."""
-        write_bytes_atomic(self.proof_path(index), cube.proof_xz)
-        self.state["cubes"][str(index)] = {
-            "lemmas": cube.lemmas,
-            "seconds": round(cube.seconds, 2),
-            "load_seconds": round(cube.load_seconds, 2),
-            "session": cube.session,
-            "sequence": cube.sequence,
-            **({"sub_depth": sub_depth} if sub_depth else {}),
-        }
-        write_json_atomic(self.folder / STATE, self.state)
+        proof first, then the state naming it with its SHA-256 (both atomic)."""
+        digest = self.store.put(self.proof_path(index).name, cube.proof_xz)
+        self.cubes[index] = CubeRecord(
+            lemmas=cube.lemmas,
+            seconds=round(cube.seconds, 2),
+            load_seconds=round(cube.load_seconds, 2),
+            session=cube.session,
+            sequence=cube.sequence,
+            sha256=digest,
+            bytes=cube.proof_bytes,
+            sub_depth=sub_depth,
+        )
+        self.store.save(
+            {
+                "format": CUBES_FORMAT,
+                "cnf_sha256": self.digest,
+                "splits": self.splits,
+                "cubes": {str(i): r.to_dict() for i, r in sorted(self.cubes.items())},
+            }
+        )
 
     def proof(self, index: int) -> list[str]:
-        """Cube ``index``'s DRAT proof, as text lines."""
-        return lzma.decompress(self.proof_path(index).read_bytes()).decode("ascii").splitlines()
+        """Cube ``index``'s DRAT proof, as text lines (checked against its record)."""
+        return self.proof_text(index, self.cubes[index]).splitlines()
+
+    def proof_text(self, index: int, record: CubeRecord) -> str:
+        """Cube ``index``'s proof file read back: its SHA-256 and size as recorded (a /2 record
+        has neither: bounded by :data:`MAX_CUBE_PROOF`), ASCII DRAT text (InputError naming the
+        file otherwise)."""
+        name = self.proof_path(index).name
+        size = record.bytes if record.bytes is not None else MAX_CUBE_PROOF
+        if record.bytes is None or record.sha256 is None:
+            data = inflate(self.store.read(name, None), size, where=str(self.proof_path(index)))
+        else:
+            data = self.store.read_xz(name, record.sha256, size)
+        try:
+            return data.decode("ascii")
+        except UnicodeDecodeError:
+            raise InputError(f"{self.proof_path(index)}: not a DRAT text proof") from None
 
 
 def conquer(
@@ -270,66 +336,55 @@ def conquer(
     scheduler: str | None = None,
     on_cube: Callable[[int, int, float], None] | None = None,
     below: Sequence[Sequence[int]] = (),
+    say: Callable[[str], None] = print,
 ) -> tuple[list[list[str]], dict[str, Any]]:
     """Refute every cube of ``splits`` on a Dask cluster; ``(segments in the order they hold,
     figures)``, for :func:`~minttt.proof.cubes.join`.
 
-    Cubes already in ``checkpoint`` are not solved again. ``on_cube(done, total, seconds)`` is
-    called as each cube arrives. With ``below`` (the next starts' splits) a worker refutes each
-    cube through its sub-cubes (:meth:`~minttt.proof.cubes.CubeSolver.refute`); the checkpoint
-    keeps cubes, whatever split they were refuted through. A satisfiable cube raises DefectError
-    (the bound holds a table).
+    Cubes already in ``checkpoint`` are not solved again (``figures["from_checkpoint"]`` counts
+    them: their segments were not made by this run). ``on_cube(done, total, seconds)`` is called
+    as each cube arrives. With ``below`` (the next starts' splits) a worker refutes each cube
+    through its sub-cubes (:meth:`~minttt.proof.cubes.CubeSolver.refute`); the checkpoint keeps
+    cubes, whatever split they were refuted through. A satisfiable cube raises DefectError (the
+    bound holds a table). ``say`` hears why a cube of the checkpoint is solved again.
     """
     checkpoint.mkdir(parents=True, exist_ok=True)
     cubes = decision_cubes(splits)
-    ckpt = Checkpoint(checkpoint, _digest(clauses), splits)
-    todo = [i for i in range(len(cubes)) if i not in ckpt.done()]
     start = time.perf_counter()
-    if todo:
-        with DaskCluster(workers, scheduler) as client:
-            _run(client, clauses, cubes, todo, ckpt, on_cube, below)
-    records = [ckpt.state["cubes"][str(i)] for i in range(len(cubes))]
-    figures = {
-        "cubes": len(cubes),
-        "solved_this_run": len(todo),
-        "wall_seconds": round(time.perf_counter() - start, 1),
-        "cube_seconds": [r["seconds"] for r in records],
-        "sessions": len({r["session"] for r in records}),
-        "load_seconds": round(sum(r["load_seconds"] for r in records), 2),
-        "through_sub_cubes": sum(1 for r in records if r.get("sub_depth")),
-    }
-    return [ckpt.proof(i) for i in ckpt.order()], figures
+    with Checkpoint(checkpoint, _digest(clauses), splits, say) as ckpt:
+        todo = [i for i in range(len(cubes)) if i not in ckpt.done()]
+        if todo:
+            with DaskCluster(workers, scheduler) as client:
+                data = scatter(client, PackedClauses.pack(clauses))
+                below = [list(s) for s in below]
+                tasks = {i: (data, cubes[i], below) for i in todo}
+                done = [len(cubes) - len(todo)]
 
+                def arrived(index: int, result: RefutedCube) -> None:
+                    ckpt.record(index, result, len(below))
+                    done[0] += 1
+                    if on_cube is not None:
+                        on_cube(done[0], len(cubes), result.seconds)
 
-def _run(
-    client: Client,
-    clauses: Sequence[Sequence[int]],
-    cubes: list[Cube],
-    todo: list[int],
-    ckpt: Checkpoint,
-    on_cube: Callable[[int, int, float], None] | None,
-    below: Sequence[Sequence[int]] = (),
-) -> None:
-    from distributed import as_completed
-
-    # one object sent to every worker once (a list would be scattered element by element)
-    data = client.scatter(PackedClauses.pack(clauses), broadcast=True)
-    below = [list(s) for s in below]
-    futures = {client.submit(refute_packed, data, cubes[i], below, pure=False): i for i in todo}
-    done = len(cubes) - len(todo)
-    try:
-        for future in as_completed(futures):
-            result = future.result()  # a worker's DefectError is raised here
-            ckpt.record(futures[future], result, len(below))
-            done += 1
-            if on_cube is not None:
-                on_cube(done, len(cubes), result.seconds)
-    finally:
-        client.cancel(list(futures))
+                fan_out(client, refute_packed, tasks, arrived)
+        records = [ckpt.cubes[i] for i in range(len(cubes))]
+        figures = {
+            "cubes": len(cubes),
+            "solved_this_run": len(todo),
+            "from_checkpoint": ckpt.resumed,
+            "wall_seconds": round(time.perf_counter() - start, 1),
+            "cube_seconds": [r.seconds for r in records],
+            "sessions": len({r.session for r in records}),
+            "load_seconds": round(sum(r.load_seconds for r in records), 2),
+            "through_sub_cubes": sum(1 for r in records if r.sub_depth),
+        }
+        return [ckpt.proof(i) for i in ckpt.order()], figures
 
 
 __all__ = [
+    "CUBES_FORMAT",
     "Checkpoint",
+    "CubeRecord",
     "PackedClauses",
     "RefutedCube",
     "conquer",

@@ -9,6 +9,7 @@ True
 """
 
 from minttt.render.board import board
+from minttt.render.bounds import bounds_plot
 from minttt.render.files import SUFFIXES, output_format, picture, render_file, render_results
 from minttt.render.grid import table
 from minttt.render.layout import GraphvizMissing, graphviz_version, have_graphviz, render_dot
@@ -21,6 +22,7 @@ __all__ = [
     "SUFFIXES",
     "GraphvizMissing",
     "board",
+    "bounds_plot",
     "graphviz_version",
     "have_graphviz",
     "output_format",

@@ -3,15 +3,14 @@ the check of that file before anything is reported from it."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from minttt.errors import InputError
+from minttt.formula.instance import check_table
 from minttt.formula.variants import Variant
-from minttt.schema import first_problem
+from minttt.schema import load_json
 from minttt.table.model import load_table
-from minttt.table.verify import verify_table
 
 #: tables up to this many entries are verified whenever bounds.json is read (about 10 s in all);
 #: the two 4x4 k=4 tables (2,462 and 4,873 entries, about 75 s each) by tests/test_games_tables.py
@@ -24,14 +23,7 @@ def load_bounds(path: Path) -> dict[str, Any]:
     variant, ``lower <= upper``, ``optimal`` only when they meet, and the table it names beside
     it is that variant's, of ``upper`` entries, and (up to :data:`VERIFY_ON_LOAD` entries)
     passes the exhaustive verifier."""
-    try:
-        bounds = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: not a readable bounds file ({exc})") from None
-    problem = first_problem(SCHEMA, bounds)
-    if problem is not None:
-        where = ".".join(map(str, problem[0])) or "(document)"
-        raise InputError(f"{path}: breaks {SCHEMA} at {where}: {problem[1]}")
+    bounds = load_json(path, SCHEMA, what="bounds file")
     for name, record in bounds["variants"].items():
         check_record(path.parent, name, record)
     return bounds
@@ -47,12 +39,7 @@ def check_record(folder: Path, name: str, record: dict[str, Any]) -> None:
         raise InputError(f"{where}: claims optimal, but its bounds are {lower} .. {upper}")
     variant = Variant.parse(name)
     table = load_table(folder / str(record.get("table")))
-    if (table.game, table.role, table.criterion) != (variant.game, variant.role, variant.criterion):
-        raise InputError(f"{where}: its table is not a table of {name}")
-    if table.size != upper:
-        raise InputError(f"{where}: upper bound {upper}, its table has {table.size} entries")
-    if table.size <= VERIFY_ON_LOAD and not verify_table(table).ok:
-        raise InputError(f"{where}: its table fails minttt verify")
+    check_table(variant, table, f"{where}: its table", size=upper, verify=upper <= VERIFY_ON_LOAD)
 
 
 GAME_NAMES = {"mnk:3,4,3": "3x4 k=3", "mnk:4,4,3": "4x4 k=3", "mnk:4,4,4": "4x4 k=4"}

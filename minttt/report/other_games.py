@@ -13,7 +13,6 @@ and :func:`games_markdown` writes their part of REPORT.md.
 from __future__ import annotations
 
 import io
-import json
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,6 +25,7 @@ from minttt.formula.variants import Variant, study_variants
 from minttt.game.graph import RECURSION_CELLS, graph_for
 from minttt.game.rules import Rules
 from minttt.report.bounds import load_bounds, scale_markdown
+from minttt.schema import load_json
 from minttt.solvers import cross_check, solve
 from minttt.solvers.portfolio import make_table
 from minttt.table.verify import verify_table
@@ -227,10 +227,10 @@ def check_study(path: Path) -> dict[str, Any]:
     """The committed study, re-checked before the report quotes it (InputError, one line): the
     position counts of the boards up to 12 cells recounted, and per variant ``lower <= size``,
     ``optimal`` only when they meet and when the other solver family agreed."""
+    study = load_json(path, None, what="study")
     try:
-        study = json.loads(path.read_text("utf-8"))
         games = study["games"]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+    except (KeyError, TypeError) as exc:
         raise InputError(f"{path}: not a readable study ({exc})") from None
     for game in games:
         rules = Rules.from_name(game["game"])

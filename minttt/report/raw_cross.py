@@ -8,9 +8,10 @@ Optimize each confirm that no table of size k-1 exists. ``reproduce`` carries th
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from minttt.schema import load_json
 
 RAW_CROSS_CHECK = "raw_cross_check.json"  # written by scripts/raw_cross_check.py
 
@@ -40,7 +41,7 @@ def raw_cross_check_markdown(path: Path) -> list[str]:
             f"Second confirmation: `{RAW_CROSS_CHECK}` not found (`scripts/raw_cross_check.py`).",
             "",
         ]
-    data: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    data: dict[str, Any] = load_json(path, None, what="raw cross-check record")
     rows = data["variants"]
     versions = data["versions"]
     drat, z3 = sum(r["drat"] for r in rows), sum(r["z3"] for r in rows)

@@ -23,7 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from minttt.errors import InputError
+from minttt.errors import DefectError, InputError
 from minttt.evolve.plot import save_plot
 from minttt.evolve.runner import evolution_summary, evolved_table
 from minttt.evolve.situations import HochmuthConfig
@@ -157,7 +157,7 @@ def step_raw(ctx: Context) -> None:
         table = make_table(graph, solution)
         report = verify_table(table)
         if not report.ok or not solution.optimal:
-            raise RuntimeError(f"raw table {variant.name}: not proven or fails verification")
+            raise DefectError(f"raw table {variant.name}: not proven or fails verification")
         path = ctx.out / "tables" / f"{variant.name}-raw.json"
         save_table(table, path)
         results.append(
@@ -183,7 +183,7 @@ def step_verification(ctx: Context) -> None:
         report = verify_table(table)
         records[name] = _plain(report)
         if not report.ok:
-            raise RuntimeError(f"table {name} fails verification: {report}")
+            raise DefectError(f"table {name} fails verification: {report}")
     write_json_atomic(ctx.out / "verification.json", records)
     ctx.figures["verification"] = {n: r.get("ok") for n, r in records.items()}
     ctx.report += verification_markdown(ctx.figures["verification"])
@@ -250,7 +250,7 @@ def step_evolution(ctx: Context) -> None:
             table = evolved_table(state)
             report = verify_table(table)
             if not report.ok:
-                raise RuntimeError(f"evolved table (seed {seed}) fails verification")
+                raise DefectError(f"evolved table (seed {seed}) fails verification")
             path = ctx.out / "tables" / "evolved-hochmuth.json"
             save_table(table, path)
             save_plot(state, ctx.out / "evolution.png")

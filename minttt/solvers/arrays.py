@@ -1,19 +1,21 @@
-"""The array driver: array formulas into PySAT without text or WCNF objects (RC2 and plain SAT),
-and tables back.
+"""The array driver: array formulas into PySAT without text or WCNF objects, and tables back.
 
-:func:`rc2_arrays` builds RC2 over an empty WCNF holding only the unit soft clauses, then appends
-the hard clauses to its oracle in chunks straight from the arrays (no list of every clause, no
-per-variable dictionaries). :func:`moves_from_model` walks the table's own play from the start
+:func:`rc2_arrays` builds RC2 over an empty WCNF holding only the soft clauses, then appends the
+hard clauses to its oracle in chunks straight from the arrays (no list of every clause, no
+per-variable dictionaries); it solves whole formulas and the regions of
+:func:`minttt.formula.arrays.encode_region` alike. :class:`BoundedSAT` is a plain SAT solver over
+a formula with a native cardinality bound on its objective and decision phases (the hinted descent
+of :mod:`minttt.bounds.hinted`). :func:`moves_from_model` walks the table's own play from the start
 (lowest allowed move whose edge variable is true), and :func:`array_table` turns moves into a
 :class:`~minttt.table.model.Table` that :func:`minttt.table.verify.verify_table` checks on its own.
 :func:`minttt.solvers.portfolio.solve_variant` uses them for the variants of
-:func:`minttt.formula.variants.uses_arrays`.
+:func:`minttt.formula.variants.uses_arrays`. Every solver call runs under
+:func:`minttt.solvers.outcome.time_limit`.
 """
 
 from __future__ import annotations
 
 import gc
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -26,10 +28,12 @@ import numpy as np
 import pysolvers  # PySAT's C extension: the solvers' own add-clause entry points
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF, IDPool
+from pysat.solvers import Solver
 
+from minttt.errors import DefectError, InputError
 from minttt.formula.arrays import ArrayFormula
 from minttt.game.arrays import ArrayGraph
-from minttt.solvers.outcome import RawResult
+from minttt.solvers.outcome import RawResult, time_limit
 from minttt.table.model import Table, build_table
 
 DEFAULT_SAT = "glucose4"
@@ -88,18 +92,6 @@ def fast_adder(oracle: Any) -> Callable[[list[int]], Any]:
     return partial(getattr(pysolvers, fn), handle)
 
 
-def solver_objective(formula: ArrayFormula) -> np.ndarray:
-    """What the solver minimises: for ``entries``, the table positions that have a lookup clause
-    (non-terminal) instead of the edges. Same optimum, 6-7x fewer soft literals: a model with
-    ``n`` true edges walks to a table with at most ``n`` entries, one per true table position it
-    reaches, and every true non-terminal position has a true edge of its own (edges belong to one
-    position). So min #positions = min #edges, and a core over positions bounds the entries."""
-    if formula.variant.objective != "entries":
-        return formula.objective
-    heads = formula.long_lits[formula.long_ptr[:-1]].astype(np.int64)
-    return np.sort(-heads)
-
-
 class ArrayRC2(RC2):
     """RC2 fed from an :class:`ArrayFormula`; counts oracle calls.
 
@@ -108,7 +100,8 @@ class ArrayRC2(RC2):
     builders, :meth:`filter_assumps` removes only the selectors that became garbage since its last
     call, and :meth:`compute` returns the oracle's model as is (external and internal variables
     coincide). ``lazy=True`` loads nothing: the caller adds clauses and soft literals.
-    ``objective`` replaces :func:`solver_objective` (variables to minimise, each weight 1).
+    ``objective`` replaces :meth:`~minttt.formula.arrays.ArrayFormula.soft` (variables to
+    minimise, each weight 1).
     """
 
     calls = 0
@@ -131,19 +124,24 @@ class ArrayRC2(RC2):
             return
         self._live = {}
         self.sels: list[int] = []
-        self._assume(solver_objective(formula) if objective is None else objective)
+        soft, weights = formula.soft() if objective is None else (objective, None)
+        self._assume(soft, weights)
         add = fast_adder(self.oracle)
         with gc_paused():
             for chunk in formula.chunks():
                 deque(map(add, chunk), maxlen=0)  # the loop runs in C
 
-    def _assume(self, variables: np.ndarray) -> None:
-        """Register ``-v`` as a unit soft clause (weight 1) for each objective variable."""
+    def _assume(self, variables: np.ndarray, weights: np.ndarray | None = None) -> None:
+        """Register ``-v`` as a unit soft clause for each objective variable (weight 1, or its
+        weight)."""
         sels = (-variables).tolist()
         self.sels.extend(sels)
         if self._live is not None:
             self._live.update(dict.fromkeys(sels))
-        self.wght.update(dict.fromkeys(sels, 1))
+        if weights is None:
+            self.wght.update(dict.fromkeys(sels, 1))
+        else:
+            self.wght.update(zip(sels, weights.tolist(), strict=True))
         base = len(self.smap)
         self.smap.update(zip(sels, range(base, base + len(sels)), strict=True))
         self.sall.extend(sels)
@@ -194,35 +192,30 @@ def rc2_arrays(
     on_bound: Callable[[int], None] | None = None,
     **kw: Any,
 ) -> RawResult[np.ndarray]:
-    """Core-guided MaxSAT (PySAT RC2); under ``timeout`` the cost of the cores found is a proven
-    lower bound. ``on_bound`` is called (from a watcher thread) when the lower bound rises."""
+    """Core-guided MaxSAT (PySAT RC2) under :func:`~minttt.solvers.outcome.time_limit`: the
+    model as a bool array indexed by variable, or none (``timed_out``) when the deadline came
+    first; the cost of the cores found is a proven lower bound either way. ``on_bound`` is
+    called (from the watcher thread) when the lower bound rises."""
     start = time.perf_counter()
     solver = ArrayRC2(formula, solver=sat, **kw)
     load = time.perf_counter() - start
-    stop = threading.Event()
+    last = [-1]
 
-    def watch() -> None:
-        last = -1
-        deadline = None if timeout is None else start + timeout
-        while not stop.wait(0.5):
-            if on_bound is not None and solver.cost != last:
-                last = solver.cost
-                on_bound(last)
-            if deadline is not None and time.perf_counter() >= deadline:
-                solver.interrupt()
-                return
+    def rose() -> None:
+        if solver.cost != last[0]:
+            last[0] = solver.cost
+            if on_bound is not None:
+                on_bound(last[0])
 
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
+    left = None if timeout is None else max(0.0, timeout - load)
     try:
-        with gc_paused():  # RC2's cores and selectors are plain lists and dicts: no cycles
+        with (
+            time_limit(solver.interrupt, left, poll=rose if on_bound else None) as clock,
+            gc_paused(),  # RC2's cores and selectors are plain lists and dicts: no cycles
+        ):
             model = solver.compute(expect_interrupt=timeout is not None)
-    finally:
-        stop.set()
-        watcher.join()
-    try:
         seconds = time.perf_counter() - start
-        if model is None:
+        if model is None or clock.expired:
             return RawResult(None, int(solver.cost), solver.calls, True, seconds, load)
         arr = np.zeros(formula.num_vars + 1, dtype=bool)
         m = np.asarray(model[: formula.num_vars], dtype=np.int64)
@@ -232,59 +225,83 @@ def rc2_arrays(
         solver.delete()
 
 
+class BoundedSAT:
+    """A SAT solver (Minicard) loaded with an array formula once, with a native cardinality
+    constraint *at most k* on the formula's soft variables (:meth:`ArrayFormula.soft`) that
+    only tightens, and decision phases (a context manager)."""
+
+    def __init__(self, formula: ArrayFormula) -> None:
+        self.formula = formula
+        self.soft = formula.soft()[0].tolist()
+        start = time.perf_counter()
+        self.solver = Solver(name="minicard")
+        add = fast_adder(self.solver)
+        with gc_paused():
+            for chunk in formula.chunks():
+                deque(map(add, chunk), maxlen=0)
+        self.load_seconds = time.perf_counter() - start
+
+    def at_most(self, k: int) -> None:
+        """From now on at most ``k`` soft variables are true."""
+        self.solver.add_atmost(self.soft, k)
+
+    def phases(self, true: np.ndarray) -> None:
+        """Decide each variable as in ``true`` (a bool array indexed by variable) first."""
+        lits = np.arange(1, self.formula.num_vars + 1)
+        self.solver.set_phases(np.where(true[1:], lits, -lits).tolist())
+
+    def solve(self, seconds: float) -> np.ndarray | bool | None:
+        """A model (bool array indexed by variable), ``False`` when there is none, ``None`` when
+        ``seconds`` ran out first."""
+        with time_limit(self.solver.interrupt, seconds) as clock:
+            res = self.solver.solve_limited(expect_interrupt=True)
+        if res is None or clock.expired:
+            return None
+        if res is False:
+            return False
+        model = np.zeros(self.formula.num_vars + 1, dtype=bool)
+        m = np.asarray(self.solver.get_model()[: self.formula.num_vars], dtype=np.int64)
+        model[m[m > 0]] = True
+        return model
+
+    def __enter__(self) -> BoundedSAT:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.solver.delete()
+
+
 def moves_from_model(graph: ArrayGraph, formula: ArrayFormula, true: np.ndarray) -> dict[int, int]:
-    """node -> edge index of the table a model describes (its own play from the start)."""
-    edge_true = np.zeros(graph.edges, dtype=bool)
-    edge_true[formula.edge_id[true[formula.positions + 1 :]]] = True
-    return walk_table(graph, formula, lambda node: _first_true(graph, node, edge_true))
+    """node -> edge index of the table a model describes (its own play from the start, the
+    lowest true move at each position); DefectError when a position it reaches has none (the
+    model does not satisfy the formula)."""
+    moves = formula.true_moves(graph, true)
+
+    def choose(node: int) -> int:
+        edge = moves.get(node)
+        if edge is None:
+            raise DefectError(f"the model does not satisfy the lookup clause at node {node}")
+        return edge
+
+    return graph.walk_table(formula.side, choose)
 
 
-def _first_true(graph: ArrayGraph, node: int, edge_true: np.ndarray) -> int:
-    lo, hi = int(graph.ptr[node]), int(graph.ptr[node + 1])
-    hits = np.flatnonzero(edge_true[lo:hi])
-    if not len(hits):
-        raise RuntimeError(f"model does not satisfy the lookup clause at node {node}")
-    return lo + int(hits[0])
-
-
-def starts(graph: ArrayGraph, formula: ArrayFormula) -> list[int]:
-    """The table's required start positions (node indices)."""
-    return graph.table_starts(formula.side)
-
-
-def walk_table(
-    graph: ArrayGraph, formula: ArrayFormula, choose: Callable[[int], int]
-) -> dict[int, int]:
-    """Own play: ``choose(node) -> edge`` at every non-terminal table position reached."""
-    uptr, uchild = graph.unique_children
-    chosen: dict[int, int] = {}
-    seen = set(starts(graph, formula))
-    stack = list(seen)
-    child, terminal = graph.child, graph.terminal
-    while stack:
-        node = stack.pop()
-        if terminal[node]:
-            continue
-        e = choose(node)
-        chosen[node] = e
-        c = int(child[e])
-        for g in uchild[uptr[c] : uptr[c + 1]].tolist():
-            if g not in seen:
-                seen.add(g)
-                stack.append(g)
-    return chosen
-
-
-def reached_positions(
-    graph: ArrayGraph, formula: ArrayFormula, chosen: dict[int, int]
-) -> np.ndarray:
-    """The table positions a table (``node -> edge``) reaches, finished games included: the starts
-    and every grandchild through its moves (sorted node indices)."""
-    uptr, uchild = graph.unique_children
-    kids = graph.child[np.fromiter(chosen.values(), dtype=np.int64, count=len(chosen))]
-    parts = [np.asarray(starts(graph, formula), dtype=np.int64)]
-    parts += [uchild[uptr[c] : uptr[c + 1]].astype(np.int64) for c in kids.tolist()]
-    return np.unique(np.concatenate(parts))
+def moves_from_table(graph: ArrayGraph, table: Table) -> dict[int, int]:
+    """``node -> edge`` of a table over ``graph`` (its entries matched by hash and move): the
+    inverse of :func:`array_table`, for a table read back. InputError for an entry that is no
+    position or move of the graph."""
+    moves: dict[int, int] = {}
+    for entry in table.entries:
+        try:
+            node = graph.index(int(entry.hash))
+        except KeyError:
+            raise InputError(f"table entry {entry.hash} is not a position of this game") from None
+        lo, hi = int(graph.ptr[node]), int(graph.ptr[node + 1])
+        hits = np.flatnonzero(graph.move[lo:hi] == int(entry.move))
+        if not len(hits):
+            raise InputError(f"table move {entry.move} is not a move of position {entry.hash}")
+        moves[node] = lo + int(hits[0])
+    return moves
 
 
 def array_table(
@@ -321,10 +338,9 @@ def array_table(
 
 __all__ = [
     "ArrayRC2",
+    "BoundedSAT",
     "array_table",
     "moves_from_model",
+    "moves_from_table",
     "rc2_arrays",
-    "reached_positions",
-    "starts",
-    "walk_table",
 ]

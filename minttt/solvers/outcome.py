@@ -1,15 +1,26 @@
-"""What every driver returns before the table is read off its model, and a deadline.
+"""What every driver returns before the table is read off its model, and the one way a solver
+call runs under a time limit.
 
 Object drivers (:mod:`~minttt.solvers.pysat_drivers`, :mod:`~minttt.solvers.z3_drivers`) give the
 model as the set of true variables; the array driver (:mod:`~minttt.solvers.arrays`) as a boolean
 array indexed by variable, because its formulas have millions of variables.
+
+:func:`time_limit` wraps every timed call into a SAT library (the object and array drivers, the
+searches of :mod:`minttt.bounds`): it interrupts the solver at the deadline, tells the caller
+whether the deadline came first (an interrupted answer is never a result), and raises a Ctrl-C
+the library swallowed (:func:`minttt.interrupt.solver_library`).
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
+
+from minttt.interrupt import solver_library
 
 if TYPE_CHECKING:
     from minttt.formula.encode import Formula
@@ -44,6 +55,68 @@ class Deadline:
         return None if self.end is None else max(0.0, self.end - time.monotonic())
 
 
+@dataclass
+class Clock:
+    """A timed call's outcome: ``expired`` once the deadline interrupted it (whatever the call
+    returned then is not a result), and its ``seconds``."""
+
+    limit: float | None
+    expired: bool = False
+    seconds: float = 0.0
+
+
+@contextmanager
+def time_limit(
+    interrupt: Callable[[], None],
+    seconds: float | None,
+    *,
+    poll: Callable[[], None] | None = None,
+    every: float = 0.5,
+) -> Iterator[Clock]:
+    """Run the block (one solver call) for at most ``seconds`` (``None``: no limit): a watcher
+    thread calls ``interrupt()`` at the deadline and sets ``clock.expired``, and calls ``poll``
+    every ``every`` seconds meanwhile (progress: a bound that rose). A Ctrl-C the solver library
+    swallowed is raised on the way out, never returned as an answer.
+
+    >>> with time_limit(lambda: None, 5.0) as clock:
+    ...     pass
+    >>> clock.expired
+    False
+    """
+    clock = Clock(seconds)
+    start = time.monotonic()
+    done = threading.Event()
+
+    def watch() -> None:
+        deadline = None if seconds is None else start + max(seconds, 0.0)
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            wait = every if poll is not None else left
+            if wait is not None and left is not None:
+                wait = min(wait, left)
+            if done.wait(None if wait is None else max(wait, 0.0)):
+                return
+            if poll is not None:
+                poll()
+            if deadline is not None and time.monotonic() >= deadline:
+                clock.expired = True
+                interrupt()
+                return
+
+    watcher = None
+    if seconds is not None or poll is not None:
+        watcher = threading.Thread(target=watch, name="minttt-time-limit", daemon=True)
+        watcher.start()
+    try:
+        with solver_library():
+            yield clock
+    finally:
+        done.set()
+        if watcher is not None:
+            watcher.join()
+        clock.seconds = time.monotonic() - start
+
+
 def trivial_lower(formula: Formula) -> int:
     """Objective literals forced by unit clauses (the start positions): a free lower bound."""
     units = {c[0] for c in formula.clauses if len(c) == 1 and c[0] > 0}
@@ -51,7 +124,9 @@ def trivial_lower(formula: Formula) -> int:
 
 
 __all__ = [
+    "Clock",
     "Deadline",
     "RawResult",
+    "time_limit",
     "trivial_lower",
 ]

@@ -27,9 +27,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from minttt.errors import InputError
-from minttt.formula.encode import Formula, encode
+from minttt.formula.encode import Formula
+from minttt.formula.instance import Instance, instance_for
 from minttt.formula.variants import Variant, uses_arrays
-from minttt.game.graph import Graph, graph_for
+from minttt.game.graph import Graph
 from minttt.interrupt import solver_library
 from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
 from minttt.solvers.extract import all_true, extract
@@ -292,16 +293,18 @@ def solve_variant(
         )
     symmetric = symmetric_flag(symmetry)
     given_arrays = graph is not None and not isinstance(graph, Graph)  # an ArrayGraph
-    if given_arrays or (symmetric and uses_arrays(variant)):
-        if solver != DEFAULT_SOLVER or check or enumerate_tables or tie_break != "none":
-            raise InputError(
-                f"{variant.name} is solved by the array pipeline (RC2 only): drop --solver, "
-                "--cross-check, --enumerate and --tie-break"
-            )
-        return _solve_arrays(variant, graph, timeout, (options or {}).get("sat"))
-    if not isinstance(graph, Graph):
-        graph = graph_for(variant.rules, symmetric=symmetric)
-    formula = encode(graph, variant)
+    if (given_arrays or (symmetric and uses_arrays(variant))) and (
+        solver != DEFAULT_SOLVER or check or enumerate_tables or tie_break != "none"
+    ):
+        raise InputError(
+            f"{variant.name} is solved by the array pipeline (RC2 only): drop --solver, "
+            "--cross-check, --enumerate and --tie-break"
+        )
+    inst = instance_for(variant, graph=graph, symmetric=symmetric)
+    if inst.arrays:
+        return _solve_arrays(inst, timeout, (options or {}).get("sat"))
+    graph, formula = inst.graph, inst.formula
+    assert isinstance(graph, Graph) and isinstance(formula, Formula)
     solution = solve(formula, solver=solver, timeout=timeout, **(options or {}))
     if check:
         solution = cross_check(formula, solution, timeout=timeout)
@@ -339,30 +342,19 @@ def _enumerate(
     return info, moves
 
 
-def _solve_arrays(
-    variant: Variant, graph: Graph | ArrayGraph | None, timeout: float | None, sat: str | None
-) -> SolveRun:
+def _solve_arrays(inst: Instance, timeout: float | None, sat: str | None) -> SolveRun:
     """RC2 from arrays (:mod:`minttt.solvers.arrays`; numpy is imported only here). Without a
     model (the time limit came first) the all-true assignment gives a table, as for objects."""
     # numpy and the array modules only here: the quick commands never load them
-    # numpy and the array modules only here: the quick commands never load them
     import numpy as np
 
-    from minttt.formula.arrays import encode_arrays
-    from minttt.game.arrays import ArrayGraph, build_array_graph
-    from minttt.solvers.arrays import (
-        DEFAULT_SAT,
-        array_table,
-        moves_from_model,
-        rc2_arrays,
-        reached_positions,
-    )
+    from minttt.formula.arrays import ArrayFormula
+    from minttt.game.arrays import ArrayGraph
+    from minttt.solvers.arrays import DEFAULT_SAT, array_table, moves_from_model, rc2_arrays
 
-    if not isinstance(graph, ArrayGraph):  # none given, or the object view of another variant
-        graph = build_array_graph(variant.rules)
-    formula = encode_arrays(graph, variant)
-    with solver_library():
-        raw = rc2_arrays(formula, timeout=timeout, sat=sat or DEFAULT_SAT)
+    graph, formula, variant = inst.graph, inst.formula, inst.variant
+    assert isinstance(graph, ArrayGraph) and isinstance(formula, ArrayFormula)
+    raw = rc2_arrays(formula, timeout=timeout, sat=sat or DEFAULT_SAT)
     true = raw.model if raw.model is not None else np.ones(formula.num_vars + 1, bool)
     chosen = moves_from_model(graph, formula, true)
     size = len(chosen)
@@ -378,7 +370,7 @@ def _solve_arrays(
         seconds=raw.seconds,
         calls=raw.calls,
         variables={"positions": formula.positions, "edges": formula.edges},
-        positions=len(reached_positions(graph, formula, chosen)),
+        positions=len(graph.table_positions(formula.side, chosen)),
         timed_out=raw.timed_out,
     )
     table = array_table(graph, formula, chosen, provenance(solution))

@@ -15,9 +15,6 @@ under a time limit it reports the cost of the cores it has processed as its lowe
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Literal
 
 from pysat.card import CardEnc, EncType, ITotalizer
@@ -27,7 +24,7 @@ from pysat.solvers import Solver
 
 from minttt.errors import InputError
 from minttt.formula.encode import Formula
-from minttt.solvers.outcome import Deadline, RawResult, trivial_lower
+from minttt.solvers.outcome import Deadline, RawResult, time_limit, trivial_lower
 
 CARD_ENCODINGS = (
     "seqcounter",
@@ -40,19 +37,6 @@ CARD_ENCODINGS = (
 SAT_SOLVERS = ("cadical153", "glucose4", "glucose3", "minisat22", "maplechrono", "lingeling")
 DEFAULT_CARD = "totalizer"
 DEFAULT_SAT = "glucose4"
-
-
-@contextmanager
-def _timer(seconds: float | None, interrupt: Callable[[], None]) -> Iterator[None]:
-    timer = None if seconds is None else threading.Timer(max(seconds, 0.0), interrupt)
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
-    try:
-        yield
-    finally:
-        if timer is not None:
-            timer.cancel()
 
 
 class _Bounded:
@@ -116,11 +100,11 @@ class _Bounded:
             return None
         assumptions = self._assumptions(bound)
         self.calls += 1
-        with _timer(remaining, self.solver.interrupt):
+        with time_limit(self.solver.interrupt, remaining) as clock:
             result = self.solver.solve_limited(
                 assumptions=assumptions, expect_interrupt=remaining is not None
             )
-        if result is None:
+        if result is None or clock.expired:
             self.solver.clear_interrupt()
             return None
         if not result:
@@ -206,9 +190,9 @@ def rc2(
         raise InputError(f"unknown SAT solver {sat!r}: expected one of {', '.join(SAT_SOLVERS)}")
     solver = _CountingRC2(maxsat_instance(formula), solver=sat)
     try:
-        with _timer(timeout, solver.interrupt):
+        with time_limit(solver.interrupt, timeout) as clock:
             model = solver.compute(expect_interrupt=timeout is not None)
-        if model is None:
+        if model is None or clock.expired:
             return RawResult(
                 None, max(solver.cost, trivial_lower(formula)), solver.calls, timed_out=True
             )

@@ -1,4 +1,5 @@
-"""Linear-programming lower bounds of an array formula (scipy's HiGHS, if scipy is installed).
+"""The HiGHS driver: linear-programming lower bounds of an array formula (scipy's HiGHS, if scipy
+is installed).
 
 Each clause ``l_1 OR .. OR l_k`` becomes ``sum(x_pos) - sum(x_neg) >= 1 - #neg`` with
 ``0 <= x <= 1`` (the start positions fixed to 1). Minimising the objective's sum over this
@@ -15,6 +16,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,30 +26,69 @@ from minttt.formula.arrays import ArrayFormula
 TOLERANCE = 1e-6
 
 
+@dataclass(frozen=True)
+class LPBound:
+    """The LP relaxation's optimum (``lp_value``) and the bound it proves (``lower``: rounded
+    up), ``None`` both when HiGHS did not solve it (its ``status`` says why)."""
+
+    lower: int | None
+    lp_value: float | None
+    status: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class MIPBound:
+    """HiGHS's branch and bound: the ``lower`` bound its ``dual_bound`` proves, its best integer
+    point's objective (``upper``, ``None`` if it found none), ``optimal`` when they meet, its
+    ``status`` and ``seconds``; ``point`` is that point as a bool array indexed by variable
+    (index 0 unused), or ``None``. A run stopped by its time limit still proves its dual bound."""
+
+    lower: int
+    dual_bound: float
+    upper: int | None
+    optimal: bool
+    status: str
+    seconds: float
+    point: np.ndarray | None = None
+
+    def record(self) -> dict[str, Any]:
+        """The figures a checkpoint keeps (the point is not one of them)."""
+        return {
+            "lower": self.lower,
+            "dual_bound": self.dual_bound,
+            "upper": self.upper,
+            "optimal": self.optimal,
+            "status": self.status,
+            "seconds": self.seconds,
+        }
+
+
 def _program(formula: ArrayFormula) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray]:
-    """``(A, b, bounds, c)``: ``A x <= b`` (the clauses), ``bounds`` (n, 2), the objective."""
+    """``(A, b, bounds, c)``: ``A x <= b`` (the clauses but the units, which fix the start
+    positions to 1 in ``bounds`` (n, 2)), the objective ``c``."""
     from scipy.sparse import csr_matrix
 
     n = formula.num_vars
-    b = formula.binary.astype(np.int64)  # rows: -e + p >= 0
-    nb = len(b)
-    lens = np.diff(formula.long_ptr)
-    nl = len(lens)
-    rows = np.concatenate([np.repeat(np.arange(nb), 2), nb + np.repeat(np.arange(nl), lens)])
-    lits = np.concatenate([b.ravel(), formula.long_lits.astype(np.int64)])
+    lits, starts = formula.clauses_csr()
+    n_units = len(formula.units)  # the first clauses: they go into the variable bounds
+    units, lits = lits[: starts[n_units]], lits[starts[n_units] :]
+    sizes = np.diff(starts[n_units:])
+    n_rows = len(sizes)
+    rows = np.repeat(np.arange(n_rows), sizes)
     cols = np.abs(lits) - 1
     vals = np.sign(lits).astype(np.float64)
-    negs = np.bincount(rows, weights=(lits < 0).astype(np.float64), minlength=nb + nl)
-    a = csr_matrix((-vals, (rows, cols)), shape=(nb + nl, n))  # as A_ub x <= b_ub
+    negs = np.bincount(rows, weights=(lits < 0).astype(np.float64), minlength=n_rows)
+    a = csr_matrix((-vals, (rows, cols)), shape=(n_rows, n))  # as A_ub x <= b_ub
     lower = np.zeros(n)
-    lower[formula.units.astype(np.int64) - 1] = 1.0
+    lower[units - 1] = 1.0
     c = np.zeros(n)
     c[formula.objective - 1] = 1.0
     return a, -(1.0 - negs), np.stack([lower, np.ones(n)], axis=1), c
 
 
-def lp_bound(formula: ArrayFormula, time_limit: float | None = None) -> dict[str, Any] | None:
-    """``{"lower", "lp_value", "status", "seconds"}`` or ``None`` when scipy is missing."""
+def lp_bound(formula: ArrayFormula, time_limit: float | None = None) -> LPBound | None:
+    """The LP relaxation's bound, or ``None`` when scipy is missing."""
     try:
         from scipy.optimize import linprog
     except ImportError:
@@ -56,28 +97,22 @@ def lp_bound(formula: ArrayFormula, time_limit: float | None = None) -> dict[str
     a, b_ub, bounds, c = _program(formula)
     options = {} if time_limit is None else {"time_limit": float(time_limit)}
     res = linprog(c, A_ub=a, b_ub=b_ub, bounds=bounds, method="highs", options=options)
-    out: dict[str, Any] = {"status": res.message, "seconds": round(time.perf_counter() - start, 2)}
-    if res.status == 0:
-        out["lp_value"] = float(res.fun)
-        out["lower"] = math.ceil(res.fun - TOLERANCE)
-    else:
-        out["lp_value"], out["lower"] = None, None
-    return out
+    seconds = round(time.perf_counter() - start, 2)
+    if res.status != 0:
+        return LPBound(None, None, str(res.message), seconds)
+    return LPBound(math.ceil(res.fun - TOLERANCE), float(res.fun), str(res.message), seconds)
 
 
-def mip_bound(formula: ArrayFormula, time_limit: float) -> dict[str, Any] | None:
-    """HiGHS's branch and bound on the 0/1 program for ``time_limit`` seconds:
-    ``{"lower", "dual_bound", "upper", "optimal", "status", "seconds", "point"}`` (``upper``:
-    the best integer point's objective, ``None`` if it found none; ``point``: that point as a
-    bool array indexed by variable, index 0 unused, or ``None``; ``optimal``: lower = upper), or
-    ``None`` when scipy is missing. A run stopped by its time limit still proves its dual bound.
+def mip_bound(formula: ArrayFormula, time_limit: float) -> MIPBound | None:
+    """HiGHS's branch and bound on the 0/1 program for ``time_limit`` seconds, in a process of
+    its own; ``None`` when scipy is missing.
 
     >>> from minttt.formula.variants import Variant
     >>> from minttt.formula.arrays import encode_arrays
     >>> from minttt.game.arrays import build_array_graph
     >>> v = Variant.parse("second-lookup-entries")
     >>> r = mip_bound(encode_arrays(build_array_graph(v.rules), v), 60)
-    >>> r is None or (r["lower"], r["optimal"]) == (72, True)  # None: no scipy
+    >>> r is None or (r.lower, r.optimal) == (72, True)  # None: no scipy
     True
     """
     try:
@@ -91,15 +126,15 @@ def mip_bound(formula: ArrayFormula, time_limit: float) -> dict[str, Any] | None
     point = None if x is None else np.concatenate([[False], x > 0.5])
     upper = None if point is None else int(point[formula.objective].sum())
     lower = max(0, math.ceil(dual - TOLERANCE))
-    return {
-        "lower": lower,
-        "dual_bound": float(dual),
-        "upper": upper,
-        "optimal": upper is not None and lower >= upper,
-        "status": message,
-        "seconds": round(time.perf_counter() - start, 2),
-        "point": point,
-    }
+    return MIPBound(
+        lower=lower,
+        dual_bound=float(dual),
+        upper=upper,
+        optimal=upper is not None and lower >= upper,
+        status=message,
+        seconds=round(time.perf_counter() - start, 2),
+        point=point,
+    )
 
 
 _Answer = tuple[int, str, float | None, np.ndarray | None, float | None]
@@ -150,4 +185,4 @@ def _milp_worker(
     send.close()
 
 
-__all__ = ["lp_bound", "mip_bound"]
+__all__ = ["LPBound", "MIPBound", "lp_bound", "mip_bound"]

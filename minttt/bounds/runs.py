@@ -1,0 +1,364 @@
+"""Resumable bounds runs (``minttt scale``): each improves one variant's bounds for a while and
+keeps them in a checkpoint (:mod:`minttt.bounds.state`, on a :class:`minttt.store.RunStore`).
+
+Run one again on the same checkpoint and it picks up from there: the bounds only improve, the
+clock continues, the best table is kept. A second run on the same checkpoint at the same time is
+refused in one line (the store's lock). The solver's internal state (RC2's cores) is not saved: a
+resumed run re-derives its cores, usually faster than the first time, and reports a bound only
+when it beats the saved one.
+
+Five runs, one instance each (:func:`minttt.formula.instance.instance_for`):
+:func:`long_solve` (greedy table, then RC2), :func:`level_lower` (per-level minima),
+:func:`mip_lower` (HiGHS's branch and bound), :func:`hinted_upper` (a SAT descent from the table),
+:func:`searched_upper` (a portfolio of searches on a Dask cluster).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+
+from minttt.bounds.greedy import greedy_for, greedy_table, improve, tree_cost
+from minttt.bounds.hinted import hinted_descent
+from minttt.bounds.levels import LevelBound, level_bounds
+from minttt.bounds.neighbourhood import HORIZONS
+from minttt.bounds.state import (
+    BoundsState,
+    checkpoint_store,
+    read_state,
+    read_table,
+    table_name,
+)
+from minttt.errors import DefectError, InputError
+from minttt.formula.arrays import ArrayFormula, table_edge_mask
+from minttt.formula.instance import instance_for
+from minttt.formula.variants import Variant
+from minttt.game.arrays import ArrayGraph
+from minttt.game.rules import X
+from minttt.solvers.arrays import array_table, moves_from_model, moves_from_table, rc2_arrays
+from minttt.table.model import Table
+from minttt.table.verify import verify_table
+
+Say = Callable[[str], None]
+
+
+class BoundsRun:
+    """One resumable run on a checkpoint (a context manager holding the checkpoint's lock): its
+    state, the clock across runs, the variant's instance (array form), and the one way a bound
+    or a table gets in (a table only once it passed the exhaustive verifier)."""
+
+    def __init__(self, variant: Variant, checkpoint: Path, say: Say) -> None:
+        self.variant, self.checkpoint, self.say = variant, checkpoint, say
+        self.store = checkpoint_store(checkpoint)
+        self.state = BoundsState(variant.name)
+        # what this run proves: "optimal" is claimed only from this, never from the file (an
+        # earlier run's lower bound cannot be re-checked on load; it stays as history)
+        self.proven = 0
+        self.origin = time.perf_counter()
+        self.saved: Table | None = None
+        self._graph: ArrayGraph | None = None
+        self._formula: ArrayFormula | None = None
+
+    def __enter__(self) -> BoundsRun:
+        self.store.acquire()
+        try:
+            self._resume()
+        except BaseException:
+            self.store.release()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.store.release()
+
+    def _resume(self) -> None:
+        """Read the checkpoint (checked) and its table (checked again) before any work; a bound
+        whose table is gone is dropped with it, and the run says so."""
+        state = self.state = read_state(self.store, self.variant)
+        state.runs += 1
+        self.origin = time.perf_counter() - float(state.seconds)
+        if state.table is None:
+            return
+        self.saved = read_table(self.store, state, self.variant)
+        if self.saved is None:
+            self.say(
+                f"{self.checkpoint}: its table {Path(state.table).name} is not beside it; "
+                f"the upper bound {state.upper} is dropped"
+            )
+            state.upper, state.table, state.table_sha256 = None, None, None
+
+    @property
+    def graph(self) -> ArrayGraph:
+        """The variant's array graph (built on first use)."""
+        self._instance()
+        assert self._graph is not None
+        return self._graph
+
+    @property
+    def formula(self) -> ArrayFormula:
+        """The variant's array formula (built on first use)."""
+        self._instance()
+        assert self._formula is not None
+        return self._formula
+
+    def _instance(self) -> None:
+        if self._formula is not None:
+            return
+        start = time.perf_counter()
+        inst = instance_for(self.variant, arrays=True)
+        assert isinstance(inst.graph, ArrayGraph) and isinstance(inst.formula, ArrayFormula)
+        self._graph, self._formula = inst.graph, inst.formula
+        self.say(f"{self.variant.name}: graph and formula in {time.perf_counter() - start:.1f} s")
+
+    def record(self, event: str) -> None:
+        """Append the bounds to the history, write the checkpoint, print the line."""
+        st = self.state
+        st.seconds = round(time.perf_counter() - self.origin, 2)
+        st.history.append([st.seconds, st.lower, st.upper, event])
+        self.store.save(st.to_dict())
+        self.say(f"  {st.seconds:9.1f} s  {st.lower} .. {st.upper}  ({event})")
+
+    def offer(self, chosen: dict[int, int], source: str, seed: int = 0) -> None:
+        """Keep the table ``chosen`` (``node -> edge``) as the upper bound if it is smaller and
+        passes the verifier (DefectError if a table this run made does not). A verified table
+        below the checkpoint's lower bound proves that bound false: InputError naming it."""
+        st = self.state
+        if st.upper is not None and len(chosen) >= st.upper:
+            return
+        prov = {"variant": self.variant.name, "source": source, "seed": seed}
+        table = array_table(self.graph, self.formula, chosen, prov)
+        report = verify_table(table)
+        if not report.ok:
+            raise DefectError(f"{source} table failed verification: {report.counterexample}")
+        if table.size < st.lower:
+            raise InputError(
+                f"{self.checkpoint}: its lower bound {st.lower} is false: a verified table has "
+                f"{table.size} entries (the checkpoint is not to be trusted)"
+            )
+        name = table_name(self.checkpoint)
+        st.table_sha256 = self.store.put(name, table.to_json().encode("utf-8"))
+        st.upper, st.table = table.size, name
+        self.record(f"{source} table, verified")
+
+    def raise_lower(self, lower: int, event: str | None = None) -> None:
+        """A lower bound this run proved; recorded when ``event`` names it."""
+        self.proven = max(self.proven, lower)
+        if lower > self.state.lower:
+            self.state.lower = lower
+            if event is not None:
+                self.record(event)
+
+    def start_table(self) -> dict[int, int] | None:
+        """The saved (verified) table as ``node -> edge``, or ``None``."""
+        return None if self.saved is None else moves_from_table(self.graph, self.saved)
+
+    def finish(self, event: str, proven_event: str | None = None) -> BoundsState:
+        """Settle ``optimal``, record the last line (``proven_event`` when proven) and return
+        the state."""
+        st = self.state
+        st.optimal = st.upper is not None and self.proven >= st.upper
+        self.record(proven_event if st.optimal and proven_event else event)
+        return st
+
+
+def long_solve(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    time_limit: float,
+    seed: int = 0,
+    rounds: int = 40,
+    say: Say = print,
+) -> BoundsState:
+    """Improve the bounds of ``variant`` for ``time_limit`` seconds (graph and formula
+    included), resuming from ``checkpoint``: the greedy table with its local search (unless a
+    table is saved), then RC2 for what is left. Every upper bound is a table that passed
+    :func:`minttt.table.verify.verify_table` (saved as ``<checkpoint stem>.table.json``)."""
+    start = time.perf_counter()
+    with BoundsRun(variant, checkpoint, say) as run:
+        state = run.state
+        if state.optimal:  # an earlier run's claim: this run proves it again before saying so
+            say(f"{variant.name}: proven by an earlier run at {state.upper} entries; re-proving")
+        graph, formula = run.graph, run.formula
+        side = variant.role.sides[0]
+        allowed = table_edge_mask(graph, variant)
+        cost = tree_cost(graph, allowed, side)
+        state.tree_dp = float(cost[0]) if side == X else None
+        if state.upper is None:  # a resumed run keeps its table and goes straight to the solver
+            first = greedy_table(graph, allowed, side, cost)
+            state.greedy_entries = len(first)  # the plain greedy pass (not verified alone)
+            left = time_limit - (time.perf_counter() - start)
+            best = improve(
+                graph, allowed, side, cost, first, seed=seed, rounds=rounds, time_limit=left
+            )
+            run.offer(best, "greedy + local search", seed)
+        remaining = time_limit - (time.perf_counter() - start)
+        if remaining <= 0:
+            return run.finish("time limit")
+        outcome = rc2_arrays(
+            formula,
+            timeout=remaining,
+            on_bound=lambda lower: run.raise_lower(lower, "rc2 lower bound"),
+        )
+        run.raise_lower(outcome.lower)
+        if outcome.model is not None:
+            run.offer(moves_from_model(graph, formula, outcome.model), "rc2", seed)
+        return run.finish("time limit", proven_event="proven")
+
+
+def level_lower(
+    variant: Variant, checkpoint: Path, *, seconds_per_level: float, say: Say = print
+) -> BoundsState:
+    """Lower bounds only, resuming ``checkpoint``: the sum of the per-level minima
+    (:func:`minttt.bounds.levels.level_bounds`, RC2 for at most ``seconds_per_level`` on each
+    level). It replaces the lower bound when higher; the levels are kept in the checkpoint."""
+    with BoundsRun(variant, checkpoint, say) as run:
+        graph, formula = run.graph, run.formula
+        say(f"{variant.name}: per-level minima, {seconds_per_level:g} s per level at most")
+
+        def done(level: LevelBound) -> None:
+            word = "minimum" if level.optimal else "at least"
+            say(f"  depth {level.depth}: {word} {level.lower} ({level.seconds:.1f} s)")
+
+        result = level_bounds(graph, formula, seconds_per_level=seconds_per_level, on_level=done)
+        run.state.levels = {
+            "seconds_per_level": seconds_per_level,
+            "lower": result.lower,
+            "complete": result.complete,
+            "levels": [asdict(level) for level in result.levels],
+        }
+        run.raise_lower(result.lower, "per-level minima")
+        return run.finish("per-level minima", proven_event="proven")
+
+
+def mip_lower(
+    variant: Variant, checkpoint: Path, *, seconds: float, say: Say = print
+) -> BoundsState:
+    """Lower bounds from HiGHS's branch and bound on the 0/1 program of the formula
+    (:func:`minttt.solvers.highs.mip_bound`, ``seconds`` at most), resuming ``checkpoint``: its
+    dual bound replaces the lower bound when higher; its best integer point, read as a table, is
+    offered as an upper bound (kept only once it passes the exhaustive verifier). Needs scipy
+    (the ``lp`` extra): without it, a usage error."""
+    from minttt.solvers.highs import mip_bound
+
+    with BoundsRun(variant, checkpoint, say) as run:
+        graph, formula = run.graph, run.formula
+        say(f"{variant.name}: HiGHS branch and bound, {seconds:g} s at most")
+        result = mip_bound(formula, seconds)
+        if result is None:
+            raise InputError('--mip needs scipy: pip install "minttt[lp]"')
+        run.state.mip = result.record()
+        say(f"  dual bound {result.dual_bound:.2f}, best point {result.upper} ({result.status})")
+        if result.point is not None:
+            run.offer(moves_from_model(graph, formula, result.point), "mip")
+        run.raise_lower(result.lower, "mip dual bound")
+        return run.finish("mip", proven_event="proven")
+
+
+def hinted_upper(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    hint_seconds: float,
+    seed: int = 0,
+    say: Say = print,
+) -> BoundsState:
+    """Upper bounds only, resuming ``checkpoint``: the greedy table with its local search
+    (:func:`minttt.bounds.greedy.greedy_for`), then :func:`minttt.bounds.hinted.hinted_descent` from
+    it for ``hint_seconds``. A verified table smaller than the saved one replaces it; the lower
+    bound is untouched unless the descent proves its table optimal (UNSAT one entry below)."""
+    with BoundsRun(variant, checkpoint, say) as run:
+        graph, formula = run.graph, run.formula
+        best = run.start_table()
+        if best is not None:  # resume from the saved (verified) table
+            say(f"{variant.name}: saved table, {len(best)} entries")
+        else:
+            best, info = greedy_for(graph, variant, seed=seed)
+            say(f"{variant.name}: greedy {info['greedy']}, local search {info['improved']}")
+            run.offer(best, "greedy + local search", seed)
+        if hint_seconds > 0:
+            out = hinted_descent(graph, formula, best, hint_seconds, say=say)
+            if out.best is not None:
+                run.offer(moves_from_table(graph, out.best), "hinted descent", seed)
+            if out.proven and run.state.upper is not None:
+                run.raise_lower(out.best.size if out.best is not None else len(best))
+            run.state.hinted = {
+                "seconds": hint_seconds,
+                "start": out.start_size,
+                "found": [s for _, s in out.sizes],
+                "proven": out.proven,
+                "load_seconds": round(out.load_seconds, 1),
+            }
+        return run.finish("hinted descent" if hint_seconds > 0 else "greedy")
+
+
+def searched_upper(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    seconds: float,
+    seeds: int = 2,
+    rounds: int = 4,
+    workers: int = 2,
+    scheduler: str | None = None,
+    slack: int = 0,
+    method: str = "lns",
+    say: Say = print,
+) -> BoundsState:
+    """Upper bounds only, resuming ``checkpoint``: a portfolio of ``seeds`` searches (``method``
+    ``"lns"`` or ``"forced"``) on a Dask cluster (:func:`minttt.bounds.search.search_portfolio`),
+    ``rounds`` rounds in ``seconds``, each round from the best table so far (the saved one
+    first). A table smaller than the saved one is kept only once it passes the exhaustive
+    verifier, as its task arrives: a run interrupted in its third round keeps what the first two
+    found."""
+    from minttt.bounds.search import LABELS, FoundTable, search_portfolio  # Dask: the extra
+
+    with BoundsRun(variant, checkpoint, say) as run:
+        start = run.start_table()
+        label = LABELS.get(method, method)
+        say(f"{variant.name}: {label} from {len(start) if start else 'the greedy'} entries")
+        t0 = time.perf_counter()
+
+        def arrived(result: FoundTable) -> None:
+            say(
+                f"  round {result.round} seed {result.seed}: {len(result.table)} entries "
+                f"({time.perf_counter() - t0:.0f} s)"
+            )
+            run.offer(result.table, label, result.seed)
+
+        results = search_portfolio(
+            variant,
+            start,
+            seconds=seconds,
+            seeds=range(seeds),
+            rounds=rounds,
+            workers=workers,
+            scheduler=scheduler,
+            slack=slack,
+            method=method,
+            on_result=arrived,
+        )
+        run.state.search = {
+            "seconds": seconds,
+            "seeds": seeds,
+            "rounds": rounds,
+            "slack": slack,
+            "method": method,
+            **({"horizons": list(HORIZONS)} if method == "lns" else {}),
+            "workers": workers if scheduler is None else None,
+            "start": len(start) if start else None,
+            "found": [r.record() for r in results],
+        }
+        return run.finish(label)
+
+
+__all__ = [
+    "BoundsRun",
+    "hinted_upper",
+    "level_lower",
+    "long_solve",
+    "mip_lower",
+    "searched_upper",
+]

@@ -1,0 +1,187 @@
+"""The state of a bounds run (``minttt scale``), as its checkpoint holds it: typed, read back
+through the run store (:class:`minttt.store.RunStore`) and checked before anything is claimed
+from it.
+
+The checkpoint (JSON, ``minttt/schemas/scale-checkpoint.schema.json``) holds the proven lower
+bound, the size of the best verified table (saved beside it, its SHA-256 recorded), the seconds
+spent over all runs, the bounds over time, and each method's record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypedDict
+
+from minttt.errors import InputError
+from minttt.formula.instance import check_table
+from minttt.formula.variants import Variant
+from minttt.store import RunStore
+from minttt.table.model import Table, table_from_json
+
+#: the checkpoint's JSON Schema (package data, ``minttt/schemas/``)
+SCHEMA = "scale-checkpoint.schema.json"
+WHAT = "scale checkpoint"
+#: the largest table file a checkpoint may name (bytes; 4x4 k=4 tables are about 1 MB)
+MAX_TABLE_BYTES = 1 << 27
+
+
+class LevelsRecord(TypedDict):
+    """The per-level lower bound's record (``--levels``)."""
+
+    seconds_per_level: float
+    lower: int
+    complete: bool
+    levels: list[dict[str, Any]]
+
+
+class HintedRecord(TypedDict):
+    """The hinted descent's record (``--hint``)."""
+
+    seconds: float
+    start: int
+    found: list[int]
+    proven: bool
+    load_seconds: float
+
+
+class SearchRecord(TypedDict, total=False):
+    """The search portfolio's record (``--search``)."""
+
+    seconds: float
+    seeds: int
+    rounds: int
+    slack: int
+    method: str
+    horizons: list[int]
+    workers: int | None
+    start: int | None
+    found: list[dict[str, Any]]
+
+
+#: the records a method adds, in the order a checkpoint writes them
+RECORDS = ("tree_dp", "greedy_entries", "levels", "mip", "hinted", "search")
+
+
+@dataclass
+class BoundsState:
+    """One variant's bounds over every run: the proven ``lower`` bound, the ``upper`` bound (the
+    entries of ``table``, a verified table beside the checkpoint with SHA-256 ``table_sha256``),
+    ``optimal`` once they meet in a run that proved it, the ``seconds`` and ``runs`` so far, the
+    ``history`` ``[seconds, lower, upper, event]``, and each method's record."""
+
+    variant: str
+    lower: int = 0
+    upper: int | None = None
+    optimal: bool = False
+    table: str | None = None
+    table_sha256: str | None = None
+    seconds: float = 0.0
+    runs: int = 0
+    history: list[list[Any]] = field(default_factory=list)
+    tree_dp: float | None = None
+    greedy_entries: int | None = None
+    levels: LevelsRecord | None = None
+    mip: dict[str, Any] | None = None
+    hinted: HintedRecord | None = None
+    search: SearchRecord | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The checkpoint document (records only where a method wrote one)."""
+        out: dict[str, Any] = {
+            "variant": self.variant,
+            "lower": self.lower,
+            "upper": self.upper,
+            "optimal": self.optimal,
+            "table": self.table,
+        }
+        if self.table_sha256 is not None:
+            out["table_sha256"] = self.table_sha256
+        out |= {"seconds": self.seconds, "runs": self.runs, "history": self.history}
+        for name in RECORDS:
+            value = getattr(self, name)
+            if value is not None or (name == "tree_dp" and "greedy_entries" in out):
+                out[name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> BoundsState:
+        """A schema-valid checkpoint document as a state."""
+        return cls(**{k: doc[k] for k in doc if k in cls.__dataclass_fields__})
+
+    def gap(self) -> str:
+        """The bounds in words."""
+        if self.optimal:
+            return f"{self.upper} entries, proven"
+        if self.upper is None:
+            return f"at least {self.lower} entries (no table yet)"
+        return f"{self.lower} .. {self.upper} entries"
+
+
+def checkpoint_store(checkpoint: Path) -> RunStore:
+    """The run store of a scale checkpoint (its tables beside it)."""
+    return RunStore(checkpoint, SCHEMA, what=WHAT)
+
+
+def table_name(checkpoint: Path) -> str:
+    """Where a checkpoint's new tables go: ``<stem>.table.json`` beside it."""
+    return checkpoint.stem + ".table.json"
+
+
+def read_state(store: RunStore, variant: Variant) -> BoundsState:
+    """The state of ``variant`` in ``store`` (a fresh one if there is no checkpoint yet), checked:
+    InputError, in one line naming the file, for a file that is not a readable checkpoint of
+    ``variant`` or whose bounds contradict each other (lower above upper, a table without an
+    upper bound or the reverse, optimal where they do not meet)."""
+    if not store.exists():
+        return BoundsState(variant.name)
+    state = BoundsState.from_dict(store.load())
+    where = store.state
+    if state.variant != variant.name:
+        raise InputError(f"{where}: checkpoint of {state.variant!r}, not {variant.name!r}")
+    if (state.upper is None) != (state.table is None):
+        raise InputError(f"{where}: an upper bound needs its table and a table its upper bound")
+    if state.upper is not None and state.lower > state.upper:
+        raise InputError(
+            f"{where}: lower bound {state.lower} is above the upper bound {state.upper}"
+        )
+    if state.optimal and (state.upper is None or state.lower < state.upper):
+        raise InputError(
+            f"{where}: claims optimal, but its bounds are {state.lower} .. {state.upper}"
+        )
+    return state
+
+
+def read_table(store: RunStore, state: BoundsState, variant: Variant) -> Table | None:
+    """The best table a checkpoint names, read back and checked before it stands as the upper
+    bound: the file it names beside it (a checkpoint copied under another name keeps its table),
+    else ``<stem>.table.json``; its SHA-256 as recorded (checkpoints of older runs recorded none),
+    ``variant``'s, of the recorded size, passing the exhaustive verifier (InputError otherwise).
+    ``None`` when neither file is there (the caller drops the bound, saying so)."""
+    if state.table is None:
+        return None
+    for name in dict.fromkeys((Path(state.table).name, table_name(store.state))):
+        path = store.path(name)
+        if not (path.exists() or path.is_symlink()):
+            continue
+        data = store.read(name, state.table_sha256, max_bytes=MAX_TABLE_BYTES)
+        table = table_from_json(data.decode("utf-8", "replace"), source=str(path))
+        check_table(variant, table, str(path), size=state.upper)
+        state.table = name
+        return table
+    return None
+
+
+__all__ = [
+    "MAX_TABLE_BYTES",
+    "RECORDS",
+    "SCHEMA",
+    "BoundsState",
+    "HintedRecord",
+    "LevelsRecord",
+    "SearchRecord",
+    "checkpoint_store",
+    "read_state",
+    "read_table",
+    "table_name",
+]
