@@ -26,7 +26,7 @@ from typing import Any
 
 from minttt.nine import engine as new_engine
 from minttt.nine.engine_match import random_opening
-from minttt.nine.limits import Limits, SearchResult
+from minttt.nine.limits import EngineResult, Limits
 from minttt.nine.rules import Position
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,7 +64,7 @@ def old_engine() -> ModuleType:
 def _timed(engine: Any, pos: Position) -> tuple[float, tuple[Any, ...]]:
     """Seconds of one search with a fresh engine, and its fingerprint."""
     start = time.perf_counter()
-    r: SearchResult = engine().search(pos, Limits(nodes=NODES))
+    r: EngineResult = engine().search(pos, Limits(nodes=NODES))
     seconds = time.perf_counter() - start
     return seconds, (r.move, r.score, r.nodes, r.depth, r.wins)
 

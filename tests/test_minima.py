@@ -26,17 +26,17 @@ def test_joint_tree_table_is_158_proven(graph):
     solution = solve(f)
     assert solution.size == 158
     proof = prove_minimum(f, solution)
-    assert proof["proven"] and proof["z3"]["size"] == 158
+    assert proof.proven and proof.z3.size == 158
     too_small = replace(solution, size=157, optimal=False)
-    assert not prove_minimum(f, too_small)["proven"]  # 157 has no model
+    assert not prove_minimum(f, too_small).proven  # 157 has no model
 
 
 def test_prove_minimum_in_two_families(graph):
     f = encode(graph, Variant("first", "edge", "lookup", "positions", "never-lose"))
     solution = solve(f)
     proof = prove_minimum(f, solution)
-    assert proof["proven"] and proof["size"] == solution.size == 41
-    assert proof["z3"] == {
+    assert proof.proven and proof.size == solution.size == 41
+    assert proof.to_dict()["z3"] == {
         "solver": "z3-opt (Optimize)",
         "size": 41,
         "lower_bound": 41,
@@ -44,7 +44,7 @@ def test_prove_minimum_in_two_families(graph):
         "unsat_at_k_minus_1": True,
     }
     below = pysat_bounds(f, 40)
-    assert below["sat_at_k"] is False and below["unsat_at_k_minus_1"] is True
+    assert below.sat_at_k is False and below.unsat_at_k_minus_1 is True
 
 
 def test_never_lose_minima_and_odds(graph):

@@ -9,7 +9,7 @@
 from minttt.nine.baseline import BaselineEngine
 from minttt.nine.engine import NineEngine, Weights
 from minttt.nine.engine_match import GameRecord, MatchResult, play_game, run_match
-from minttt.nine.limits import Engine, Limits, SearchResult
+from minttt.nine.limits import Engine, EngineResult, Limits
 from minttt.nine.rules import Move, O, Position, X
 
 __all__ = [
@@ -22,7 +22,7 @@ __all__ = [
     "NineEngine",
     "O",
     "Position",
-    "SearchResult",
+    "EngineResult",
     "Weights",
     "X",
     "play_game",

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from minttt.errors import InputError
 from minttt.nine.bits import FULL, TWOS, WIN
-from minttt.nine.limits import Clock, Limits, SearchResult, SearchStopped
+from minttt.nine.limits import Clock, EngineResult, Limits, SearchStopped
 from minttt.nine.rules import Move, Position, X
 
 WIN_SCORE = 100
@@ -50,7 +50,7 @@ class BaselineEngine:
 
     name = "baseline"
 
-    def search(self, pos: Position, limits: Limits) -> SearchResult:
+    def search(self, pos: Position, limits: Limits) -> EngineResult:
         """Pick a move for the player to move in ``pos`` within ``limits``."""
         moves = pos.legal_moves()
         if not moves:
@@ -67,7 +67,7 @@ class _Search:
         self.wins = 0
         self.leaves = 0
 
-    def run(self, moves: tuple[Move, ...]) -> SearchResult:
+    def run(self, moves: tuple[Move, ...]) -> EngineResult:
         clock = self.clock
         best: Move = moves[0]
         score = 0
@@ -88,7 +88,7 @@ class _Search:
             if self.leaves == 0:  # nothing left to guess: deeper iterations repeat this one
                 break
             depth += 1
-        return SearchResult(
+        return EngineResult(
             move=best,
             score=score,
             depth=depth_done,

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from minttt.errors import InputError
 from minttt.nine.bits import COMPLETE, FULL, POPCOUNT, TWOS, WIN
-from minttt.nine.limits import Clock, Limits, SearchResult, SearchStopped
+from minttt.nine.limits import Clock, EngineResult, Limits, SearchStopped
 from minttt.nine.rules import Move, Position, X
 
 WIN_SCORE = 100_000
@@ -82,7 +82,7 @@ class NineEngine:
         """Forget the transposition table."""
         self.table = {}
 
-    def search(self, pos: Position, limits: Limits) -> SearchResult:
+    def search(self, pos: Position, limits: Limits) -> EngineResult:
         """Pick a move for the player to move in ``pos`` within ``limits``."""
         moves = pos.legal_moves()
         if not moves:
@@ -134,14 +134,14 @@ class _Search:
 
     # --- root -----------------------------------------------------------------------------
 
-    def run(self, moves: tuple[Move, ...]) -> SearchResult:
+    def run(self, moves: tuple[Move, ...]) -> EngineResult:
         """Iterative deepening over ``moves`` until the budget is spent or the result proven."""
         clock = self.clock
         me = self.masks[self.side]
         for b, c in moves:  # a line to complete: the search would never look at it
             if WIN[me[b] | (1 << c)]:
                 self.wins += 1
-                return SearchResult((b, c), WIN_SCORE - 1, 1, 1, 1, clock.elapsed(), True)
+                return EngineResult((b, c), WIN_SCORE - 1, 1, 1, 1, clock.elapsed(), True)
         order = list(moves)
         best, score, depth_done = order[0], 0, 0
         depth = 1
@@ -167,7 +167,7 @@ class _Search:
             if abs(score) >= MATE:
                 break
             depth += 1
-        return SearchResult(
+        return EngineResult(
             move=best,
             score=score,
             depth=depth_done,

@@ -44,7 +44,7 @@ class Limits:
 
 
 @dataclass(frozen=True)
-class SearchResult:
+class EngineResult:
     """The chosen move and the statistics 001 prints (plies, states, winning states, time)."""
 
     move: Move
@@ -61,7 +61,7 @@ class Engine(Protocol):
 
     name: str
 
-    def search(self, pos: Position, limits: Limits) -> SearchResult:
+    def search(self, pos: Position, limits: Limits) -> EngineResult:
         """The engine's move at ``pos`` within ``limits``."""
         ...
 
@@ -100,6 +100,6 @@ __all__ = [
     "Limits",
     "MAX_MOVETIME",
     "MAX_NODES",
-    "SearchResult",
+    "EngineResult",
     "SearchStopped",
 ]

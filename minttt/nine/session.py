@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from minttt.errors import InputError
 from minttt.nine.engine import NineEngine
-from minttt.nine.limits import Engine, Limits, SearchResult
+from minttt.nine.limits import Engine, EngineResult, Limits
 from minttt.nine.rules import Move, O, Position, X
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -80,7 +80,7 @@ def parse_move(text: str, pos: Position) -> Move:
     return board - 1, space - 1
 
 
-def describe_search(result: SearchResult) -> list[str]:
+def describe_search(result: EngineResult) -> list[str]:
     """001's statistics lines, then the move."""
     share = 100 * result.wins / result.nodes if result.nodes else 0.0
     board, space = result.move

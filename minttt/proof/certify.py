@@ -48,11 +48,11 @@ from minttt.interrupt import solver_library
 from minttt.proof import drat
 from minttt.proof.cnf import BOUND_DEPTH, CARD_ENCODING, array_cnf, bound_clauses, cnf_text
 from minttt.proof.conquer import conquer, lookup_splits
-from minttt.proof.cubes import join
+from minttt.proof.cubes import SAT_SOLVER, join
 from minttt.proof.drat_trim import drat_trim_check
 from minttt.schema import load_json
-from minttt.solvers.arrays import DEFAULT_SAT as ARRAY_SAT
 from minttt.solvers.portfolio import SolveRun, solve_variant
+from minttt.solvers.pysat_drivers import DEFAULT_SAT as ARRAY_SAT
 from minttt.table.model import Table, load_table
 from minttt.table.verify import verify_table
 from minttt.vocabulary import Objective
@@ -60,7 +60,6 @@ from minttt.vocabulary import Objective
 if TYPE_CHECKING:
     from minttt.proof.drat import CheckResult
 
-SAT_SOLVER = "cadical195"
 SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
 INDEX = "index.json"
 # format 2: every CNF comment line at most proof.cnf.MAX_COMMENT bytes (the bounded literals over
@@ -525,7 +524,6 @@ __all__ = [
     "MAX_SHIPPED_CNF",
     "MAX_SHIPPED_PROOF",
     "MNK_FOLDER",
-    "SAT_SOLVER",
     "SAT_SOLVER_NAME",
     "XZ_PRESET",
     "Certificate",

@@ -25,11 +25,11 @@ def load_bounds(path: Path) -> dict[str, Any]:
     passes the exhaustive verifier."""
     bounds = load_json(path, SCHEMA, what="bounds file")
     for name, record in bounds["variants"].items():
-        check_record(path.parent, name, record)
+        check_bounds_record(path.parent, name, record)
     return bounds
 
 
-def check_record(folder: Path, name: str, record: dict[str, Any]) -> None:
+def check_bounds_record(folder: Path, name: str, record: dict[str, Any]) -> None:
     """One variant's bounds (see :func:`load_bounds`)."""
     where = f"{folder}/bounds.json, {name}"
     lower, upper = record.get("lower"), record.get("upper")
@@ -144,4 +144,4 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
     return lines
 
 
-__all__ = ["VERIFY_ON_LOAD", "check_record", "load_bounds", "scale_markdown"]
+__all__ = ["VERIFY_ON_LOAD", "check_bounds_record", "load_bounds", "scale_markdown"]

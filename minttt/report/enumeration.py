@@ -109,8 +109,9 @@ def _minimum(formula: Formula, prove: bool) -> dict[str, Any]:
         "solver": solution.solver,
     }
     if prove:
-        record["proof"] = prove_minimum(formula, solution)
-        record["optimal"] = bool(solution.optimal and record["proof"]["proven"])
+        proof = prove_minimum(formula, solution)
+        record["proof"] = proof.to_dict()
+        record["optimal"] = bool(solution.optimal and proof.proven)
     else:
         record["optimal"] = bool(solution.optimal)
     return record

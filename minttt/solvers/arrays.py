@@ -34,9 +34,8 @@ from minttt.errors import DefectError, InputError
 from minttt.formula.arrays import ArrayFormula
 from minttt.game.arrays import ArrayGraph
 from minttt.solvers.outcome import RawResult, time_limit
+from minttt.solvers.pysat_drivers import DEFAULT_SAT
 from minttt.table.model import Table, build_table
-
-DEFAULT_SAT = "glucose4"
 
 
 @contextmanager

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from minttt.game.graph import Graph
 
 DEFAULT_LIMIT = 10_000
-SAT_SOLVER = "cadical153"
+ENUMERATION_SAT = "cadical153"
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,7 @@ def enumerate_minimal_tables(
     size: int,
     *,
     limit: int = DEFAULT_LIMIT,
-    solver: str = SAT_SOLVER,
+    solver: str = ENUMERATION_SAT,
 ) -> EnumerationResult:
     """Every table of ``formula`` whose objective is at most ``size`` (pass the proven minimum).
 
@@ -294,7 +294,7 @@ def count_minimal_tables(
     size: int,
     *,
     class_limit: int = DEFAULT_LIMIT,
-    solver: str = SAT_SOLVER,
+    solver: str = ENUMERATION_SAT,
 ) -> EnumerationResult:
     """Count every minimal table exactly by enumerating classes only (up to ``class_limit``).
 
@@ -409,7 +409,7 @@ def pick_max_wins(graph: Graph, variant: Variant, moves_list: Sequence[Mapping[i
 __all__ = [
     "DEFAULT_LIMIT",
     "EnumerationResult",
-    "SAT_SOLVER",
+    "ENUMERATION_SAT",
     "count_minimal_tables",
     "enumerate_minimal_tables",
     "move_orbits",

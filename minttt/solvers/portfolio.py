@@ -350,7 +350,8 @@ def _solve_arrays(inst: Instance, timeout: float | None, sat: str | None) -> Sol
 
     from minttt.formula.arrays import ArrayFormula
     from minttt.game.arrays import ArrayGraph
-    from minttt.solvers.arrays import DEFAULT_SAT, array_table, moves_from_model, rc2_arrays
+    from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
+    from minttt.solvers.pysat_drivers import DEFAULT_SAT
 
     graph, formula, variant = inst.graph, inst.formula, inst.variant
     assert isinstance(graph, ArrayGraph) and isinstance(formula, ArrayFormula)
