@@ -1,144 +1,41 @@
 """The package's shape: no import cycle, no arrow up a layer, no private name across packages.
 
-The import graph is read from the source (``ast``): every ``import`` of a minttt module, at module
-level or inside a function (a lazy import still ties two modules), except under
-``if TYPE_CHECKING:`` (annotations only) and inside ``_repr_svg_`` / ``_repr_html_`` (a value
-drawing itself in a notebook). Layers, low to high (a module may import its own layer
-and the layers below):
-
-    base (errors, vocabulary, fileio, interrupt, schema, version) -> game -> table -> formula
-    -> solvers -> bounds, proof -> play, integrations, evolve, nine -> render, web -> report
-    -> cli -> the front door (minttt/__init__, __main__)
+The import graph and the layers (low to high; a module may import its own layer and the layers
+below) are :mod:`import_graph`'s: every import counts, lazy, relative or by name, and a cycle
+through a package ``__init__`` is a cycle; only ``if TYPE_CHECKING:`` bodies (annotations) and a
+value's notebook display hooks are left out. The checker itself is tested on a planted package:
+each way an arrow used to slip past it is caught.
 """
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
-import networkx as nx
 import pytest
+from import_graph import LAYERS, Package
 
-PACKAGE = Path(__file__).resolve().parent.parent / "minttt"
-LAYERS: tuple[frozenset[str], ...] = tuple(
-    frozenset(names.split())
-    for names in (
-        "errors vocabulary fileio interrupt schema version cluster",
-        "game",
-        "table",
-        "formula",
-        "solvers",
-        "bounds proof",
-        "play integrations evolve nine",
-        "render web",
-        "report",
-        "cli",
-        "__init__ __main__",
-    )
-)
-
-
-def _modules() -> dict[str, Path]:
-    out = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        out[name] = path
-    return out
-
-
-MODULES = _modules()
-
-
-def _resolve(name: str) -> str | None:
-    while name and name not in MODULES:
-        name = name.rpartition(".")[0]
-    return name or None
-
-
-def _type_checking_lines(tree: ast.Module) -> set[int]:
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.body:
-                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
-    return lines
-
-
-def _display_hook_lines(tree: ast.Module) -> set[int]:
-    """Lines of ``_repr_svg_`` / ``_repr_html_`` methods: IPython's display protocol, the one
-    place a value of a low layer may draw itself with the picture layer (as ``chess.Board``)."""
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name in ("_repr_svg_", "_repr_html_"):
-            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
-    return lines
-
-
-def _imports(module: str) -> list[tuple[str, str, int]]:
-    """``(imported module, imported name or "", line)`` for every minttt import of ``module``."""
-    tree = ast.parse(MODULES[module].read_text("utf-8"))
-    skip = _type_checking_lines(tree) | _display_hook_lines(tree)
-    found = []
-    for node in ast.walk(tree):
-        if getattr(node, "lineno", None) in skip:
-            continue
-        if isinstance(node, ast.Import):
-            found += [(a.name, "", node.lineno) for a in node.names if a.name.startswith("minttt")]
-        elif (
-            isinstance(node, ast.ImportFrom)
-            and node.level == 0
-            and (node.module or "").startswith("minttt")
-        ):
-            for a in node.names:
-                sub = f"{node.module}.{a.name}"
-                target = sub if sub in MODULES else str(node.module)
-                found.append((target, "" if sub in MODULES else a.name, node.lineno))
-    return found
-
-
-def _layer(module: str) -> int:
-    parts = module.split(".")
-    key = parts[1] if len(parts) > 1 else "__init__"
-    for i, names in enumerate(LAYERS):
-        if key in names:
-            return i
-    raise AssertionError(f"{module} is in no layer: add its package to LAYERS")
-
-
-def _graph() -> nx.DiGraph:
-    g = nx.DiGraph()
-    for module in MODULES:
-        g.add_node(module)
-        for target, _, _ in _imports(module):
-            resolved = _resolve(target)
-            if resolved and resolved != module and not module.startswith(resolved + "."):
-                g.add_edge(module, resolved)
-    return g
+PACKAGE = Package(Path(__file__).resolve().parent.parent / "minttt")
+MODULES = PACKAGE.modules
 
 
 def test_every_module_is_in_a_layer() -> None:
     for module in MODULES:
-        _layer(module)
+        PACKAGE.layer(module)
 
 
 def test_no_import_cycle() -> None:
-    cycles = list(nx.simple_cycles(_graph()))
-    assert not cycles, f"import cycles: {cycles[:5]}"
+    cycles = PACKAGE.cycles()
+    assert not cycles, f"import cycles: {cycles}"
 
 
 def test_no_arrow_up_a_layer() -> None:
-    up = [
-        f"{a} ({_layer(a)}) imports {b} ({_layer(b)})"
-        for a, b in _graph().edges
-        if _layer(b) > _layer(a) and b != "minttt"
-    ]
+    up = PACKAGE.upward()
     assert not up, "\n".join(up)
 
 
 def test_the_package_root_is_imported_by_nobody_inside() -> None:
     """``minttt/__init__`` is the front door for users; modules import what they use directly."""
-    inside = [a for a, b in _graph().edges if b == "minttt"]
+    inside = [a for a, b, _ in PACKAGE.edges() if b == "minttt"]
     assert not inside, inside
 
 
@@ -146,11 +43,85 @@ def test_no_private_name_imported_from_another_package() -> None:
     leaks = []
     for module in MODULES:
         home = module.split(".")[:2]
-        for target, name, line in _imports(module):
+        for imp in PACKAGE.imports(module):
+            target, name = imp.target, imp.name
             private = name.startswith("_") or any(p.startswith("_") for p in target.split("."))
             if private and target.split(".")[:2] != home and name != "__version__":
-                leaks.append(f"{module}:{line} imports {target} {name}")
+                leaks.append(f"{module}:{imp.line} imports {target} {name}")
     assert not leaks, "\n".join(leaks)
+
+
+def _plant(root: Path, files: dict[str, str]) -> Package:
+    """A package ``minttt`` under ``root`` holding ``files`` (path -> source)."""
+    for name, text in files.items():
+        path = root / "minttt" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    for folder in (root / "minttt").rglob("*"):
+        if folder.is_dir() and not (folder / "__init__.py").exists():
+            (folder / "__init__.py").write_text("", "utf-8")
+    (root / "minttt" / "__init__.py").touch()
+    return Package(root / "minttt")
+
+
+BASE = {"errors.py": "", "solvers/extract.py": "def g(): pass\n", "solvers/model.py": ""}
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "from ..solvers import extract\n",  # relative, up a layer
+        "from ..solvers.model import g\n",
+        "import importlib\nM = importlib.import_module('minttt.solvers.model')\n",  # by name
+        "def f():\n    return __import__('minttt.solvers.model')\n",
+        "from typing import TYPE_CHECKING\nif not TYPE_CHECKING:\n    import minttt.solvers.model",
+        "import typing\nif typing.TYPE_CHECKING:\n    pass\nelse:\n    import minttt.solvers.model",
+    ],
+)
+def test_an_arrow_up_a_layer_is_caught_however_it_is_written(tmp_path: Path, game: str) -> None:
+    planted = _plant(tmp_path, {**BASE, "game/rules.py": game})
+    up = planted.upward()
+    assert up and all(
+        line.startswith("minttt.game.rules (1) imports minttt.solvers") for line in up
+    )
+
+
+def test_only_the_type_checking_body_is_left_out(tmp_path: Path) -> None:
+    game = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import minttt.solvers.model\n"
+    assert not _plant(tmp_path, {**BASE, "game/rules.py": game}).upward()
+
+
+def test_a_cycle_through_a_package_init_is_caught(tmp_path: Path) -> None:
+    """``solvers/__init__`` imports ``extract``, which takes a name from ``solvers/__init__``:
+    ``import minttt.solvers.extract`` fails with a partially initialised module."""
+    planted = _plant(
+        tmp_path,
+        {
+            **BASE,
+            "solvers/__init__.py": "from minttt.solvers.extract import g\n",
+            "solvers/extract.py": "from minttt.solvers import solve\ndef g(): pass\n",
+        },
+    )
+    assert ["minttt.solvers", "minttt.solvers.extract"] in [sorted(c) for c in planted.cycles()]
+
+
+def test_importing_a_module_runs_its_packages_init(tmp_path: Path) -> None:
+    """From outside, ``minttt.solvers.model`` is reached through ``minttt/solvers/__init__``:
+    a cycle through that ``__init__`` counts."""
+    planted = _plant(
+        tmp_path,
+        {
+            **BASE,
+            "solvers/__init__.py": "import minttt.formula.encode\n",
+            "formula/encode.py": "from minttt.solvers.model import x\n",
+        },
+    )
+    assert ["minttt.formula.encode", "minttt.solvers"] in [sorted(c) for c in planted.cycles()]
+
+
+def test_the_layers_are_the_designs() -> None:
+    """The layer list is stated once here and once in docs/DESIGN.md (tests/test_design.py)."""
+    assert LAYERS[0] >= {"errors", "store", "cluster"} and LAYERS[-1] == {"__init__", "__main__"}
 
 
 @pytest.mark.parametrize("checker", ["minttt.proof.drat", "minttt.proof.lrat"])
@@ -158,7 +129,7 @@ def test_the_proof_checkers_import_nothing_else_of_minttt_and_no_solver(checker:
     """The checkers share no code with what made the proofs: they use minttt's error types, and
     LRAT reuses DRAT's reader."""
     allowed = {"minttt.errors"} | ({"minttt.proof.drat"} if checker.endswith("lrat") else set())
-    theirs = {_resolve(t) for t, _, _ in _imports(checker)}
+    theirs = {PACKAGE.resolve(i.target) for i in PACKAGE.imports(checker)}
     assert theirs <= allowed, theirs
     text = MODULES[checker].read_text("utf-8")
     for solver in ("pysat", "z3", "numpy"):
