@@ -108,3 +108,27 @@ def test_write_encodings_refuses_a_file_as_folder(tmp_path):
     with pytest.raises(InputError, match="is a file"):
         write_encodings(target, [Variant("first", "center", "tree", "positions")])
     assert target.read_text() == "x"
+
+
+def test_encode_writes_a_board_beyond_3x3_from_the_array_form(tmp_path):
+    """``minttt encode`` takes the form ``solve`` takes: 3x4 X's WCNF comes from the array
+    formula (named as the object form names its variables), and re-solved from disk it gives
+    the certified minimum 46, the optimum its header states."""
+    from typer.testing import CliRunner
+
+    from minttt.cli import app
+    from minttt.formula.instance import instance_for
+
+    out = tmp_path / "x.wcnf"
+    done = CliRunner().invoke(
+        app, ["encode", "first-any-lookup-entries", "--game", "mnk:3,4,3", "--out", str(out)]
+    )
+    assert done.exit_code == 0, done.output
+    text = out.read_text()
+    inst = instance_for(Variant.parse("first-any-lookup-entries@mnk:3,4,3"))
+    assert inst.arrays and f"hard clauses: {inst.formula.num_clauses};" in text
+    names = re.findall(r"^c var \d+ (\S+)$", text, re.M)
+    assert len(names) == inst.formula.num_vars and names[0].startswith("v_")
+    assert names[-1].startswith("e_")
+    with RC2(WCNF(from_file=str(out))) as rc2:
+        assert rc2.compute() is not None and rc2.cost == _optimum(out) == 46
