@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from minttt.proof import drat, lrat
-from minttt.proof.certify import SAT_SOLVER
+from minttt.proof.cubes import SAT_SOLVER
 from minttt.proof.drat_trim import drat_trim_check
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -34,8 +34,9 @@ from minttt.formula.variants import Variant, uses_arrays
 from minttt.game.arrays import build_array_graph
 from minttt.game.graph import build_graph, graph_for
 from minttt.proof import drat
-from minttt.proof.certify import ARRAY_PIPELINE, FORMAT, compress
+from minttt.proof.certify import ARRAY_PIPELINE, compress
 from minttt.proof.cnf import array_cnf, cnf_text
+from minttt.proof.index import INDEX_FORMAT
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"
@@ -79,7 +80,7 @@ def migrate_index(folder: Path, dry_run: bool) -> list[str]:
         if "cnf_sha256" in record:
             record["cnf_sha256"] = hashlib.sha256(new).hexdigest()
         said.append(f"{folder.name}/{record['variant']}: {len(new):,} bytes")
-    index["format"] = FORMAT
+    index["format"] = INDEX_FORMAT
     if not dry_run:
         write_text_atomic(index_path, json.dumps(index, indent=2) + "\n")
     return said

@@ -185,7 +185,7 @@ def versions() -> dict[str, str]:
 
     import z3
 
-    from minttt.proof.certify import SAT_SOLVER_NAME
+    from minttt.proof.cubes import SAT_SOLVER_NAME
 
     return {
         "z3": z3.get_version_string(),

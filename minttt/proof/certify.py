@@ -27,17 +27,15 @@ bytes (a CNF over :data:`MAX_SHIPPED_CNF`) is not written: its sizes and SHA-256
 from __future__ import annotations
 
 import hashlib
-import json
 import lzma
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from minttt.errors import DefectError, InputError
-from minttt.fileio import write_many_atomic, write_text_atomic
+from minttt.fileio import write_many_atomic
 from minttt.formula.arrays import ArrayFormula
 from minttt.formula.encode import Formula
 from minttt.formula.instance import Instance, check_table, counts_entries, instance_for
@@ -46,26 +44,19 @@ from minttt.game.arrays import ArrayGraph
 from minttt.game.graph import Graph, graph_for
 from minttt.interrupt import solver_library
 from minttt.proof import drat
-from minttt.proof.cnf import BOUND_DEPTH, CARD_ENCODING, array_cnf, bound_clauses, cnf_text
+from minttt.proof.cnf import BOUND_DEPTH, array_cnf, bound_clauses, cnf_text
 from minttt.proof.conquer import conquer, lookup_splits
 from minttt.proof.cubes import SAT_SOLVER, join
 from minttt.proof.drat_trim import drat_trim_check
-from minttt.schema import load_json
+from minttt.proof.index import INDEX, XZ_PRESET, index_text
 from minttt.solvers.portfolio import SolveRun, solve_variant
 from minttt.solvers.pysat_drivers import DEFAULT_SAT as ARRAY_SAT
-from minttt.table.model import Table, load_table
+from minttt.table.model import Table
 from minttt.table.verify import verify_table
-from minttt.vocabulary import Objective
 
 if TYPE_CHECKING:
     from minttt.proof.drat import CheckResult
 
-SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
-INDEX = "index.json"
-# format 2: every CNF comment line at most proof.cnf.MAX_COMMENT bytes (the bounded literals over
-# several "c objective" lines); format 1 wrote them on one line, which lrat-check stops reading at
-FORMAT = "minttt-certificates/2"
-XZ_PRESET = 6
 MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its size recorded only
 MAX_SHIPPED_CNF = 4 * MAX_SHIPPED_PROOF  # xz bytes; a larger CNF is rebuilt, its SHA-256 recorded
 MAX_COMPRESSED_INPUT = 64_000_000  # bytes: an array form's larger CNF or proof is not compressed
@@ -446,99 +437,21 @@ def pending_files(out_dir: str | Path, done: list[Certificate]) -> dict[Path, by
     return files
 
 
-INDEX_SCHEMA = "certificate-index.schema.json"  # in minttt/schemas/
-
-
-def load_index(path: Path) -> dict[str, Any]:
-    """A certificate index read back: readable JSON that follows
-    ``minttt/schemas/certificate-index.schema.json`` (InputError, one line, otherwise). Its
-    records are checked against their files by :func:`check_record` before one is kept."""
-    return dict(load_json(path, INDEX_SCHEMA, what="certificate index"))
-
-
-def check_record(folder: Path, record: dict[str, Any]) -> None:
-    """An index record read back, checked against the files it names before it is kept
-    (InputError, one line): ``bound`` is ``minimum - 1``, the files exist, the shipped proof and
-    CNF have the SHA-256 the record states, an entries table has ``minimum`` entries."""
-    name = record.get("variant")
-    where = f"{folder / INDEX}, {name}"
-    try:
-        variant = Variant.parse(str(name))
-        minimum, bound = int(record["minimum"]), int(record["bound"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(f"{where}: not a certificate record ({exc})") from None
-    if minimum < 1 or bound != minimum - 1:
-        raise InputError(f"{where}: bound {bound} is not minimum {minimum} minus 1")
-    for field, key in (("proof", "proof_sha256"), ("cnf", "cnf_sha256")):
-        if record.get(field) is None or key not in record:
-            continue
-        data = drat.read_bytes(folder / str(record[field]), text=field == "cnf")
-        if hashlib.sha256(data).hexdigest() != record[key]:
-            raise InputError(f"{where}: {record[field]} is not the file the record names")
-    table = load_table(folder / str(record.get("table")))
-    if variant.objective is Objective.ENTRIES and table.size != minimum:
-        raise InputError(f"{where}: its table has {table.size} entries, not {minimum}")
-
-
-def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
-    """Merge ``records`` into ``index.json`` (see :func:`index_text`)."""
-    return write_text_atomic(Path(out_dir) / INDEX, index_text(out_dir, records))
-
-
-def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
-    """``index.json`` with ``records`` merged in (by variant; standard order first, then name)."""
-
-    path = Path(out_dir) / INDEX
-    old: list[dict[str, Any]] = []
-    if path.exists():
-        old = load_index(path)["certificates"]
-    fresh = {r["variant"] for r in records}
-    for record in old:  # a record carried over is checked against its files before it stays
-        if record.get("variant") not in fresh:
-            check_record(Path(out_dir), record)
-    by = {r["variant"]: r for r in old}
-    by.update({r["variant"]: r for r in records})
-    order = {v.name: i for i, v in enumerate(certificate_variants() + certificate_variants(True))}
-    ordered = sorted(by.values(), key=lambda r: (order.get(r["variant"], len(order)), r["variant"]))
-    index = {
-        "format": FORMAT,
-        "claim": "for each variant: the CNF (hard clauses + at most minimum-1 objective literals) "
-        "is unsatisfiable (the DRAT proof), and the table of size minimum passes minttt verify",
-        "sat_solver": SAT_SOLVER_NAME,
-        "python_sat": version("python-sat"),
-        "cardinality_encoding": CARD_ENCODING,
-        "compression": f"xz (preset {XZ_PRESET}, CRC64)",
-        "checker": "minttt check-proof CNF PROOF (minttt.drat: backward RUP/RAT, core first); "
-        "drat-trim CNF PROOF checks the same files once decompressed. Every shipped proof is "
-        "checked by tests/test_certify.py; the checker's seconds are in results/bench.json "
-        "(proofs); a proof not shipped (too large) was checked there too",
-        "certificates": ordered,
-    }
-    return json.dumps(index, indent=2) + "\n"  # as write_json_atomic writes it
-
-
 __all__ = [
+    "ARRAY_PIPELINE",
     "DRAT_TRIM_LIMIT",
-    "FORMAT",
-    "INDEX",
     "MAX_SHIPPED_CNF",
     "MAX_SHIPPED_PROOF",
     "MNK_FOLDER",
-    "SAT_SOLVER_NAME",
-    "XZ_PRESET",
     "Certificate",
     "Cubes",
     "build_certificate",
     "certify",
     "certify_all",
-    "check_record",
     "checked",
     "compress",
     "file_stem",
-    "index_text",
-    "load_index",
     "pending_files",
     "prove_unsat",
     "record_head",
-    "write_index",
 ]

@@ -44,6 +44,7 @@ from minttt.errors import DefectError
 from minttt.interrupt import solver_library
 
 SAT_SOLVER = "cadical195"
+SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
 SLICE_CONFLICTS = 50_000  # conflicts per solver call before the other threads get a turn (each
 # call costs CaDiCaL a restart: 5,000 took 3x4 O's first 24 cubes from 32 s to 75 s, 50,000 to 31 s)
 
@@ -208,6 +209,8 @@ def join(splits: Sequence[Sequence[int]], proofs: Sequence[Sequence[str]]) -> by
 
 
 __all__ = [
+    "SAT_SOLVER",
+    "SAT_SOLVER_NAME",
     "CubeResult",
     "CubeSolver",
     "decision_cubes",

@@ -1,0 +1,113 @@
+"""The certificate index (``index.json`` of a certificate folder): one record per certified
+variant, merged and written with the files it names, read back and checked against them before a
+record is kept.
+
+The index's header says what every record claims and how the files were made: the proof solver
+(:data:`minttt.proof.cubes.SAT_SOLVER_NAME`), PySAT's version, the cardinality encoding, the
+compression.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from minttt.errors import InputError
+from minttt.fileio import write_text_atomic
+from minttt.formula.variants import Variant, certificate_variants
+from minttt.proof import drat
+from minttt.proof.cnf import CARD_ENCODING
+from minttt.proof.cubes import SAT_SOLVER_NAME
+from minttt.schema import load_json
+from minttt.table.model import load_table
+from minttt.vocabulary import Objective
+
+INDEX = "index.json"
+# format 2: every CNF comment line at most proof.cnf.MAX_COMMENT bytes (the bounded literals over
+# several "c objective" lines); format 1 wrote them on one line, which lrat-check stops reading at
+INDEX_FORMAT = "minttt-certificates/2"
+INDEX_SCHEMA = "certificate-index.schema.json"  # in minttt/schemas/
+XZ_PRESET = 6  # the xz preset of every compressed certificate file
+
+
+def load_index(path: Path) -> dict[str, Any]:
+    """A certificate index read back: readable JSON that follows
+    ``minttt/schemas/certificate-index.schema.json`` (InputError, one line, otherwise). Its
+    records are checked against their files by :func:`check_record` before one is kept."""
+    return dict(load_json(path, INDEX_SCHEMA, what="certificate index"))
+
+
+def check_record(folder: Path, record: dict[str, Any]) -> None:
+    """An index record read back, checked against the files it names before it is kept
+    (InputError, one line): ``bound`` is ``minimum - 1``, the files exist, the shipped proof and
+    CNF have the SHA-256 the record states, an entries table has ``minimum`` entries."""
+    name = record.get("variant")
+    where = f"{folder / INDEX}, {name}"
+    try:
+        variant = Variant.parse(str(name))
+        minimum, bound = int(record["minimum"]), int(record["bound"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"{where}: not a certificate record ({exc})") from None
+    if minimum < 1 or bound != minimum - 1:
+        raise InputError(f"{where}: bound {bound} is not minimum {minimum} minus 1")
+    for field, key in (("proof", "proof_sha256"), ("cnf", "cnf_sha256")):
+        if record.get(field) is None or key not in record:
+            continue
+        data = drat.read_bytes(folder / str(record[field]), text=field == "cnf")
+        if hashlib.sha256(data).hexdigest() != record[key]:
+            raise InputError(f"{where}: {record[field]} is not the file the record names")
+    table = load_table(folder / str(record.get("table")))
+    if variant.objective is Objective.ENTRIES and table.size != minimum:
+        raise InputError(f"{where}: its table has {table.size} entries, not {minimum}")
+
+
+def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
+    """Merge ``records`` into ``index.json`` (see :func:`index_text`)."""
+    return write_text_atomic(Path(out_dir) / INDEX, index_text(out_dir, records))
+
+
+def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
+    """``index.json`` with ``records`` merged in (by variant; standard order first, then name)."""
+
+    path = Path(out_dir) / INDEX
+    old: list[dict[str, Any]] = []
+    if path.exists():
+        old = load_index(path)["certificates"]
+    fresh = {r["variant"] for r in records}
+    for record in old:  # a record carried over is checked against its files before it stays
+        if record.get("variant") not in fresh:
+            check_record(Path(out_dir), record)
+    by = {r["variant"]: r for r in old}
+    by.update({r["variant"]: r for r in records})
+    order = {v.name: i for i, v in enumerate(certificate_variants() + certificate_variants(True))}
+    ordered = sorted(by.values(), key=lambda r: (order.get(r["variant"], len(order)), r["variant"]))
+    index = {
+        "format": INDEX_FORMAT,
+        "claim": "for each variant: the CNF (hard clauses + at most minimum-1 objective literals) "
+        "is unsatisfiable (the DRAT proof), and the table of size minimum passes minttt verify",
+        "sat_solver": SAT_SOLVER_NAME,
+        "python_sat": version("python-sat"),
+        "cardinality_encoding": CARD_ENCODING,
+        "compression": f"xz (preset {XZ_PRESET}, CRC64)",
+        "checker": "minttt check-proof CNF PROOF (minttt.drat: backward RUP/RAT, core first); "
+        "drat-trim CNF PROOF checks the same files once decompressed. Every shipped proof is "
+        "checked by tests/test_certify.py; the checker's seconds are in results/bench.json "
+        "(proofs); a proof not shipped (too large) was checked there too",
+        "certificates": ordered,
+    }
+    return json.dumps(index, indent=2) + "\n"  # as write_json_atomic writes it
+
+
+__all__ = [
+    "INDEX",
+    "INDEX_FORMAT",
+    "INDEX_SCHEMA",
+    "XZ_PRESET",
+    "check_record",
+    "index_text",
+    "load_index",
+    "write_index",
+]
