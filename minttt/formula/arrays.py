@@ -32,7 +32,7 @@ import numpy as np
 
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
-from minttt.game.arrays import ArrayGraph, build_array_graph, csr_rows
+from minttt.game.arrays import ArrayGraph, build_array_graph, csr_rows, distinct
 from minttt.vocabulary import Objective
 
 
@@ -261,7 +261,7 @@ def encode_region(
     side = variant.role.sides[0]
     allowed = table_edge_mask(graph, variant) if allowed is None else allowed
     whole = roots is None
-    current = np.unique(np.asarray(graph.table_starts(side) if whole else roots, dtype=np.int64))
+    current = distinct(np.asarray(graph.table_starts(side) if whole else roots, dtype=np.int64))
     stop = np.zeros(graph.size, dtype=bool)  # not a position variable: paid (or finished)
     if not whole:
         stop[graph.terminal] = True
@@ -295,7 +295,7 @@ def encode_region(
             row, edge = row[ok], edge[ok]
             live = ok[mrow]
             mrow, grand = renumber[mrow[live]], grand[live]
-        new = np.unique(grand[~reached[grand]])
+        new = distinct(grand[~reached[grand]])
         reached[new] = True
         levels.long_nodes.append(nodes)
         levels.long_counts.append(np.bincount(row, minlength=len(nodes)))

@@ -101,14 +101,14 @@ class ArrayGraph:
         chosen = edges if isinstance(edges, np.ndarray) else list(edges)
         kids = self.child[np.asarray(chosen, dtype=np.int64)].astype(np.int64)
         _row, items = csr_rows(uptr, kids)
-        return np.unique(uchild[items].astype(np.int64))
+        return distinct(uchild[items].astype(np.int64))
 
     def table_positions(self, side: int, table: Mapping[int, int]) -> np.ndarray:
         """The positions a table (``node -> edge``) of ``side`` answers or reaches: its starts and
         every position one reply after its moves, finished games included (sorted nodes)."""
         starts = np.asarray(self.table_starts(side), dtype=np.int64)
         moves = np.fromiter(table.values(), dtype=np.int64, count=len(table))
-        return np.union1d(starts, self.replies(moves))
+        return distinct(np.concatenate([starts, self.replies(moves)]))
 
     def walk_table(
         self,
@@ -187,6 +187,19 @@ class ArrayGraph:
         return sum(
             a.nbytes for a in (self.hash, self.level, self.ptr, self.move, self.child, self.value)
         )
+
+
+def distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted: ``np.unique`` by a sort (numpy 2's hash-based ``unique``
+    took 0.4 s per call on the millions of grandchildren of a 4x4 region, a sort a tenth).
+
+    >>> distinct(np.array([3, 1, 3, 2]))
+    array([1, 2, 3])
+    """
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
 def csr_rows(ptr: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -340,4 +353,4 @@ def build_array_graph(rules: Rules) -> ArrayGraph:
     )
 
 
-__all__ = ["ArrayGraph", "build_array_graph", "csr_rows"]
+__all__ = ["ArrayGraph", "build_array_graph", "csr_rows", "distinct"]
