@@ -142,7 +142,7 @@ def test_bad_checkpoints_exit_2(tmp_path: Path) -> None:
     garbage = tmp_path / "g.json"
     garbage.write_bytes(b"\x00\xff not json")
     result = invoke("--checkpoint", str(garbage))
-    assert result.exit_code == 2 and "not readable" in result.stderr
+    assert result.exit_code == 2 and "not a readable evolve checkpoint" in result.stderr
     other = tmp_path / "c.json"
     assert (
         invoke(
