@@ -296,21 +296,47 @@ def table_from_moves(
     provenance: Mapping[str, Any] | None = None,
 ) -> Table:
     """A table from ``moves`` (hash -> move on that hash's board): canonical hashes on the
-    symmetric graph, raw hashes (a ``symmetry: none`` table) on the raw graph."""
-    raw = [
-        {"hash": h, "board": str(graph.board(h)), "move": m, "value": graph.value(h)}
-        for h, m in moves.items()
-    ]
-    return build_table(
-        role=role,
-        opening=opening,
-        criterion=criterion,
-        game=graph.rules.name,
-        raw_entries=raw,
-        provenance=dict(provenance or {}),
-        size=len(raw),
-        symmetry=Symmetry.FULL if graph.symmetric else Symmetry.NONE,
+    symmetric graph, raw hashes (a ``symmetry: none`` table) on the raw graph.
+
+    The moves are checked against the graph, which already holds every board, its canonical
+    hash and its legal moves: each hash a position of the graph, unfinished, with the table's
+    side to move, each move one of its legal moves (InputError naming the first that is not).
+    Nothing is recomputed: a solver's answer becomes a table in one pass over its entries (the
+    full check of :func:`build_table` is for files, whose hashes and boards are claims).
+    """
+    header = _check_header(Symmetry.FULL, role, criterion, graph.rules.name, None)
+    _check_opening(opening, role, header)
+    playing = Role(role)
+    entries = sorted(
+        (_graph_entry(graph, h, m, playing) for h, m in moves.items()),
+        key=lambda e: (_depth(e.board), e.hash),
     )
+    _check_root(opening, entries)
+    return Table(
+        playing,
+        opening,
+        Criterion(criterion),
+        tuple(entries),
+        dict(provenance or {}),
+        graph.rules.name,
+        Symmetry.FULL if graph.symmetric else Symmetry.NONE,
+    )
+
+
+def _graph_entry(graph: Graph, h: int, move: int, role: Role) -> Entry:
+    """The entry ``h -> move`` read off ``graph``; InputError unless the graph allows it."""
+    kids = graph.children.get(h)
+    if kids is None:
+        raise InputError(f"position {h} is not a position of the {graph.rules.name} graph")
+    board = str(graph.board(h))
+    if not kids:
+        raise InputError(f"position {h} ({board}) is a finished game; it needs no entry")
+    side = graph.to_move(h)
+    if not role.plays(side):
+        raise InputError(f"position {h} ({board}) has {'xo'[side - 1]} to move, not {role}")
+    if isinstance(move, bool) or not any(m == move for m, _ in kids):
+        raise InputError(f"cell {move!r} is not a legal move at position {h} ({board})")
+    return Entry(h, board, move, graph.value(h))
 
 
 def first_move_table(
