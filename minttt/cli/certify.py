@@ -10,8 +10,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from minttt.cli.common import (
     console,
     fail,
@@ -22,6 +20,7 @@ from minttt.cli.common import (
     require_folder,
     step_progress,
 )
+from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.fileio import refuse_overwrite, write_bytes_atomic, write_many_atomic
 from minttt.formula.variants import Variant, certificate_variants
@@ -30,15 +29,15 @@ from minttt.proof import lrat as lrat_checker
 
 
 def certify_command(
-    variants: list[str] = typer.Argument(
+    variants: list[str] = argument(
         None, metavar="[VARIANT]...", help="Variant names, e.g. first-center-lookup-entries."
     ),
-    all_: bool = typer.Option(False, "--all", help="Every proven minimum the project reports."),
+    all_: bool = option(False, "--all", help="Every proven minimum the project reports."),
     out: Path = path_option(
         Path("results/proofs"), "--out", help="Folder for the certificates and index.json."
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print the index records as JSON."),
-    no_check: bool = typer.Option(
+    json_out: bool = option(False, "--json", help="Print the index records as JSON."),
+    no_check: bool = option(
         False, "--no-check", help="Skip minttt's DRAT check (the tests run it)."
     ),
     drat_trim: Path = path_option(
@@ -48,21 +47,21 @@ def certify_command(
         "it writes, instead of minttt's DRAT checker (for proofs of hundreds of MB); recorded "
         "in the index.",
     ),
-    cubes: int = typer.Option(
+    cubes: int = option(
         0,
         "--cubes",
         help="Cube and conquer: split on the first N start positions' moves and refute each cube "
         "on a Dask cluster; the cubes' proofs are joined into one DRAT proof (0: one refutation).",
     ),
-    sub_cubes: int = typer.Option(
+    sub_cubes: int = option(
         0,
         "--sub-cubes",
         help="With --cubes: a worker refutes each cube through the sub-cubes of the next M start "
         "positions, one after another in its solver (a hard cube split further is often far "
         "quicker); checkpoints stay per cube.",
     ),
-    workers: int = typer.Option(2, "--workers", help="Local Dask workers for --cubes."),
-    scheduler: str | None = typer.Option(
+    workers: int = option(2, "--workers", help="Local Dask workers for --cubes."),
+    scheduler: str | None = option(
         None, "--scheduler", help="A Dask scheduler's address for --cubes (instead of --workers)."
     ),
     checkpoint: Path = path_option(
@@ -208,8 +207,8 @@ def check_proof_command(
     proof: Path = path_argument(
         ..., help="DRAT proof, text or binary, or LRAT text (plain, .xz or .gz)."
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    lrat: bool = typer.Option(
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
+    lrat: bool = option(
         False,
         "--lrat",
         help="PROOF is LRAT (DRAT with hints, as drat-trim -L writes it; implied by a "
@@ -260,7 +259,7 @@ def check_proof_command(
             console.print(f"wrote the LRAT refutation to {lrat_out}", highlight=False, markup=False)
     if not result.valid:
         if json_out:
-            raise typer.Exit(1)
+            raise SystemExit(1)
         fail(f"invalid proof: {result.message}", code=1)
 
 
@@ -298,7 +297,7 @@ def _write_lrat(path: Path, result: Any) -> None:
     write_bytes_atomic(path, data, final=True)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``certify`` and ``check-proof`` to ``app``."""
     app.command("certify")(guarded(certify_command))
     app.command("check-proof")(guarded(check_proof_command))

@@ -17,8 +17,7 @@ from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-import typer
-
+from minttt.cli.spec import BadValue, argument, option
 from minttt.errors import DefectError, InputError
 from minttt.interrupt import Terminated
 from minttt.vocabulary import Word
@@ -104,7 +103,7 @@ def plain(text: object) -> str:
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` on one line to stderr and exit (2 = bad input)."""
     err_console.print(f"error: {plain(message)}", markup=False, highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
+    raise SystemExit(code)
 
 
 def guarded(func: F) -> F:
@@ -127,7 +126,7 @@ def guarded(func: F) -> F:
         except KeyboardInterrupt as exc:
             term = isinstance(exc, Terminated)
             err_console.print("terminated" if term else "interrupted", highlight=False)
-            raise typer.Exit(128 + (signal.SIGTERM if term else signal.SIGINT)) from None
+            raise SystemExit(128 + (signal.SIGTERM if term else signal.SIGINT)) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -152,9 +151,9 @@ def word_option(word: type[W], default: Any, *flags: str, help: str, choices: st
         try:
             return word.parse(text, flags[0])
         except InputError as exc:
-            raise typer.BadParameter(str(exc)) from None
+            raise BadValue(str(exc)) from None
 
-    return typer.Option(
+    return option(
         default, *flags, parser=parse, metavar=choices or "|".join(word.values()), help=help
     )
 
@@ -164,19 +163,19 @@ def _path(text: str | Path) -> Path:
     if isinstance(text, Path):
         return text
     if not text.strip():
-        raise typer.BadParameter("an empty path names no file or folder")
+        raise BadValue("an empty path names no file or folder")
     return Path(text)
 
 
 def path_option(default: Any, *flags: str, help: str, **kwargs: Any) -> Any:
     """A typer option whose value is a :class:`~pathlib.Path`, never the empty path."""
-    return typer.Option(default, *flags, parser=_path, help=help, metavar="PATH", **kwargs)
+    return option(default, *flags, parser=_path, help=help, metavar="PATH", **kwargs)
 
 
 def path_argument(default: Any, *, help: str, **kwargs: Any) -> Any:
     """A typer argument whose value is a :class:`~pathlib.Path`, never the empty path."""
     kwargs.setdefault("metavar", "PATH")
-    return typer.Argument(default, parser=_path, help=help, **kwargs)
+    return argument(default, parser=_path, help=help, **kwargs)
 
 
 #: the longest time limit any option takes (seconds, about 11.6 days): timers overflow beyond
@@ -195,11 +194,11 @@ def number(low: float, high: float, *, above: bool = False) -> Callable[[str], f
         try:
             value = float(text)
         except ValueError:
-            raise typer.BadParameter(f"{text!r} is not a number") from None
+            raise BadValue(f"{text!r} is not a number") from None
         inside = (value > low if above else value >= low) and value <= high
         if not math.isfinite(value) or not inside:
             left = "(" if above else "["
-            raise typer.BadParameter(f"{text} is not a finite number in {left}{low:g}, {high:g}]")
+            raise BadValue(f"{text} is not a finite number in {left}{low:g}, {high:g}]")
         return value
 
     return parse
@@ -215,7 +214,7 @@ def number_option(
 ) -> Any:
     """A typer option whose value is a finite float in range (see :func:`number`)."""
     parser = number(low, high, above=above)
-    return typer.Option(default, *flags, parser=parser, help=help, metavar="NUMBER")
+    return option(default, *flags, parser=parser, help=help, metavar="NUMBER")
 
 
 def move_timeout_option() -> Any:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import typer
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from minttt.cli.common import console, guarded, print_json, word_option
+from minttt.cli.spec import Group, option
 from minttt.game.counts import count_all, raw_counts
 from minttt.game.rules import Rules
 from minttt.vocabulary import Symmetry
@@ -36,10 +36,10 @@ def _row(table: RichTable, what: str, ours: Any, source: Any = None) -> None:
 
 
 def count_command(
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K."),
-    force: bool = typer.Option(False, "--force", help="Allow boards larger than 4x4."),
-    full: bool = typer.Option(
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
+    game: str = option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K."),
+    force: bool = option(False, "--force", help="Allow boards larger than 4x4."),
+    full: bool = option(
         None,
         "--full/--symmetric-only",
         help="Also count the full tree and hashed positions (default: boards up to 12 cells).",
@@ -65,7 +65,7 @@ def count_command(
     console.print(_counts_table(counts, rules))
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``count`` to ``app``."""
     app.command("count")(guarded(count_command))
 

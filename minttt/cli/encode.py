@@ -5,9 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import typer
-
 from minttt.cli.common import console, guarded, number_option, path_option, plain, word_option
+from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.fileio import write_text_atomic
 from minttt.formula.encode import encode
@@ -20,15 +19,15 @@ from minttt.vocabulary import Symmetry
 
 
 def encode_command(
-    variant: str | None = typer.Argument(
+    variant: str | None = argument(
         None,
         metavar="[VARIANT]",
         help="role[-opening]-encoding-objective[-never-lose], e.g. first-center-lookup-entries",
     ),
-    fmt: str = typer.Option("wcnf", "--format", help="wcnf | smt2."),
+    fmt: str = option("wcnf", "--format", help="wcnf | smt2."),
     out: Path | None = path_option(None, "--out", help="Output file (default: stdout)."),
-    game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
-    optimum: bool = typer.Option(
+    game: str = option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
+    optimum: bool = option(
         True,
         "--optimum/--no-optimum",
         help="Solve first (RC2) to put the optimum in the header.",
@@ -61,7 +60,7 @@ def encode_command(
         write_text_atomic(out, text, final=True)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``encode`` to ``app``."""
     app.command("encode")(guarded(encode_command))
 

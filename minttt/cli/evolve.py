@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from minttt.cli.common import console, err_console, guarded, number_option, plain, print_json
+from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.evolve.plot import save_plot
 from minttt.evolve.runner import (
@@ -48,29 +48,27 @@ def _write_results(
 
 
 def evolve_command(
-    recipe: str = typer.Option("hochmuth", "--recipe", help="hochmuth (000) or cornell (002)."),
-    population: int = typer.Option(None, "--population", help="Individuals (500 / 100)."),
-    generations: int = typer.Option(None, "--generations", help="Most generations (500 / 200)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the run's numpy PCG64 generator."),
-    fitness: str = typer.Option(
+    recipe: str = option("hochmuth", "--recipe", help="hochmuth (000) or cornell (002)."),
+    population: int = option(None, "--population", help="Individuals (500 / 100)."),
+    generations: int = option(None, "--generations", help="Most generations (500 / 200)."),
+    seed: int = option(0, "--seed", help="Seed of the run's numpy PCG64 generator."),
+    fitness: str = option(
         None, "--fitness", help="hochmuth: not-lost (000's final) or points (000's table 1)."
     ),
-    genes: int = typer.Option(
+    genes: int = option(
         None, "--genes", help="hochmuth: 627 decision positions or 000's 827 situations."
     ),
     # probabilities: the recipe checks each is in [0, 1] (nan and inf fail), in one line
-    p_replicate: float = typer.Option(None, "--p-replicate", help="hochmuth: 0.10."),
-    p_mutate: float = typer.Option(None, "--p-mutate", help="0.001 (hochmuth) / 0.025 (cornell)."),
-    p_crossover: float = typer.Option(None, "--p-crossover", help="hochmuth: 0.15 per gene."),
-    out: str = typer.Option(None, "--out", help="Write the evolved strategy as a table file."),
-    checkpoint: str = typer.Option(
+    p_replicate: float = option(None, "--p-replicate", help="hochmuth: 0.10."),
+    p_mutate: float = option(None, "--p-mutate", help="0.001 (hochmuth) / 0.025 (cornell)."),
+    p_crossover: float = option(None, "--p-crossover", help="hochmuth: 0.15 per gene."),
+    out: str = option(None, "--out", help="Write the evolved strategy as a table file."),
+    checkpoint: str = option(
         None, "--checkpoint", help="Resume from FILE if it exists; write it as the run goes."
     ),
-    every: int = typer.Option(50, "--checkpoint-every", help="Generations between checkpoints."),
-    plot: str = typer.Option(
-        None, "--plot", help="Write best and mean fitness per generation (PNG)."
-    ),
-    restarts: int = typer.Option(
+    every: int = option(50, "--checkpoint-every", help="Generations between checkpoints."),
+    plot: str = option(None, "--plot", help="Write best and mean fitness per generation (PNG)."),
+    restarts: int = option(
         None,
         "--restarts",
         help="Restart a run that ends imperfect from a fresh population (seed + 1000 k), "
@@ -80,10 +78,10 @@ def evolve_command(
     max_seconds: float | None = number_option(
         600.0, "--max-seconds", help="Time budget over all attempts, in seconds.", above=True
     ),
-    single_run: bool = typer.Option(
+    single_run: bool = option(
         False, "--single-run", help="000's exact protocol: one run, no restarts, no budget."
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Evolve a never-losing strategy (000) or 002's raw-genome organisms, with checkpoints.
 
@@ -125,14 +123,14 @@ def evolve_command(
         _write_results(state, result, None if not campaign.perfect else out, plot)
     if not campaign.perfect:
         _report_imperfect(result, recipe, json_out, state, out)
-        raise typer.Exit(1)
+        raise SystemExit(1)
     if json_out:
         print_json(result)
         return
     _report_perfect(result, recipe, out, plot)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``evolve`` to ``app``."""
     app.command("evolve")(guarded(evolve_command))
 
@@ -182,7 +180,7 @@ def _campaign(
         err_console.print(
             f"interrupted after generation {stop.state.generation - 1}{where}", highlight=False
         )
-        raise typer.Exit(130) from None
+        raise SystemExit(130) from None
 
 
 def _report_perfect(result: dict[str, Any], recipe: str, out: str | None, plot: str | None) -> None:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
-
 from minttt.cli.common import console, guarded, path_argument, path_option, plain
+from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.render.files import STYLES, output_format, render_file
 from minttt.table.model import load_table
@@ -22,12 +21,12 @@ def render_command(
         "-o",
         help="Output file: .svg, .png or .dot (the format follows the suffix).",
     ),
-    style: str | None = typer.Option(
+    style: str | None = option(
         None,
         "--style",
         help="grid (a printable sheet, the default) or tree (Graphviz; default for .dot).",
     ),
-    graph: bool = typer.Option(
+    graph: bool = option(
         False, "--graph", help="Draw all 765 canonical positions by depth instead of a table."
     ),
 ) -> None:
@@ -50,7 +49,7 @@ def render_command(
     console.print(f"wrote {plain(path)}", highlight=False, soft_wrap=True)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``render`` to ``app``."""
     app.command("render")(guarded(render_command))
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
-
 from minttt.cli.common import console, guarded, path_option, plain, require_folder, step_progress
+from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.report.reproduce import STEPS, reproduce
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``reproduce`` to ``app``."""
 
     @app.command("reproduce")
@@ -21,7 +20,7 @@ def register(app: typer.Typer) -> None:
         encodings: Path = path_option(
             Path("encodings"), "--encodings", help="Folder for the exported formulas."
         ),
-        step: list[str] = typer.Option(
+        step: list[str] = option(
             None, "--step", help="Run only these steps (repeatable); default: all."
         ),
     ) -> None:

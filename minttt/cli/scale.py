@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from minttt.bounds.long_run import (
     hinted_upper,
     level_lower,
@@ -22,6 +20,7 @@ from minttt.cli.common import (
     print_json,
     word_option,
 )
+from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
 from minttt.game.rules import Rules
@@ -29,7 +28,7 @@ from minttt.vocabulary import Role
 
 
 def scale_command(
-    game: str = typer.Argument(..., help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
+    game: str = argument(..., help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
     role: Role = word_option(
         Role, Role.X, "--role", help="first (X) or second (O).", choices="first|second"
     ),
@@ -48,7 +47,7 @@ def scale_command(
         help="Upper bounds only: a portfolio of searches (--method) this many seconds, "
         "on a Dask cluster, from the saved table.",
     ),
-    method: str = typer.Option(
+    method: str = option(
         "lns",
         "--method",
         help="The search for --search: lns (re-solve neighbourhoods exactly with MaxSAT) or "
@@ -66,22 +65,22 @@ def scale_command(
         help="Lower bounds: HiGHS's branch and bound on the 0/1 program this many seconds (its "
         "dual bound; its best point, verified, as a table). Needs the lp extra (scipy).",
     ),
-    seeds: int = typer.Option(2, "--seeds", help="Searches per round for --search."),
-    rounds: int = typer.Option(
+    seeds: int = option(2, "--seeds", help="Searches per round for --search."),
+    rounds: int = option(
         4, "--rounds", help="Rounds for --search, each from the best table so far."
     ),
-    slack: int = typer.Option(
+    slack: int = option(
         0,
         "--slack",
         help="For --search --method forced: also keep a change while the table stays within "
         "this many entries "
         "of the best (record-to-record travel; 0: never a larger table).",
     ),
-    workers: int = typer.Option(2, "--workers", help="Local Dask workers for --search."),
-    scheduler: str | None = typer.Option(
+    workers: int = option(2, "--workers", help="Local Dask workers for --search."),
+    scheduler: str | None = option(
         None, "--scheduler", help="A Dask scheduler's address for --search (instead of --workers)."
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print the final state as JSON."),
+    json_out: bool = option(False, "--json", help="Print the final state as JSON."),
 ) -> None:
     """Bound the smallest lookup table: greedy table, RC2 lower bounds, checkpoint, resume.
 
@@ -171,7 +170,7 @@ def _variant(game: str, side: Role) -> Variant:
     return Variant(side, "any" if side is Role.X else None, "lookup", "entries", game=rules.name)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``scale`` to ``app``."""
     app.command("scale")(guarded(scale_command))
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import sys
 
-import typer
-
 from minttt.cli.common import (
     console,
     fail,
@@ -15,6 +13,7 @@ from minttt.cli.common import (
     print_json,
     word_option,
 )
+from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.fileio import refuse_overwrite, write_text_atomic
 from minttt.game.player import Player
@@ -58,8 +57,8 @@ def _verify(
 
 
 def verify_command(
-    table_path: str | None = typer.Argument(None, metavar="[TABLE.json]", help="Table file."),
-    player: str | None = typer.Option(
+    table_path: str | None = argument(None, metavar="[TABLE.json]", help="Table file."),
+    player: str | None = option(
         None,
         "--player",
         "-p",
@@ -74,7 +73,7 @@ def verify_command(
         "--criterion",
         help="optimal or never-lose (default: the table's; optimal).",
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
     move_timeout: float = move_timeout_option(),
 ) -> None:
     """Play a table (or a player) against every opponent line and check every move.
@@ -98,13 +97,13 @@ def verify_command(
         for line in details:
             console.print(line, highlight=False, markup=False, soft_wrap=True)
     if not report.ok:
-        raise typer.Exit(1)
+        raise SystemExit(1)
 
 
 def odds_command(
-    table_path: str | None = typer.Argument(None, metavar="[TABLE.json]", help="Table file."),
-    player: str | None = typer.Option(None, "--player", "-p", help="A player by name."),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    table_path: str | None = argument(None, metavar="[TABLE.json]", help="Table file."),
+    player: str | None = option(None, "--player", "-p", help="A player by name."),
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
     move_timeout: float = move_timeout_option(),
 ) -> None:
     """Exact win / draw / loss odds against a uniformly random opponent, as X and as O."""
@@ -129,10 +128,10 @@ def odds_command(
 
 
 def export_command(
-    table_path: str = typer.Argument(..., metavar="TABLE.json", help="Table file."),
-    fmt: str = typer.Option("c", "--format", "-f", help="c, python, json or avr."),
-    out: str | None = typer.Option(None, "--out", "-o", help="Write here (default: stdout)."),
-    layout: str = typer.Option(
+    table_path: str = argument(..., metavar="TABLE.json", help="Table file."),
+    fmt: str = option("c", "--format", "-f", help="c, python, json or avr."),
+    out: str | None = option(None, "--out", "-o", help="Write here (default: stdout)."),
+    layout: str = option(
         "bytes", "--layout", help="avr only: bytes, nibbles, packed or hash (README: bytes)."
     ),
 ) -> None:
@@ -160,7 +159,7 @@ def export_command(
     console.print(f"wrote {plain(out)}", highlight=False, soft_wrap=True)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``verify``, ``odds`` and ``export`` to ``app``."""
     app.command("verify")(guarded(verify_command))
     app.command("odds")(guarded(odds_command))

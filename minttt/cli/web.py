@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
-
 from minttt.cli.common import console, guarded, path_option, print_json
+from minttt.cli.spec import Group, option
 from minttt.table.model import load_table
 from minttt.web.site import build_site
 
@@ -14,7 +13,7 @@ from minttt.web.site import build_site
 def web_command(
     table: Path = path_option(..., "--table", help="A minttt-table/1 JSON file."),
     out: Path = path_option(..., "--out", help="Folder to write the site into (created)."),
-    json_out: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
+    json_out: bool = option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
     """Write a self-contained play page for TABLE into OUT (open OUT/index.html)."""
     loaded = load_table(table)
@@ -31,7 +30,7 @@ def web_command(
     )
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``web`` to ``app``."""
     app.command("web")(guarded(web_command))
 

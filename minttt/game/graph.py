@@ -125,8 +125,19 @@ class Graph:
 
         ``optimal``: every move that keeps the position's minimax value (003's best moves).
         ``never-lose``: every move after which the mover still cannot be forced to lose (in a lost
-        position, every move).
+        position, every move). Each answer is kept: every encoding of a variant asks again.
         """
+        memo = self._allowed
+        key = (h, criterion)
+        if key not in memo:
+            memo[key] = self._allowed_moves(h, criterion)
+        return memo[key]
+
+    @cached_property
+    def _allowed(self) -> dict[tuple[int, str], tuple[int, ...]]:
+        return {}
+
+    def _allowed_moves(self, h: int, criterion: str) -> tuple[int, ...]:
         values = self.values
         v = values[h]
         if criterion == Criterion.OPTIMAL:
@@ -178,16 +189,20 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
     children: dict[int, tuple[tuple[int, int], ...]] = {}
     examined = 0
     n = rules.cells
+    # each board travels with its hash after every symmetry (one, the identity, when not
+    # symmetric); a move adds one weight per symmetry, so only a new position is canonicalised
+    hashes = rules.hashes if symmetric else lambda cells: (rules.hash(cells),)
+    weights = rules.move_weights if symmetric else tuple((3**i,) for i in range(n))
 
-    def visit(cells: tuple[int, ...]) -> int:
+    def visit(cells: tuple[int, ...], seen: tuple[int, ...]) -> int:
         nonlocal examined
         examined += 1
-        if symmetric:
-            h, _, cells = rules.canonical(cells)
-        else:
-            h = rules.hash(cells)
+        h = min(seen)
         if h in boards:
             return h
+        if symmetric:
+            cells = rules.transform(cells, seen.index(h))
+            seen = hashes(cells)
         boards[h] = cells
         if rules.line_winner(cells) != EMPTY or EMPTY not in cells:
             children[h] = ()
@@ -197,11 +212,13 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
         for m in range(n):
             if cells[m] == EMPTY:
                 nxt = cells[:m] + (mover,) + cells[m + 1 :]
-                kids.append((m, visit(nxt)))
+                after = tuple([a + mover * w for a, w in zip(seen, weights[m], strict=True)])
+                kids.append((m, visit(nxt, after)))
         children[h] = tuple(kids)
         return h
 
-    root = visit((EMPTY,) * n)
+    empty = (EMPTY,) * n
+    root = visit(empty, hashes(empty))
     return Graph(rules, symmetric, root, boards, children, examined)
 
 
