@@ -71,7 +71,7 @@ console = LazyConsole()
 err_console = LazyConsole(stderr=True)
 
 #: C0/C1 control characters (ESC starts ANSI sequences), DEL, and lone surrogates
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNPRINTABLE = r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]"  # compiled on first use (5 ms)
 
 
 def step_progress(*, transient: bool, disable: bool = False) -> Progress:
@@ -97,7 +97,7 @@ def require_folder(path: Any, option: str = "--out") -> None:
 
 def plain(text: object) -> str:
     """``text`` for a terminal: control characters (ANSI escapes), lone surrogates as ``?``."""
-    return _UNPRINTABLE.sub("?", str(text))
+    return re.sub(_UNPRINTABLE, "?", str(text))
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

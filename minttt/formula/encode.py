@@ -37,11 +37,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from pysat.formula import IDPool
-
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
-from minttt.game.graph import Graph, table_moves, walk_own_play
+from minttt.game.graph import Graph
 from minttt.game.rules import O, X
 from minttt.vocabulary import Encoding, Objective
 
@@ -92,20 +90,24 @@ class Formula:
 
 
 class _Builder:
-    """Clauses, and PySAT's :class:`~pysat.formula.IDPool` numbering each named variable once,
-    1, 2, 3, ... in the order they are first asked for."""
+    """Clauses, and a number for each named variable, 1, 2, 3, ... in the order they are first
+    asked for (as PySAT's ``IDPool`` numbers them; a dict does it at a third of the cost, which
+    ``minttt solve``'s start-up counts)."""
 
     def __init__(self) -> None:
-        self.pool = IDPool()
+        self.ids: dict[str, int] = {}
         self.clauses: list[tuple[int, ...]] = []
 
     def var(self, name: str) -> int:
-        return int(self.pool.id(name))
+        ids = self.ids
+        if name not in ids:
+            ids[name] = len(ids) + 1
+        return ids[name]
 
     @property
     def names(self) -> tuple[str, ...]:
         """Every variable's name, by number."""
-        return tuple(self.pool.id2obj[v] for v in range(1, self.pool.top + 1))
+        return tuple(self.ids)
 
 
 def _distinct(items: Iterable[int]) -> list[int]:
@@ -130,14 +132,15 @@ def _tree_part(
     pos, pvar = _position_vars(b, prefix)
     root = graph.root
     b.clauses.append((pvar(root),))
-    for visit in walk_own_play(graph, side, table_moves(graph, criterion, opening)):
+    successors = graph.successors
+    for visit in graph.allowed_walk(side, criterion, opening):
         if visit.terminal:
             continue
         h = visit.position
         if visit.own:
             b.clauses.append((-pvar(h), *(pvar(c) for c in visit.children)))
-        else:
-            b.clauses += [(-pvar(h), pvar(c)) for c in visit.children]
+        else:  # the opponent's every move: all the position's children
+            b.clauses += [(-pvar(h), pvar(c)) for c in successors[h]]
     return Part(side, (root,), opening if side == X else None, pos, {})
 
 
@@ -152,17 +155,19 @@ def _lookup_part(
     starts = [root] if side == X else _distinct(c for _, c in graph.children[root])
     for s in starts:
         b.clauses.append((pvar(s),))
-    for visit in walk_own_play(graph, side, table_moves(graph, criterion, opening)):
+    successors = graph.successors
+    var, clauses = b.var, b.clauses
+    for visit in graph.allowed_walk(side, criterion, opening):
         if not visit.own or visit.terminal:
             continue
         h = visit.position
         ors = []
         for m, c in visit.moves:
-            e = b.var(f"{prefix}e_{h}_{m}")
+            e = var(f"{prefix}e_{h}_{m}")
             edges[(h, m)] = e
             ors.append(e)
-            b.clauses += [(-e, pvar(g)) for g in _distinct(g for _, g in graph.children[c])]
-        b.clauses.append((-pvar(h), *ors))
+            clauses += [(-e, pvar(g)) for g in successors[c]]
+        clauses.append((-pvar(h), *ors))
     return Part(side, tuple(starts), opening if side == X else None, pos, edges)
 
 

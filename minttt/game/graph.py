@@ -150,6 +150,30 @@ class Graph:
             f"unknown criterion {criterion!r}: expected one of {', '.join(Criterion.values())}"
         )
 
+    def allowed_walk(self, side: int, criterion: str, opening: int | None) -> tuple[Visit, ...]:
+        """:func:`walk_own_play` of ``side`` following every allowed move (:func:`table_moves`),
+        kept: every encoding of a side's table walks it (the 18 standard variants walk 5)."""
+        memo = self._walks
+        key = (side, criterion, opening)
+        if key not in memo:
+            memo[key] = tuple(walk_own_play(self, side, table_moves(self, criterion, opening)))
+        return memo[key]
+
+    @cached_property
+    def _walks(self) -> dict[tuple[int, str, int | None], tuple[Visit, ...]]:
+        return {}
+
+    @cached_property
+    def child_maps(self) -> dict[int, dict[int, int]]:
+        """Per position, its children by move (``{move: child}``)."""
+        return {h: dict(kids) for h, kids in self.children.items()}
+
+    @cached_property
+    def successors(self) -> dict[int, tuple[int, ...]]:
+        """Per position, its distinct children in move order (two moves may reach one canonical
+        child)."""
+        return {h: tuple(dict.fromkeys(c for _, c in kids)) for h, kids in self.children.items()}
+
     def by_depth(self) -> list[list[int]]:
         """Node hashes grouped by depth, each group sorted."""
         groups: list[list[int]] = [[] for _ in range(self.rules.cells + 1)]
@@ -193,6 +217,7 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
     # symmetric); a move adds one weight per symmetry, so only a new position is canonicalised
     hashes = rules.hashes if symmetric else lambda cells: (rules.hash(cells),)
     weights = rules.move_weights if symmetric else tuple((3**i,) for i in range(n))
+    compositions = rules.compositions
 
     def visit(cells: tuple[int, ...], seen: tuple[int, ...]) -> int:
         nonlocal examined
@@ -200,9 +225,10 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
         h = min(seen)
         if h in boards:
             return h
-        if symmetric:
-            cells = rules.transform(cells, seen.index(h))
-            seen = hashes(cells)
+        t = seen.index(h)
+        if t:  # the canonical board, and its hashes: the same ones in another order
+            cells = rules.transform(cells, t)
+            seen = tuple([seen[v] for v in compositions[t]])
         boards[h] = cells
         if rules.line_winner(cells) != EMPTY or EMPTY not in cells:
             children[h] = ()
@@ -324,25 +350,27 @@ def walk_own_play(
     (Visit(position=0, own=True, terminal=False, moves=((0, 1),)), 78)
     """
     children = graph.children
+    lookup = graph.child_maps
     seen = {graph.root}
     # a move changes who is to move, so a child's side is the parent's flipped
     queue = deque([(graph.root, graph.to_move(graph.root) == side)])
+    pop, push = queue.popleft, queue.append
     while queue:
-        h, own = queue.popleft()
+        h, own = pop()
         here = children[h]
         if not here:
             yield Visit(h, own, True, ())
             continue
         if own:
-            kids = dict(here)
-            followed = tuple((m, kids[m] if m in kids else graph.child(h, m)) for m in moves(h))
+            kids = lookup[h]
+            followed = tuple([(m, kids[m] if m in kids else graph.child(h, m)) for m in moves(h)])
         else:
             followed = here
         yield Visit(h, own, False, followed)
         for _, c in followed:
             if c not in seen:
                 seen.add(c)
-                queue.append((c, not own))
+                push((c, not own))
 
 
 def table_moves(

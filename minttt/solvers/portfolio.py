@@ -31,12 +31,10 @@ from minttt.formula.encode import Formula, encode
 from minttt.formula.variants import Variant, uses_arrays
 from minttt.game.graph import Graph, graph_for
 from minttt.interrupt import solver_library
-from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
 from minttt.solvers.extract import all_true, extract
 from minttt.solvers.outcome import RawResult
 from minttt.solvers.pysat_drivers import pysat_binary, pysat_linear, rc2
 from minttt.solvers.solution import Solution
-from minttt.solvers.z3_drivers import z3_binary, z3_opt
 from minttt.table.model import Table, table_from_moves
 from minttt.vocabulary import Objective, Symmetry
 
@@ -69,6 +67,8 @@ def driver(name: str) -> Callable[..., RawResult[frozenset[int]]]:
     if name not in SOLVERS:
         raise InputError(f"unknown solver {name!r}: expected one of {', '.join(SOLVERS)}")
     if name.startswith("z3"):
+        from minttt.solvers.z3_drivers import z3_binary, z3_opt  # the Z3 family: asked for only
+
         return z3_binary if name == "z3-binary" else z3_opt
 
     drivers: dict[str, Callable[..., RawResult[frozenset[int]]]] = {
@@ -321,6 +321,9 @@ def _enumerate(
         raise InputError(
             "cannot enumerate minimal tables: the minimum was not proven (raise --timeout)"
         )
+    # the enumeration (a SAT solver of its own, cardinality encodings) loads when asked for
+    from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
+
     result = enumerate_minimal_tables(graph, solution.variant, formula, solution.size, limit=limit)
     info: dict[str, Any] = {
         "count": result.count,

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -35,7 +34,6 @@ from minttt.errors import InputError
 from minttt.fileio import write_text_atomic, write_texts_atomic
 from minttt.game.graph import own_play
 from minttt.game.rules import EMPTY, Board, O, Rules, X, unmap_cell
-from minttt.schema import first_problem
 from minttt.vocabulary import Criterion, Role, Symmetry
 
 if TYPE_CHECKING:
@@ -421,6 +419,8 @@ def _check_schema(data: Any) -> None:
         if isinstance(fmt, str) and fmt.startswith("minttt-table/"):
             raise InputError(f"format: unknown version {fmt!r}; this minttt reads {FORMAT!r}")
         raise InputError(f"format: expected {FORMAT!r}, got {_short(fmt)}")
+    from minttt.schema import first_problem  # files only: a solver's table is never a file
+
     # JSON Schema's integers include 2.0; the entry checks name such a field themselves
     problem = first_problem(SCHEMA, data, strict_integers=False)
     if problem is not None:
@@ -596,7 +596,6 @@ def _check_move(where: str, move: Any, board: Board, rules: Rules) -> None:
 #: the longest table file read (characters): far above any real table (3x3: under 10 kB), and
 #: small enough that validating it takes seconds, not minutes
 MAX_TABLE_CHARS = 4_000_000
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def load_table(path: str | os.PathLike[str]) -> Table:
@@ -636,10 +635,19 @@ def table_from_json(text: str, source: str = "<table>") -> Table:
         raise InputError(f"{source}: (document): nested too deeply") from None
 
 
+def _utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (it holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check_unicode(value: Any, where: str) -> None:
     """InputError for a string holding a lone surrogate (JSON allows ``"\\ud800"``; UTF-8 not)."""
     if isinstance(value, str):
-        if _SURROGATE.search(value):
+        if not value.isascii() and not _utf8(value):
             raise InputError(f"{where or '(document)'}: holds a lone surrogate, not valid Unicode")
     elif isinstance(value, dict):
         for key, item in value.items():
