@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import lzma
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -265,13 +266,26 @@ def check_proof_command(
 
 @contextmanager
 def _check_progress(*, disable: bool) -> Iterator[Callable[[str, int, int], None]]:
-    """A transient bar for a long proof check: the phase, steps done of total, time elapsed."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    """A transient bar for a long proof check: the phase, steps done of total, time elapsed and
+    an estimate of the time left. None (and rich is not loaded) with --json or in a pipe."""
+    if disable or not sys.stdout.isatty():
+        yield lambda _phase, _done, _total: None
+        return
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), TimeElapsedColumn())
-    out = console.get()
-    disable = disable or not out.is_terminal  # no bar (nor its blank line) in a pipe
-    with Progress(*columns, console=out, transient=True, disable=disable) as bar:
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console.get(), transient=True) as bar:
         task = bar.add_task("check-proof: reading", total=None)
 
         def on_progress(phase: str, done: int, total: int) -> None:

@@ -102,7 +102,7 @@ def plain(text: object) -> str:
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` on one line to stderr and exit (2 = bad input)."""
-    err_console.print(f"error: {plain(message)}", markup=False, highlight=False, soft_wrap=True)
+    sys.stderr.write(f"error: {plain(message)}\n")
     raise SystemExit(code)
 
 
@@ -125,7 +125,7 @@ def guarded(func: F) -> F:
             fail(f"{where}{exc.strerror or exc}")
         except KeyboardInterrupt as exc:
             term = isinstance(exc, Terminated)
-            err_console.print("terminated" if term else "interrupted", highlight=False)
+            sys.stderr.write("terminated\n" if term else "interrupted\n")
             raise SystemExit(128 + (signal.SIGTERM if term else signal.SIGINT)) from None
 
     return wrapper  # type: ignore[return-value]
