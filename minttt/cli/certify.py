@@ -19,6 +19,7 @@ from minttt.cli.common import (
     path_option,
     print_json,
     require_folder,
+    say_wrote,
     step_progress,
 )
 from minttt.cli.spec import Group, argument, option
@@ -35,7 +36,10 @@ def certify_command(
     ),
     all_: bool = option(False, "--all", help="Every proven minimum the project reports."),
     out: Path = path_option(
-        Path("results/proofs"), "--out", help="Folder for the certificates and index.json."
+        Path("results/proofs"),
+        "--out",
+        metavar="FOLDER",
+        help="Folder for the certificates and index.json.",
     ),
     json_out: bool = option(False, "--json", help="Print the index records as JSON."),
     no_check: bool = option(
@@ -51,23 +55,29 @@ def certify_command(
     cubes: int = option(
         0,
         "--cubes",
+        metavar="N",
         help="Cube and conquer: split on the first N start positions' moves and refute each cube "
         "on a Dask cluster; the cubes' proofs are joined into one DRAT proof (0: one refutation).",
     ),
     sub_cubes: int = option(
         0,
         "--sub-cubes",
+        metavar="N",
         help="With --cubes: a worker refutes each cube through the sub-cubes of the next M start "
         "positions, one after another in its solver (a hard cube split further is often far "
         "quicker); checkpoints stay per cube.",
     ),
-    workers: int = option(2, "--workers", help="Local Dask workers for --cubes."),
+    workers: int = option(2, "--workers", metavar="N", help="Local Dask workers for --cubes."),
     scheduler: str | None = option(
-        None, "--scheduler", help="A Dask scheduler's address for --cubes (instead of --workers)."
+        None,
+        "--scheduler",
+        metavar="ADDRESS",
+        help="A Dask scheduler's address for --cubes (instead of --workers).",
     ),
     checkpoint: Path = path_option(
         None,
         "--checkpoint",
+        metavar="FOLDER",
         help="Folder of the refuted cubes, resumed when it exists (default: OUT/.cubes).",
     ),
     table: Path = path_option(
@@ -120,7 +130,7 @@ def certify_command(
     for c in done:
         console.print(_line(c), highlight=False)
     where = " and ".join(f"{folder}/index.json" for folder, _ in jobs)
-    console.print(f"wrote {len(done)} certificate(s) and {where}", highlight=False)
+    say_wrote(f"{len(done)} certificate(s) and {where}")
 
 
 def _jobs(out: Path, chosen: list[Any]) -> list[tuple[Path, list[Any]]]:
@@ -204,9 +214,9 @@ def _line(c: Any) -> str:
 
 
 def check_proof_command(
-    cnf: Path = path_argument(..., help="DIMACS CNF (plain, .xz or .gz)."),
+    cnf: Path = path_argument(..., metavar="CNF", help="DIMACS CNF (plain, .xz or .gz)."),
     proof: Path = path_argument(
-        ..., help="DRAT proof, text or binary, or LRAT text (plain, .xz or .gz)."
+        ..., metavar="PROOF", help="DRAT proof, text or binary, or LRAT text (plain, .xz or .gz)."
     ),
     json_out: bool = option(False, "--json", help="Print one JSON object."),
     lrat: bool = option(
@@ -257,7 +267,7 @@ def check_proof_command(
             highlight=False,
         )
         if wrote:
-            console.print(f"wrote the LRAT refutation to {lrat_out}", highlight=False, markup=False)
+            say_wrote(f"the LRAT refutation to {lrat_out}")
     if not result.valid:
         if json_out:
             raise SystemExit(1)

@@ -39,7 +39,7 @@ def _row(table: RichTable, what: str, ours: Any, source: Any = None) -> None:
 
 def count_command(
     json_out: bool = option(False, "--json", help="Print one JSON object."),
-    game: str = option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K."),
+    game: str = option("3x3", "--game", metavar="GAME", help="3x3, 3x3-misere or mnk:M,N,K."),
     force: bool = option(False, "--force", help="Allow boards larger than 4x4."),
     full: bool = option(
         None,

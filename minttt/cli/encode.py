@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from minttt.cli.common import console, guarded, number_option, path_option, plain, word_option
+from minttt.cli.common import guarded, number_option, path_option, say_wrote, word_option
 from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.fileio import write_text_atomic
@@ -24,9 +24,11 @@ def encode_command(
         metavar="[VARIANT]",
         help="role[-opening]-encoding-objective[-never-lose], e.g. first-center-lookup-entries",
     ),
-    fmt: str = option("wcnf", "--format", help="wcnf | smt2."),
+    fmt: str = option("wcnf", "--format", metavar="FORMAT", help="wcnf or smt2."),
     out: Path | None = path_option(None, "--out", help="Output file (default: stdout)."),
-    game: str = option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
+    game: str = option(
+        "3x3", "--game", metavar="GAME", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."
+    ),
     optimum: bool = option(
         True,
         "--optimum/--no-optimum",
@@ -36,7 +38,10 @@ def encode_command(
         60.0, "--timeout", help="Seconds for the optimum (header only)."
     ),
     all_dir: Path | None = path_option(
-        None, "--all", help="Write every standard 3x3 variant in both formats into this folder."
+        None,
+        "--all",
+        metavar="FOLDER",
+        help="Write every standard 3x3 variant in both formats into this folder.",
     ),
     symmetry: Symmetry = word_option(
         Symmetry,
@@ -58,6 +63,7 @@ def encode_command(
         sys.stdout.write(text)
     else:
         write_text_atomic(out, text, final=True)
+        say_wrote(out)
 
 
 def register(app: Group) -> None:
@@ -73,7 +79,7 @@ def _encode_all(all_dir: Path, variant: str | None, symmetric: bool) -> None:
     if not symmetric:
         raise InputError("--all writes the symmetric encodings; drop --symmetry none")
     paths = write_encodings(all_dir, final=True)
-    console.print(f"wrote {len(paths)} files to {plain(all_dir)}", soft_wrap=True)
+    say_wrote(f"{len(paths)} files to {all_dir}/")
 
 
 def _encode_one(

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from minttt.cli.common import console, err_console, guarded, number_option, plain, print_json
+from minttt.cli.common import (
+    console,
+    counted_progress,
+    err_console,
+    guarded,
+    number_option,
+    plain,
+    print_json,
+    say_wrote,
+)
 from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.evolve.plot import save_plot
@@ -48,29 +56,53 @@ def _write_results(
 
 
 def evolve_command(
-    recipe: str = option("hochmuth", "--recipe", help="hochmuth (000) or cornell (002)."),
-    population: int = option(None, "--population", help="Individuals (500 / 100)."),
-    generations: int = option(None, "--generations", help="Most generations (500 / 200)."),
-    seed: int = option(0, "--seed", help="Seed of the run's numpy PCG64 generator."),
+    recipe: str = option(
+        "hochmuth", "--recipe", metavar="RECIPE", help="hochmuth (000) or cornell (002)."
+    ),
+    population: int = option(None, "--population", metavar="N", help="Individuals (500 / 100)."),
+    generations: int = option(
+        None, "--generations", metavar="N", help="Most generations (500 / 200)."
+    ),
+    seed: int = option(0, "--seed", metavar="N", help="Seed of the run's numpy PCG64 generator."),
     fitness: str = option(
-        None, "--fitness", help="hochmuth: not-lost (000's final) or points (000's table 1)."
+        None,
+        "--fitness",
+        metavar="FITNESS",
+        help="hochmuth: not-lost (000's final) or points (000's table 1).",
     ),
     genes: int = option(
-        None, "--genes", help="hochmuth: 627 decision positions or 000's 827 situations."
+        None,
+        "--genes",
+        metavar="N",
+        help="hochmuth: 627 decision positions or 000's 827 situations.",
     ),
     # probabilities: the recipe checks each is in [0, 1] (nan and inf fail), in one line
-    p_replicate: float = option(None, "--p-replicate", help="hochmuth: 0.10."),
-    p_mutate: float = option(None, "--p-mutate", help="0.001 (hochmuth) / 0.025 (cornell)."),
-    p_crossover: float = option(None, "--p-crossover", help="hochmuth: 0.15 per gene."),
-    out: str = option(None, "--out", help="Write the evolved strategy as a table file."),
-    checkpoint: str = option(
-        None, "--checkpoint", help="Resume from FILE if it exists; write it as the run goes."
+    p_replicate: float = option(None, "--p-replicate", metavar="P", help="hochmuth: 0.10."),
+    p_mutate: float = option(
+        None, "--p-mutate", metavar="P", help="0.001 (hochmuth) / 0.025 (cornell)."
     ),
-    every: int = option(50, "--checkpoint-every", help="Generations between checkpoints."),
-    plot: str = option(None, "--plot", help="Write best and mean fitness per generation (PNG)."),
+    p_crossover: float = option(
+        None, "--p-crossover", metavar="P", help="hochmuth: 0.15 per gene."
+    ),
+    out: str = option(
+        None, "--out", metavar="PATH", help="Write the evolved strategy as a table file."
+    ),
+    checkpoint: str = option(
+        None,
+        "--checkpoint",
+        metavar="PATH",
+        help="Resume from FILE if it exists; write it as the run goes.",
+    ),
+    every: int = option(
+        50, "--checkpoint-every", metavar="N", help="Generations between checkpoints."
+    ),
+    plot: str = option(
+        None, "--plot", metavar="PATH", help="Write best and mean fitness per generation (PNG)."
+    ),
     restarts: int = option(
         None,
         "--restarts",
+        metavar="N",
         help="Restart a run that ends imperfect from a fresh population (seed + 1000 k), "
         "at most N times (default: 20 for hochmuth, 0 for cornell, which never reaches "
         "perfection).",
@@ -145,15 +177,11 @@ def _campaign(
     every: int,
 ) -> Any:
     """Run the attempts with a progress bar on stderr; Ctrl-C exits 130 naming the checkpoint."""
-    progress = Progress(
-        TextColumn(f"[bold]{recipe}[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.description}"),
-        TimeElapsedColumn(),
-        console=err_console.get(),
-        disable=quiet,
+    progress = counted_progress(
         transient=True,
+        disable=quiet,
+        stderr=True,
+        label=f"[bold]{recipe}[/] {{task.description}}",
     )
     total = config.generations + 1
     try:
@@ -195,9 +223,11 @@ def _report_perfect(result: dict[str, Any], recipe: str, out: str | None, plot: 
         )
     )
     if out is not None:
-        console.print(f"table: {plain(out)} ({result['table']['size']} lookups)")
+        say_wrote(f"{out} (the table, {result['table']['size']} lookups)")
     if plot is not None:
-        console.print(f"plot: {plain(plot)}")
+        say_wrote(f"{plot} (the fitness plot)")
+    if "checkpoint" in result:
+        say_wrote(f"{result['checkpoint']} (the checkpoint)")
 
 
 def _report_imperfect(

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from minttt.cli.common import console, err_console, guarded, print_json
+from minttt.cli.common import console, counted_progress, guarded, print_json
 from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.nine.engine_match import OPPONENTS, make_engine, run_match
@@ -56,14 +55,7 @@ def match_command(
     make_engine(opponent)
     if games <= 0:
         raise InputError(f"games must be > 0, got {games}")
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console.get(),
-        transient=True,
-    ) as progress:
+    with counted_progress(transient=True, stderr=True) as progress:
         task = progress.add_task(f"ours vs {opponent}", total=games)
         result = run_match(
             opponent=opponent,

@@ -11,15 +11,24 @@ from minttt.vocabulary import Role
 
 
 def play_command(
-    table: str | None = option(None, "--table", "-t", help="Play against a table file."),
-    player: str | None = option(
-        None, "--player", "-p", help="A player or module:callable (default alphabeta)."
+    table: str | None = option(
+        None, "--table", "-t", metavar="PATH", help="Play against a table file."
     ),
-    side: str | None = option(None, "--as", help="Your side, X or O (asked if absent)."),
-    seed: int | None = option(None, "--seed", help="Seed for random players."),
+    player: str | None = option(
+        None,
+        "--player",
+        "-p",
+        metavar="PLAYER",
+        help="A player or module:callable (default alphabeta).",
+    ),
+    side: str | None = option(
+        None, "--as", metavar="SIDE", help="Your side, X or O (asked if absent)."
+    ),
+    seed: int | None = option(None, "--seed", metavar="N", help="Seed for random players."),
     move_timeout: float = move_timeout_option(),
 ) -> None:
-    """Play tic-tac-toe at the console (cells 1-9). End of input quits cleanly."""
+    """Play tic-tac-toe at the console, naming cells 0-8 row by row from the top left (as every
+    command does). End of input quits cleanly."""
 
     if seed is not None and not 0 <= seed <= 2**63 - 1:
         raise InputError(f"--seed {seed}: must be 0-{2**63 - 1}")

@@ -18,6 +18,7 @@ from minttt.cli.common import (
     number_option,
     path_option,
     print_json,
+    say_wrote,
     word_option,
 )
 from minttt.cli.spec import Group, argument, option
@@ -28,10 +29,8 @@ from minttt.vocabulary import Role
 
 
 def scale_command(
-    game: str = argument(..., help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
-    role: Role = word_option(
-        Role, Role.X, "--role", help="first (X) or second (O).", choices="first|second"
-    ),
+    game: str = argument(..., metavar="GAME", help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
+    role: Role = word_option(Role, Role.X, "--role", help="first (X) or second (O)."),
     time_limit: float = number_option(
         60.0, "--time-limit", help="Seconds for this run.", above=True
     ),
@@ -50,6 +49,7 @@ def scale_command(
     method: str = option(
         "lns",
         "--method",
+        metavar="METHOD",
         help="The search for --search: lns (re-solve neighbourhoods exactly with MaxSAT) or "
         "forced (forced alternative moves, greedy rebuilds).",
     ),
@@ -65,20 +65,24 @@ def scale_command(
         help="Lower bounds: HiGHS's branch and bound on the 0/1 program this many seconds (its "
         "dual bound; its best point, verified, as a table). Needs the lp extra (scipy).",
     ),
-    seeds: int = option(2, "--seeds", help="Searches per round for --search."),
+    seeds: int = option(2, "--seeds", metavar="N", help="Searches per round for --search."),
     rounds: int = option(
-        4, "--rounds", help="Rounds for --search, each from the best table so far."
+        4, "--rounds", metavar="N", help="Rounds for --search, each from the best table so far."
     ),
     slack: int = option(
         0,
         "--slack",
+        metavar="N",
         help="For --search --method forced: also keep a change while the table stays within "
         "this many entries "
         "of the best (record-to-record travel; 0: never a larger table).",
     ),
-    workers: int = option(2, "--workers", help="Local Dask workers for --search."),
+    workers: int = option(2, "--workers", metavar="N", help="Local Dask workers for --search."),
     scheduler: str | None = option(
-        None, "--scheduler", help="A Dask scheduler's address for --search (instead of --workers)."
+        None,
+        "--scheduler",
+        metavar="ADDRESS",
+        help="A Dask scheduler's address for --search (instead of --workers).",
     ),
     json_out: bool = option(False, "--json", help="Print the final state as JSON."),
 ) -> None:
@@ -129,6 +133,8 @@ def scale_command(
         print_json(summary)
     else:
         print(f"{variant.name}: {_gap(state)} (checkpoint {checkpoint})")
+    best = f" and its best table {checkpoint.parent / state['table']}" if state["table"] else ""
+    say_wrote(f"the checkpoint {checkpoint}{best}", json_out=json_out)
 
 
 def _gap(state: dict[str, Any]) -> str:

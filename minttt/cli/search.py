@@ -10,10 +10,18 @@ from minttt.play.search import ALGORITHMS, search
 
 def search_command(
     board: str = option(
-        ".........", "--board", "-b", help="Position, 9 characters of x, o and . row by row."
+        ".........",
+        "--board",
+        "-b",
+        metavar="BOARD",
+        help="Position, 9 characters of x, o and . row by row.",
     ),
     algorithm: str = option(
-        "alphabeta", "--algorithm", "-a", help=f"One of {', '.join(ALGORITHMS)}."
+        "alphabeta",
+        "--algorithm",
+        "-a",
+        metavar="ALGORITHM",
+        help=f"One of {', '.join(ALGORITHMS)}.",
     ),
     ordering: bool = option(
         False,

@@ -5,7 +5,15 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from minttt.cli.common import console, guarded, number_option, path_option, print_json, word_option
+from minttt.cli.common import (
+    console,
+    guarded,
+    number_option,
+    path_option,
+    print_json,
+    say_wrote,
+    word_option,
+)
 from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.formula.variants import Variant, standard_variants, uses_arrays
@@ -63,31 +71,37 @@ def _variants(
 
 
 def solve_command(
-    role: Role | None = word_option(
-        Role, None, "--role", help="first | second | both.", choices="first|second|both"
-    ),
+    role: Role | None = word_option(Role, None, "--role", help="first, second or both."),
     opening: str | None = option(
         None,
         "--opening",
-        help="center | corner | edge | any | CELL (first/both; default center).",
+        metavar="OPENING",
+        help="center, corner, edge, any or a cell 0-8 (first/both; default center).",
     ),
     encoding: Encoding | None = word_option(
-        Encoding, None, "--encoding", help="tree | lookup (default lookup)."
+        Encoding, None, "--encoding", help="tree or lookup (default lookup)."
     ),
     objective: Objective | None = word_option(
         Objective,
         None,
         "--objective",
-        help="positions | entries (entries: lookup only; default positions).",
+        help="positions or entries (entries: lookup only; default positions).",
     ),
     criterion: Criterion = word_option(
-        Criterion, Criterion.OPTIMAL, "--criterion", help="optimal | never-lose."
+        Criterion, Criterion.OPTIMAL, "--criterion", help="optimal or never-lose."
     ),
     solver: str = option(
-        DEFAULT_SOLVER, "--solver", help="rc2 | pysat-linear | pysat-binary | z3-opt | z3-binary."
+        DEFAULT_SOLVER,
+        "--solver",
+        metavar="SOLVER",
+        help="rc2, pysat-linear, pysat-binary, z3-opt or z3-binary.",
     ),
-    card: str = option("totalizer", "--card", help="PySAT cardinality encoding (pysat-*)."),
-    sat: str = option("glucose4", "--sat", help="PySAT SAT solver (rc2, pysat-*)."),
+    card: str = option(
+        "totalizer", "--card", metavar="ENCODING", help="PySAT cardinality encoding (pysat-*)."
+    ),
+    sat: str = option(
+        "glucose4", "--sat", metavar="SOLVER", help="PySAT SAT solver (rc2, pysat-*)."
+    ),
     timeout: float | None = number_option(
         None, "--timeout", help="Seconds per variant (wall).", high=MAX_TIMEOUT
     ),
@@ -103,13 +117,18 @@ def solve_command(
         "--cross-check/--no-cross-check",
         help="Re-solve with the other solver family; optimal only if both agree.",
     ),
-    game: str = option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
+    game: str = option(
+        "3x3", "--game", metavar="GAME", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."
+    ),
     enumerate_: bool = option(False, "--enumerate", help="Count every minimal table."),
-    limit: int = option(10000, "--limit", help="Stop enumerating after this many tables."),
+    limit: int = option(
+        10000, "--limit", metavar="N", help="Stop enumerating after this many tables."
+    ),
     tie_break: str = option(
         "none",
         "--tie-break",
-        help="max-wins: of the minimal tables, keep the one winning most.",
+        metavar="RULE",
+        help="none, or max-wins: of the minimal tables, keep the one winning most.",
     ),
     symmetry: Symmetry = word_option(
         Symmetry,
@@ -151,6 +170,7 @@ def solve_command(
         suffix = "" if symmetric else "-raw"
         paths = [out / f"{r.solution.variant.name}{suffix}.json" if all_ else out for r in runs]
         save_tables({path: run.table() for path, run in zip(paths, runs, strict=True)})
+        say_wrote(f"{len(paths)} tables to {out}/" if all_ else out, json_out=json_out)
     if json_out:
         rows = [run.row() for run in runs]
         print_json(rows if all_ else rows[0])

@@ -11,6 +11,7 @@ from minttt.cli.common import (
     move_timeout_option,
     plain,
     print_json,
+    say_wrote,
     word_option,
 )
 from minttt.cli.spec import Group, argument, option
@@ -33,7 +34,7 @@ def _player_or_table(
 ) -> tuple[Table | None, Player | None]:
     """``(table, None)`` for a file, ``(None, player)`` for ``--player NAME``."""
     if (table_path is None) == (player is None):
-        raise InputError("give either a TABLE.json or --player NAME (exactly one)")
+        raise InputError("give either a TABLE file or --player PLAYER (exactly one)")
     if table_path is not None:
         return load_table(table_path), None
 
@@ -57,11 +58,14 @@ def _verify(
 
 
 def verify_command(
-    table_path: str | None = argument(None, metavar="[TABLE.json]", help="Table file."),
+    table_path: str | None = argument(
+        None, metavar="[TABLE]", help="A table file (minttt-table/1 JSON)."
+    ),
     player: str | None = option(
         None,
         "--player",
         "-p",
+        metavar="PLAYER",
         help="Verify a player instead: a name (random, alphabeta, ...) or module:callable.",
     ),
     role: Role | None = word_option(
@@ -101,8 +105,10 @@ def verify_command(
 
 
 def odds_command(
-    table_path: str | None = argument(None, metavar="[TABLE.json]", help="Table file."),
-    player: str | None = option(None, "--player", "-p", help="A player by name."),
+    table_path: str | None = argument(
+        None, metavar="[TABLE]", help="A table file (minttt-table/1 JSON)."
+    ),
+    player: str | None = option(None, "--player", "-p", metavar="PLAYER", help="A player by name."),
     json_out: bool = option(False, "--json", help="Print one JSON object."),
     move_timeout: float = move_timeout_option(),
 ) -> None:
@@ -128,11 +134,16 @@ def odds_command(
 
 
 def export_command(
-    table_path: str = argument(..., metavar="TABLE.json", help="Table file."),
-    fmt: str = option("c", "--format", "-f", help="c, python, json or avr."),
-    out: str | None = option(None, "--out", "-o", help="Write here (default: stdout)."),
+    table_path: str = argument(..., metavar="TABLE", help="A table file (minttt-table/1 JSON)."),
+    fmt: str = option("c", "--format", "-f", metavar="FORMAT", help="c, python, json or avr."),
+    out: str | None = option(
+        None, "--out", "-o", metavar="PATH", help="Write here (default: stdout)."
+    ),
     layout: str = option(
-        "bytes", "--layout", help="avr only: bytes, nibbles, packed or hash (README: bytes)."
+        "bytes",
+        "--layout",
+        metavar="LAYOUT",
+        help="avr only: bytes, nibbles, packed or hash (README: bytes).",
     ),
 ) -> None:
     """Export a table: a C header with a player loop (-DMINTTT_MAIN), Python, JSON, or
@@ -146,7 +157,7 @@ def export_command(
         if out is None:
             raise InputError("--format avr writes a binary: give --out FIRMWARE.elf or .hex")
         built = build_firmware(load_table(table_path), out, layout=layout, final=True)
-        console.print(f"wrote {built.summary()}", highlight=False, soft_wrap=True)
+        say_wrote(built.summary())
         return
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}: expected one of {', '.join((*FORMATS, 'avr'))}")
@@ -156,7 +167,7 @@ def export_command(
         return
 
     write_text_atomic(out, text, final=True)
-    console.print(f"wrote {plain(out)}", highlight=False, soft_wrap=True)
+    say_wrote(out)
 
 
 def register(app: Group) -> None:

@@ -21,8 +21,8 @@ def tournament_command(
         help="Player 1 (X): random, alphabeta, table:PATH, module:callable, ...",
     ),
     second: str = argument(..., metavar="B", help="Player 2 (O)."),
-    games: int = option(100_000, "--games", "-n", help="Games per pairing."),
-    seed: int = option(0, "--seed", "-s", help="Random seed (same seed, same games)."),
+    games: int = option(100_000, "--games", "-n", metavar="N", help="Games per pairing."),
+    seed: int = option(0, "--seed", "-s", metavar="N", help="Random seed (same seed, same games)."),
     both_ways: bool = option(
         False, "--both-ways", help="Also play B as X against A as O (seed + 1)."
     ),

@@ -216,8 +216,9 @@ class SolveRun:
             row["enumeration"] = self.enumeration
         return row
 
-    def cells(self) -> list[Any]:
-        """Its row of the ``minttt solve`` table (:func:`runs_table`): text and rich Text."""
+    def cells(self, solver: bool = True) -> list[Any]:
+        """Its row of the ``minttt solve`` table (:func:`runs_table`): text and rich Text;
+        without the solver's name when the table names it once in its title."""
         from rich.text import Text
 
         s = self.solution
@@ -232,7 +233,7 @@ class SolveRun:
             str(s.lower_bound),
             opt,
             str(s.lookups),
-            s.solver,
+            *([s.solver] if solver else []),
             f"{s.seconds:.3f}",
             str(s.calls),
         ]
@@ -249,15 +250,30 @@ class SolveRun:
 
 
 def runs_table(runs: list[SolveRun]) -> RichTable:
-    """What ``minttt solve`` prints: one row per run (size counts positions or entries)."""
+    """What ``minttt solve`` prints: one row per run (size counts positions or entries), within
+    80 columns for the 18 standard variants: no frame, the solver named once in the title when
+    every run used the same one, and a name too long for the terminal folded, never cut."""
+    from rich import box
     from rich.table import Table as RichTable
 
-    t = RichTable(title="minttt solve (size counts positions incl. terminal, or entries = lookups)")
-    columns = ("variant", "vars p+e", "size", "lower", "optimal", "lookups", "solver", "s", "calls")
+    solvers = {run.solution.solver for run in runs}
+    one = solvers.pop() if len(solvers) == 1 else None
+    title = "minttt solve" + (f" ({one})" if one else "")
+    t = RichTable(
+        title=title,
+        caption="size counts positions (terminal ones included) or entries; lookups: entries",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    columns = ("variant", "vars p+e", "size", "lower", "opt", "lookups", "solver", "s", "calls")
     for col in columns:
-        t.add_column(col, justify="left" if col in ("variant", "solver") else "right")
+        if col == "solver" and one:
+            continue
+        left = col in ("variant", "solver")
+        t.add_column(col, justify="left" if left else "right", overflow="fold", no_wrap=not left)
     for run in runs:
-        t.add_row(*run.cells())
+        t.add_row(*run.cells(solver=not one))
     return t
 
 
