@@ -275,7 +275,8 @@ def _take_option(
     token: str, rest: list[str], flags: dict[str, tuple[_Slot, bool | None]], given: dict[str, Any]
 ) -> bool:
     """Read the option ``token`` (and its value from ``rest``); False to leave it to typer."""
-    name, eq, value = token.partition("=")
+    # --name=value for a long option; a short one stands alone (click reads -n=5 as "=5")
+    name, eq, value = token.partition("=") if token.startswith("--") else (token, "", "")
     if name not in flags:
         return False
     slot, flag = flags[name]
