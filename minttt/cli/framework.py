@@ -112,8 +112,10 @@ def _add(application: typer.Typer, group: Group) -> None:
         short = doc.split("\n\n")[0]
         application.command(name, help=doc, short_help=short)(typed(func))
     for name, sub in group.groups.items():
+        doc = help_text(sub.help)
         child = typer.Typer(
-            help=help_text(sub.help),
+            help=doc,
+            short_help=doc.split("\n\n")[0],
             no_args_is_help=True,
             rich_markup_mode=None,
             context_settings=CONTEXT,

@@ -94,7 +94,7 @@ def _print_match(result: Any, opponent: str, limits: Limits, seed: int) -> None:
 
 def play_command(
     side: str | None = option(
-        None, "--as", metavar="X|O", help="Play X or O (asked when not given)."
+        None, "--as", metavar="SIDE", help="Play X or O (asked when not given)."
     ),
     movetime: float | None = option(
         None,

@@ -263,6 +263,7 @@ def runs_table(runs: list[SolveRun]) -> RichTable:
         title=title,
         caption="size counts positions (terminal ones included) or entries; lookups: entries",
         box=box.SIMPLE_HEAD,
+        show_edge=False,
         pad_edge=False,
         collapse_padding=True,
     )
