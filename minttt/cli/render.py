@@ -44,7 +44,7 @@ def render_command(
         path = render_file(None, out, final=True)
     else:
         if table_path is None:
-            raise InputError("give a TABLE file, or --graph for the 765 positions")
+            raise InputError("give a table file (TABLE), or --graph for the 765 positions")
 
         path = render_file(load_table(table_path), out, style, final=True)
     say_wrote(path)
