@@ -155,18 +155,23 @@ def _lookup_part(
     starts = [root] if side == X else _distinct(c for _, c in graph.children[root])
     for s in starts:
         b.clauses.append((pvar(s),))
-    successors = graph.successors
-    var, clauses = b.var, b.clauses
+    successors, ids, clauses = graph.successors, b.ids, b.clauses
+    # the hot loop of every lookup encoding, numbering inline: each edge is new (the walk
+    # yields a position once), a grandchild is numbered when first reached
     for visit in graph.allowed_walk(side, criterion, opening):
         if not visit.own or visit.terminal:
             continue
         h = visit.position
         ors = []
         for m, c in visit.moves:
-            e = var(f"{prefix}e_{h}_{m}")
+            e = ids[f"{prefix}e_{h}_{m}"] = len(ids) + 1
             edges[(h, m)] = e
             ors.append(e)
-            clauses += [(-e, pvar(g)) for g in successors[c]]
+            for g in successors[c]:
+                v = pos.get(g)
+                if v is None:
+                    v = pos[g] = ids[f"{prefix}v_{g}"] = len(ids) + 1
+                clauses.append((-e, v))
         clauses.append((-pvar(h), *ors))
     return Part(side, tuple(starts), opening if side == X else None, pos, edges)
 
