@@ -107,7 +107,8 @@ def play_command(
         "ours", "--engine", metavar="ENGINE", help=f"Engine to play: {', '.join(OPPONENTS)}."
     ),
 ) -> None:
-    """Play 9-board against the engine in the console (moves as 'board space', 1-9)."""
+    """Play 9-board against the engine in the console, a move typed as 'board space', both 0-8
+    row by row from the top left (as every command names cells)."""
     limits = _limits(movetime, nodes, DEFAULT_PLAY_MOVETIME)
     human = None if side is None else parse_side(side)
     play_console(human, limits, make_engine(engine))
