@@ -215,22 +215,25 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
     n = rules.cells
     # each board travels with its hash after every symmetry (one, the identity, when not
     # symmetric); a move adds one weight per symmetry, so only a new position is canonicalised
-    hashes = rules.hashes if symmetric else lambda cells: (rules.hash(cells),)
     weights = rules.move_weights if symmetric else tuple((3**i,) for i in range(n))
     compositions = rules.compositions
+    through = rules.lines_through
 
-    def visit(cells: tuple[int, ...], seen: tuple[int, ...]) -> int:
+    def visit(cells: tuple[int, ...], seen: tuple[int, ...], last: int) -> int:
         nonlocal examined
         examined += 1
         h = min(seen)
         if h in boards:
             return h
+        # only the move just played (``last``) can have made a line
+        mark = cells[last] if last >= 0 else EMPTY
+        made = mark != EMPTY and any(all(cells[i] == mark for i in ln) for ln in through[last])
         t = seen.index(h)
         if t:  # the canonical board, and its hashes: the same ones in another order
             cells = rules.transform(cells, t)
             seen = tuple([seen[v] for v in compositions[t]])
         boards[h] = cells
-        if rules.line_winner(cells) != EMPTY or EMPTY not in cells:
+        if made or EMPTY not in cells:
             children[h] = ()
             return h
         mover = X if cells.count(X) == cells.count(O) else O
@@ -239,12 +242,12 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
             if cells[m] == EMPTY:
                 nxt = cells[:m] + (mover,) + cells[m + 1 :]
                 after = tuple([a + mover * w for a, w in zip(seen, weights[m], strict=True)])
-                kids.append((m, visit(nxt, after)))
+                kids.append((m, visit(nxt, after, m)))
         children[h] = tuple(kids)
         return h
 
-    empty = (EMPTY,) * n
-    root = visit(empty, hashes(empty))
+    # the empty board's hash is 0 under every symmetry
+    root = visit((EMPTY,) * n, (0,) * len(weights[0]), -1)
     return Graph(rules, symmetric, root, boards, children, examined)
 
 

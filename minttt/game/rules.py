@@ -141,6 +141,11 @@ class Rules:
         return _lines(self.rows, self.cols, self.k)
 
     @cached_property
+    def lines_through(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Per cell, the winning lines through it: a move can complete only those."""
+        return tuple(tuple(line for line in self.lines if i in line) for i in range(self.cells))
+
+    @cached_property
     def symmetries(self) -> tuple[tuple[int, ...], ...]:
         """The board's symmetries as cell permutations, in 003's order."""
         return _square_symmetries(self.rows, self.cols)
