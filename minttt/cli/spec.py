@@ -1,8 +1,8 @@
 """The commands and their parameters, declared without the CLI framework, and the quick parse.
 
 A command is a module-level function whose defaults are :func:`option` and :func:`argument`
-declarations (plain values: flags, help, metavar, parser). :mod:`minttt.cli.app` turns them into
-the typer application (help, completion, usage errors); :func:`parse` reads an argument list
+declarations (plain values: flags, help, metavar, parser). :mod:`minttt.cli.framework` turns them
+into the typer application (help, completion, usage errors); :func:`parse` reads an argument list
 that names only declared options with well-formed values, straight into the function's keyword
 arguments, so that running a command imports nothing of the framework (``minttt solve``'s
 start-up, ``tests/test_startup.py``). Anything :func:`parse` does not take on (``--help``, an
