@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
-import lzma
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -25,7 +23,6 @@ from minttt.cli.common import (
 from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.fileio import refuse_overwrite, write_bytes_atomic, write_many_atomic
-from minttt.formula.variants import Variant, certificate_variants
 from minttt.proof import drat
 from minttt.proof import lrat as lrat_checker
 
@@ -96,6 +93,9 @@ def certify_command(
 
     if all_ == bool(variants):
         raise InputError("give VARIANT names or --all (exactly one)")
+    # the variants (and the rules behind them) for certify only: check-proof loads the checkers
+    from minttt.formula.variants import Variant, certificate_variants
+
     if all_:
         chosen = certificate_variants() + certificate_variants(mnk=True)
     else:
@@ -313,6 +313,9 @@ def _write_lrat(path: Path, result: Any) -> None:
             f"--lrat-out: the proof needs RAT ({result.rat_lemmas} lemma(s)); "
             "LRAT is written for RUP proofs only"
         )
+    import gzip  # the compressors for --lrat-out only
+    import lzma
+
     data = result.lrat
     if path.name.endswith(".xz"):
         data = lzma.compress(data)
