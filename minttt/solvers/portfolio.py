@@ -222,10 +222,8 @@ class SolveRun:
         from rich.text import Text
 
         s = self.solution
+        # cross-checked, optimal means both families proved it (the title names the other)
         opt = Text("yes", "green") if s.optimal else Text("no", "red")
-        if s.cross_check is not None:
-            cc = s.cross_check
-            opt.append(f" ({cc['solver']} {'agrees' if cc['agree'] else 'DISAGREES'})")
         return [
             s.variant.name,
             f"{s.variables['positions']}+{s.variables['edges']}",
@@ -258,7 +256,10 @@ def runs_table(runs: list[SolveRun]) -> RichTable:
 
     solvers = {run.solution.solver for run in runs}
     one = solvers.pop() if len(solvers) == 1 else None
+    checkers = sorted({r.solution.cross_check["solver"] for r in runs if r.solution.cross_check})
     title = "minttt solve" + (f" ({one})" if one else "")
+    if checkers:
+        title += f", cross-checked by {', '.join(checkers)}: opt = both proved it"
     t = RichTable(
         title=title,
         caption="size counts positions (terminal ones included) or entries; lookups: entries",
@@ -272,7 +273,8 @@ def runs_table(runs: list[SolveRun]) -> RichTable:
         if col == "solver" and one:
             continue
         left = col in ("variant", "solver")
-        t.add_column(col, justify="left" if left else "right", overflow="fold", no_wrap=not left)
+        words = left or col == "opt"  # text may wrap; a number never does
+        t.add_column(col, justify="left" if left else "right", overflow="fold", no_wrap=not words)
     for run in runs:
         t.add_row(*run.cells(solver=not one))
     return t
