@@ -112,8 +112,9 @@ def test_the_root_help_lists_every_command_uncut() -> None:
         assert f"  {name} " in text
 
 
-def test_solve_all_is_readable_at_80_columns() -> None:
-    done = minttt("solve", "--all", env={"COLUMNS": "80"})
+@pytest.mark.parametrize("extra", [[], ["--cross-check"]])
+def test_solve_all_is_readable_at_80_columns(extra: list[str]) -> None:
+    done = minttt("solve", "--all", *extra, env={"COLUMNS": "80"})
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
