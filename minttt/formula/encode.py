@@ -129,18 +129,24 @@ def _position_vars(b: _Builder, prefix: str) -> tuple[dict[int, int], Callable[[
 def _tree_part(
     graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str, prefix: str
 ) -> Part:
-    pos, pvar = _position_vars(b, prefix)
+    """Every position the walk reaches gets a variable, in the walk's order (the order the
+    clauses below first name them: the walk is breadth first, children in move order)."""
+    walk = graph.allowed_walk(side, criterion, opening)
+    ids, pos = b.ids, {}
+    for visit in walk:
+        h = visit.position
+        pos[h] = ids[f"{prefix}v_{h}"] = len(ids) + 1
     root = graph.root
-    b.clauses.append((pvar(root),))
-    successors = graph.successors
-    for visit in graph.allowed_walk(side, criterion, opening):
+    clauses, successors = b.clauses, graph.successors
+    clauses.append((pos[root],))
+    for visit in walk:
         if visit.terminal:
             continue
-        h = visit.position
+        v = -pos[visit.position]
         if visit.own:
-            b.clauses.append((-pvar(h), *(pvar(c) for c in visit.children)))
+            clauses.append((v, *[pos[c] for c in visit.children]))
         else:  # the opponent's every move: all the position's children
-            b.clauses += [(-pvar(h), pvar(c)) for c in successors[h]]
+            clauses += [(v, pos[c]) for c in successors[visit.position]]
     return Part(side, (root,), opening if side == X else None, pos, {})
 
 
