@@ -23,6 +23,7 @@ first_free  # noqa  the example agent of `minttt verify --player` (README, agent
 __dir__  # noqa  PEP 562: the front door's names
 __getattr__  # noqa  PEP 562: lazy front door (minttt/__init__.py, minttt/cli/__init__.py)
 reproduce_command  # noqa  registered with typer by its decorator
+_.__signature__  # noqa  inspect.signature reads it: typer's view of a command (cli/framework.py)
 # IPython calls these to draw a value in a notebook (docs/notebook.ipynb runs them)
 _._repr_svg_  # noqa
 _._repr_html_  # noqa

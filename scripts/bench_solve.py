@@ -4,42 +4,20 @@
   size, proven lower bound, optimal, seconds, calls. z3-binary (003's method) runs under a time
   limit and its bounds are reported as reached (it stalls when minimising entries);
 * the default driver against z3-binary on the sum of 003's 8 variants, same formulas, same run;
-* PySAT cardinality encodings and SAT solvers on 003's 8 variants (how the defaults were chosen);
-* ``minttt solve --all --json`` wall time, process start included (median of 5), with its CPU time.
+* PySAT cardinality encodings and SAT solvers on 003's 8 variants (how the defaults were chosen).
+
+``minttt solve --all --json`` as a whole process, side by side with a bare RC2 process, is the
+``startup`` area (``scripts/bench_startup.py``).
 """
 
 from __future__ import annotations
 
 import os
-import statistics
-import subprocess
 import sys
 import time
 
 Z3_BINARY_LIMIT_003 = 120.0  # seconds per variant for the baseline on 003's own 8 variants
 Z3_BINARY_LIMIT_OTHER = 15.0  # per variant elsewhere (entries stall: reported, never claimed)
-
-
-def _cli_wall(repeat: int = 5) -> dict:
-    walls, cpus = [], []
-    cmd = [sys.executable, "-m", "minttt", "solve", "--all", "--json"]
-    for _ in range(repeat):
-        before = os.times()
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        walls.append(time.perf_counter() - start)
-        after = os.times()
-        cpus.append(
-            (after.children_user - before.children_user)
-            + (after.children_system - before.children_system)
-        )
-    return {
-        "command": "minttt solve --all --json",
-        "wall_seconds_median_of_5": round(statistics.median(walls), 3),
-        "cpu_seconds_median_of_5": round(statistics.median(cpus), 3),
-        "target_wall_seconds": 2.0,
-        "load_average_1min": round(os.getloadavg()[0], 2),
-    }
 
 
 def run() -> dict:
@@ -146,7 +124,6 @@ def run() -> dict:
         ],
         "pysat_cardinality_encodings_sum_003_seconds": cards,
         "rc2_sat_solvers_sum_all_seconds": sats,
-        "cli_solve_all": _cli_wall(),
     }
 
 

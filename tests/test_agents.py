@@ -36,7 +36,7 @@ def test_an_object_agent_by_module_path(monkeypatch):
 def test_verify_cli_prints_the_counterexample_of_a_losing_agent():
     result = runner.invoke(app, ["verify", "--player", f"{FAULTY}:first_free", "--role", "O"])
     assert result.exit_code == 1
-    assert "FAILED" in result.output and "move 1 is not optimal" in result.output
+    assert "FAILED" in result.output and "playing cell 1 is not optimal" in result.output
     assert "moves: x0\n" in result.output
 
 
@@ -76,10 +76,10 @@ def test_play_against_an_agent():
     result = runner.invoke(
         app,
         ["play", "--player", PERFECT, "--as", "O", "--seed", "1"],
-        input="1\n2\n3\n4\n6\n7\n8\n9\n",
+        input="0\n1\n2\n3\n5\n6\n7\n8\n",
     )
     assert result.exit_code == 0
-    assert "I move to space" in result.output
+    assert "I play cell" in result.output
 
 
 @pytest.mark.parametrize(

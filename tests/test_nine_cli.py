@@ -78,36 +78,36 @@ def test_play_end_of_input_exits_cleanly():
     assert r.exit_code == 0
     assert "Would you like to play X or O?" in r.stdout
     assert "End of input" in r.stdout
-    r = invoke("play", "--as", "X", "--nodes", "100", input="5 4\n")
+    r = invoke("play", "--as", "X", "--nodes", "100", input="4 3\n")
     assert r.exit_code == 0 and "End of input" in r.stdout
 
 
 def test_play_reprompts_bad_moves_with_reason():
-    lines = ["x", "10 1", "banana", "5", "5 4", "5 4", "9 9", "q"]
+    lines = ["x", "9 0", "banana", "4", "4 3", "4 3", "8 8", "q"]
     r = invoke("play", "--nodes", "200", input="\n".join(lines) + "\n")
     assert r.exit_code == 0, r.output
     out = r.stdout
-    assert "Sorry, board and space must each be 1-9." in out
-    assert "Sorry, enter numbers 1-9, not 'banana'." in out
-    assert "Sorry, enter a board (1-9) and a space (1-9), e.g. 5 4." in out
-    # after X's 5 4 the engine answers on board 4, space 1 (as in 001's transcript), sending X
-    # to board 1: "5 4" and "9 9" are on other boards
+    assert "Sorry, board and space must each be 0-8." in out
+    assert "Sorry, enter numbers 0-8, not 'banana'." in out
+    assert "Sorry, enter a board (0-8) and a space (0-8), e.g. 4 3." in out
+    # after X's 4 3 the engine answers on board 3, space 0 (001's transcript's board 4 space 1),
+    # sending X to board 0: "4 3" and "8 8" are on other boards
     assert "Plies explored:" in out and "States explored:" in out and "Search time:" in out
-    assert "I move to board 4 space 1." in out
-    assert out.count("Sorry, you must move on board 1.") == 2
+    assert "I move to board 3 space 0." in out
+    assert out.count("Sorry, you must move on board 0.") == 2
     assert out.rstrip().endswith("Goodbye.")
 
 
 def test_parse_move_reasons():
-    pos = Position.initial().play(4, 3).play(3, 4)  # X is sent back to board 5
-    assert parse_move("1", pos) == (4, 0)
-    assert parse_move("5, 9", pos) == (4, 8)
+    pos = Position.initial().play(4, 3).play(3, 4)  # X is sent back to board 4
+    assert parse_move("0", pos) == (4, 0)
+    assert parse_move("4, 8", pos) == (4, 8)
     for text, reason in [
-        ("4", "board 5 space 4 is already taken"),
-        ("1 1", "you must move on board 5"),
-        ("0", "board and space must each be 1-9"),
-        ("1 2 3", "enter a space (1-9) on board 5"),
-        ("", "enter a space (1-9) on board 5"),
+        ("3", "board 4 space 3 is already taken"),
+        ("0 0", "you must move on board 4"),
+        ("9", "board and space must each be 0-8"),
+        ("1 2 3", "enter a space (0-8) on board 4"),
+        ("", "enter a space (0-8) on board 4"),
     ]:
         with pytest.raises(InputError, match=re.escape(reason)):
             parse_move(text, pos)
@@ -127,7 +127,7 @@ def _scripted_human_inputs(nodes: int) -> tuple[list[str], int]:
     while not pos.is_terminal:
         if pos.to_move == X:
             board, cell = pos.legal_moves()[0]
-            inputs.append(f"{board + 1} {cell + 1}" if pos.forced is None else f"{cell + 1}")
+            inputs.append(f"{board} {cell}" if pos.forced is None else f"{cell}")
             pos = pos.play(board, cell)
         else:
             pos = pos.play(*engine.search(pos, Limits(nodes=nodes)).move)

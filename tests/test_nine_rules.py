@@ -72,14 +72,14 @@ def test_game_goes_on_result_none():
 @pytest.mark.parametrize(
     ("move", "reason"),
     [
-        ((3, 0), "you must move on board 5"),
-        ((4, 3), "board 5 space 4 is already taken"),
-        ((9, 0), "board and space must each be 1-9"),
-        ((4, -1), "board and space must each be 1-9"),
+        ((3, 0), "you must move on board 4"),
+        ((4, 3), "board 4 space 3 is already taken"),
+        ((9, 0), "board and space must each be 0-8"),
+        ((4, -1), "board and space must each be 0-8"),
     ],
 )
 def test_illegal_moves_are_refused_with_reason(move, reason):
-    pos = Position.initial().play(4, 3).play(3, 4)  # X sent back to board 4 (shown as 5)
+    pos = Position.initial().play(4, 3).play(3, 4)  # X sent back to board 4
     assert pos.check_move(*move) == reason
     with pytest.raises(InputError, match=reason):
         pos.play(*move)
@@ -108,13 +108,13 @@ def test_parse_round_trip_and_errors():
             Position.parse(text, forced=forced)
 
 
-def test_pretty_matches_001_layout():
+def test_pretty_matches_001_layout_with_cells_0_to_8():
     text = Position.initial().play(4, 3).play(3, 0).pretty()
     lines = text.splitlines()
-    assert lines[0] == " 1|2|3 || 1|2|3 || 1|2|3"
+    assert lines[0] == " 0|1|2 || 0|1|2 || 0|1|2"
     assert lines[5] == "=" * 24
-    assert lines[6] == " O|2|3 || 1|2|3 || 1|2|3"
-    assert lines[8] == " 4|5|6 || X|5|6 || 4|5|6"
+    assert lines[6] == " O|1|2 || 0|1|2 || 0|1|2"
+    assert lines[8] == " 3|4|5 || X|4|5 || 3|4|5"
     assert len(lines) == 17
 
 

@@ -17,8 +17,8 @@ TX = first_move_table(GRAPH, "X", opening=4)
 TB = merge_tables(TX, first_move_table(GRAPH, "O"))
 
 
-def test_render_is_001s_board():
-    assert render(Board.parse("....o...x")) == "1 | 2 | 3\n-----\n4 | o | 6\n-----\n7 | 8 | x"
+def test_render_is_001s_board_with_minttts_cell_numbers():
+    assert render(Board.parse("....o...x")) == "0 | 1 | 2\n-----\n3 | o | 5\n-----\n6 | 7 | x"
 
 
 def _feed(lines):
@@ -35,10 +35,10 @@ def _feed(lines):
 
 def test_full_game_against_a_table_never_lost_by_it():
     out: list[str] = []
-    moves = [str(c) for c in range(1, 10)] * 2  # tries cells in order; taken ones re-prompt
+    moves = [str(c) for c in range(9)] * 2  # tries cells in order; taken ones re-prompt
     result = play_console(TB.player(), "O", read=_feed(moves), write=out.append, seed=0)
     assert result in ("x", "draw")
-    assert out[0] == "Welcome to TicTacToe!" and "I move to space 5." in out
+    assert out[0] == "Welcome to TicTacToe!" and "I play cell 4." in out
     assert any("is taken" in line for line in out)
 
 
@@ -49,7 +49,7 @@ def test_search_player_prints_states_and_time():
     play_console(
         make_player("alphabeta"),
         "X",
-        read=_feed(["5", "1", "2", "3", "4", "6", "7", "8", "9"] * 2),
+        read=_feed(["4", "0", "1", "2", "3", "5", "6", "7", "8"] * 2),
         write=out.append,
     )
     assert any(line.endswith("states explored.") for line in out)
@@ -61,7 +61,7 @@ def test_asks_for_a_side():
     play_console(
         RandomPlayer(),
         None,
-        read=_feed(["Z", "o"] + [str(c) for c in range(1, 10)] * 2),
+        read=_feed(["Z", "o"] + [str(c) for c in range(9)] * 2),
         write=out.append,
         seed=2,
     )
@@ -71,15 +71,16 @@ def test_asks_for_a_side():
 def test_cli_play_end_of_input_exits_cleanly(tmp_path):
     runner = CliRunner()
     res = runner.invoke(
-        app, ["play", "--player", "random", "--as", "X", "--seed", "1"], input="5\nabc\n"
+        app, ["play", "--player", "random", "--as", "X", "--seed", "1"], input="4\nabc\n"
     )
     assert res.exit_code == 0, res.output
-    assert "Please enter a number 1-9." in res.output and "Bye." in res.output
+    assert "Please enter a cell 0-8." in res.output and "Bye." in res.output
+    assert "Move by entering a cell 0-8" in res.output and "0 | 1 | 2" in res.output
     path = tmp_path / "x.json"
     save_table(TX, path)
-    res = runner.invoke(app, ["play", "--table", str(path)], input="1\n2\n3\n4\n6\n7\n8\n9\n")
+    res = runner.invoke(app, ["play", "--table", str(path)], input="0\n1\n2\n3\n5\n6\n7\n8\n")
     assert res.exit_code == 0, res.output
-    assert "I move to space 5." in res.output
+    assert "I play cell 4." in res.output
     bad = runner.invoke(app, ["play", "--table", str(path), "--as", "X"])
     assert bad.exit_code == 2
     assert runner.invoke(app, ["play", "--as", "Q"]).exit_code == 2

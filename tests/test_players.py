@@ -173,15 +173,15 @@ def test_players_refuse_finished_boards():
 
 
 def test_human_reprompts_until_a_legal_move():
-    answers = iter(["", "ten", "10", "5", " 9 "])
+    answers = iter(["", "ten", "9", "4", " 8 "])
     said: list[str] = []
     human = HumanPlayer(read=lambda prompt: next(answers), write=said.append)
     assert human.choose(Board.parse("....x...."), random.Random(0)) == 8
     assert said == [
-        "Please enter a number 1-9.",
-        "Please enter a number 1-9.",
-        "Please enter a number 1-9.",
-        "Space 5 is taken.",
+        "Please enter a cell 0-8.",
+        "Please enter a cell 0-8.",
+        "Please enter a cell 0-8.",
+        "Cell 4 is taken.",
     ]
     assert human.choices(Board.parse("....x....")) == (0, 1, 2, 3, 5, 6, 7, 8)
 

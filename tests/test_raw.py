@@ -86,7 +86,7 @@ def test_cli_solve_verify_export_raw(tmp_path: Path) -> None:
     args = ["solve", "--role", "first", "--opening", "corner", "--objective", "entries"]
     r = runner.invoke(app, [*args, "--symmetry", "none", "--out", str(out), "--json"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["symmetry"] == "none"
+    assert json.loads(r.stdout)["symmetry"] == "none"
     assert load_table(out).raw
     assert runner.invoke(app, ["verify", str(out)]).exit_code == 0
     header = runner.invoke(app, ["export", str(out), "-f", "c"])

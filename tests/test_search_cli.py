@@ -35,7 +35,7 @@ def test_text_output_follows_001():
     r = invoke("--board", "xx.oo....")
     assert r.exit_code == 0
     assert "states explored" in r.stdout
-    assert "I move to space 3" in r.stdout
+    assert "I play cell 2;" in r.stdout
 
 
 def check_bad(args: list[str], word: str) -> None:

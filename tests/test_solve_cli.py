@@ -194,3 +194,37 @@ def test_encode_all(tmp_path):
     r = run("encode", "--all", str(tmp_path))
     assert r.exit_code == 0, r.output
     assert len(list(tmp_path.glob("*.wcnf"))) == len(list(tmp_path.glob("*.smt2"))) == 18
+
+
+def test_a_solvers_table_is_what_the_file_check_would_build():
+    """make_table reads the answer off the graph without the file loader's checks (start-up);
+    the table it builds is the one the full validation builds from its file, for every variant."""
+    from minttt.formula.variants import standard_variants
+    from minttt.solvers.portfolio import solve_variant
+    from minttt.table.model import Table, table_from_json
+
+    for variant in standard_variants():
+        table = solve_variant(variant).table()
+        again = table_from_json(table.to_json())
+        assert again == table and again.to_json() == table.to_json()
+        assert isinstance(again, Table) and again.provenance == table.provenance
+
+
+def test_table_from_moves_checks_each_answer_against_the_graph():
+    from minttt.errors import InputError
+    from minttt.game.graph import build_graph
+    from minttt.table.model import table_from_moves
+
+    graph = build_graph()
+    finished = next(h for h, kids in graph.children.items() if not kids)
+    for moves, role, reason in [
+        ({9: 4}, "O", "not a position"),  # hash 9 (x on cell 2) is not canonical
+        ({finished: 0}, "both", "finished game"),
+        ({0: 4}, "O", "x to move, not O"),
+        ({0: 9}, "X", "cell 9 is not a legal move"),
+        ({0: True}, "X", "not a legal move"),
+    ]:
+        with pytest.raises(InputError, match=reason):
+            table_from_moves(graph, moves, role=role, opening=None, criterion="optimal")
+    with pytest.raises(InputError, match="opening"):
+        table_from_moves(graph, {0: 0}, role="X", opening=4, criterion="optimal")

@@ -1,24 +1,27 @@
 """The ``minttt`` command: a thin layer over the Python API.
 
 Each sub-module of ``minttt.cli`` defines its commands as module-level functions (read the
-options, call the library, print) and ``register(app)``, which adds them to the app. ``main`` loads
-only the module of the command being run, so a quick command (``minttt count``) never pays for the
-imports of a heavy one (solvers, plotting, browsers). ``minttt.cli.app`` is the full application.
+options, call the library, print), their parameters declared with :mod:`minttt.cli.spec`, and
+``register(app)``, which adds them to a :class:`~minttt.cli.spec.Group`. :func:`main` loads only
+the module of the command being run and, when the arguments are plain (declared options with
+values their parsers accept), calls the command without loading the CLI framework at all; help,
+usage errors and shell completion go through the typer application (:mod:`minttt.cli.framework`).
+``minttt.cli.app`` is the full typer application.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-import typer
-from typer.core import TyperGroup
+from minttt.cli.spec import Group, parse
 
-# click's base exception, reached through typer's public BadParameter: typer 0.28 carries its own
-# copy of click (older releases used click itself), so click is never imported by name
-ClickException: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+if TYPE_CHECKING:
+    import typer
 
 # command name -> module of minttt.cli that registers it
 COMMANDS: dict[str, str] = {
@@ -41,52 +44,25 @@ COMMANDS: dict[str, str] = {
     "scale": "scale",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
+#: the variable a shell's completion script sets when it asks ``minttt`` for completions
+COMPLETION_VARIABLE = "_MINTTT_COMPLETE"
 
 
-class OneLineErrors(TyperGroup):
-    """The root command: a usage error (bad option value, unknown option) is one line, exit 2."""
-
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
-        """Run the command; a usage error is one line, exit 2 (bare ``minttt``: the help)."""
-        options = {**kwargs, "standalone_mode": False}
-        if not standalone_mode:
-            return super().main(*args, **options)
-        try:
-            code = super().main(*args, **options)
-        except ClickException as exc:
-            if type(exc).__name__ == "NoArgsIsHelpError":  # bare ``minttt``: the help, exit 2
-                exc.show()
-                sys.exit(exc.exit_code)
-            from minttt.cli.common import plain
-
-            message = plain(" ".join(exc.format_message().split()))
-            ctx = getattr(exc, "ctx", None)
-            command = ctx.command_path if ctx else "minttt"
-            typer.echo(f"error: {message} (see {command} --help)", err=True)
-            sys.exit(exc.exit_code)
-        sys.exit(code if isinstance(code, int) else 0)
+def commands(modules: tuple[str, ...] = COMMAND_MODULES) -> Group:
+    """The commands of ``modules`` (names of ``minttt.cli`` sub-modules), registered."""
+    group = Group()
+    for name in modules:
+        module_name = f"minttt.cli.{name}"
+        if importlib.util.find_spec(module_name) is not None:
+            importlib.import_module(module_name).register(group)
+    return group
 
 
 def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
     """A typer application with the commands of ``modules`` registered."""
-    application = typer.Typer(
-        name="minttt",
-        help="Find, prove and ship the smallest lookup tables that play perfect tic-tac-toe.",
-        no_args_is_help=True,
-        add_completion=False,
-        pretty_exceptions_enable=False,
-        cls=OneLineErrors,
-    )
+    from minttt.cli.framework import typer_app
 
-    @application.callback()
-    def _root() -> None:
-        """Find, prove and ship the smallest lookup tables that play perfect tic-tac-toe."""
-
-    for name in modules:
-        module_name = f"minttt.cli.{name}"
-        if importlib.util.find_spec(module_name) is not None:
-            importlib.import_module(module_name).register(application)
-    return application
+    return typer_app(commands(modules))
 
 
 def __getattr__(name: str) -> typer.Typer:
@@ -95,18 +71,56 @@ def __getattr__(name: str) -> typer.Typer:
     raise AttributeError(name)
 
 
+def quick(args: list[str]) -> Callable[[], Any] | None:
+    """The command ``args`` name, ready to run without the framework, or None when typer must
+    read them (no command, ``--version`` or ``--help``, completion, anything
+    :func:`minttt.cli.spec.parse` leaves to it)."""
+    if not args or os.environ.get(COMPLETION_VARIABLE):
+        return None
+    if args == ["--version"]:
+        from minttt.version import __version__
+
+        return lambda: print(f"minttt {__version__}")
+    module = COMMANDS.get(args[0])
+    if module is None:
+        return None
+    group, rest = commands((module,)), args[1:]
+    if args[0] in group.groups:
+        group = group.groups[args[0]]
+        if not rest:
+            return None
+        rest, name = rest[1:], rest[0]
+    else:
+        name = args[0]
+    func = group.commands.get(name)
+    kwargs = None if func is None else parse(func, rest)
+    if func is None or kwargs is None:
+        return None
+    return lambda: func(**kwargs)
+
+
+def run(args: list[str]) -> int | str | None:
+    """Run ``minttt ARGS`` in this process; the exit code (``SystemExit``'s)."""
+    try:
+        command = quick(args)
+        if command is None:
+            words = [a for a in args if not a.startswith("-")]
+            module = COMMANDS.get(words[0]) if words else None
+            build_app((module,) if module else COMMAND_MODULES)(args=args, prog_name="minttt")
+        else:
+            command()
+    except SystemExit as exc:
+        return exc.code
+    return 0
+
+
 def main() -> None:
     """Entry point of the console script: Ctrl-C exits 130 and SIGTERM 143, without a traceback."""
     from minttt.interrupt import handlers
 
     with handlers() as signals:
         try:
-            words = [a for a in sys.argv[1:] if not a.startswith("-")]
-            module = COMMANDS.get(words[0]) if words else None
-            build_app((module,) if module else COMMAND_MODULES)()
-            code: int | str | None = 0
-        except SystemExit as exc:
-            code = exc.code
+            code = run(sys.argv[1:])
         except BaseException:
             # an interrupt that a library wrapped in another exception is still an interrupt
             if signals.received is None:
@@ -124,8 +138,10 @@ def main() -> None:
 __all__ = [
     "COMMANDS",
     "COMMAND_MODULES",
-    "ClickException",
-    "OneLineErrors",
+    "COMPLETION_VARIABLE",
     "build_app",
+    "commands",
     "main",
+    "quick",
+    "run",
 ]

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import gzip
-import lzma
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-import typer
 
 from minttt.cli.common import (
     console,
@@ -21,25 +18,29 @@ from minttt.cli.common import (
     path_option,
     print_json,
     require_folder,
+    say_wrote,
     step_progress,
 )
+from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.fileio import refuse_overwrite, write_bytes_atomic, write_many_atomic
-from minttt.formula.variants import Variant, certificate_variants
 from minttt.proof import drat
 from minttt.proof import lrat as lrat_checker
 
 
 def certify_command(
-    variants: list[str] = typer.Argument(
+    variants: list[str] = argument(
         None, metavar="[VARIANT]...", help="Variant names, e.g. first-center-lookup-entries."
     ),
-    all_: bool = typer.Option(False, "--all", help="Every proven minimum the project reports."),
+    all_: bool = option(False, "--all", help="Every proven minimum the project reports."),
     out: Path = path_option(
-        Path("results/proofs"), "--out", help="Folder for the certificates and index.json."
+        Path("results/proofs"),
+        "--out",
+        metavar="FOLDER",
+        help="Folder for the certificates and index.json.",
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print the index records as JSON."),
-    no_check: bool = typer.Option(
+    json_out: bool = option(False, "--json", help="Print the index records as JSON."),
+    no_check: bool = option(
         False, "--no-check", help="Skip minttt's DRAT check (the tests run it)."
     ),
     drat_trim: Path = path_option(
@@ -49,26 +50,32 @@ def certify_command(
         "it writes, instead of minttt's DRAT checker (for proofs of hundreds of MB); recorded "
         "in the index.",
     ),
-    cubes: int = typer.Option(
+    cubes: int = option(
         0,
         "--cubes",
+        metavar="N",
         help="Cube and conquer: split on the first N start positions' moves and refute each cube "
         "on a Dask cluster; the cubes' proofs are joined into one DRAT proof (0: one refutation).",
     ),
-    sub_cubes: int = typer.Option(
+    sub_cubes: int = option(
         0,
         "--sub-cubes",
+        metavar="N",
         help="With --cubes: a worker refutes each cube through the sub-cubes of the next M start "
         "positions, one after another in its solver (a hard cube split further is often far "
         "quicker); checkpoints stay per cube.",
     ),
-    workers: int = typer.Option(2, "--workers", help="Local Dask workers for --cubes."),
-    scheduler: str | None = typer.Option(
-        None, "--scheduler", help="A Dask scheduler's address for --cubes (instead of --workers)."
+    workers: int = option(2, "--workers", metavar="N", help="Local Dask workers for --cubes."),
+    scheduler: str | None = option(
+        None,
+        "--scheduler",
+        metavar="ADDRESS",
+        help="A Dask scheduler's address for --cubes (instead of --workers).",
     ),
     checkpoint: Path = path_option(
         None,
         "--checkpoint",
+        metavar="FOLDER",
         help="Folder of the refuted cubes, resumed when it exists (default: OUT/.cubes).",
     ),
     table: Path = path_option(
@@ -87,6 +94,9 @@ def certify_command(
 
     if all_ == bool(variants):
         raise InputError("give VARIANT names or --all (exactly one)")
+    # the variants (and the rules behind them) for certify only: check-proof loads the checkers
+    from minttt.formula.variants import Variant, certificate_variants
+
     if all_:
         chosen = certificate_variants() + certificate_variants(mnk=True)
     else:
@@ -127,7 +137,7 @@ def certify_command(
     for c in done:
         console.print(_line(c), highlight=False)
     where = " and ".join(f"{folder}/index.json" for folder, _ in jobs)
-    console.print(f"wrote {len(done)} certificate(s) and {where}", highlight=False)
+    say_wrote(f"{len(done)} certificate(s) and {where}")
 
 
 def _say(message: str) -> None:
@@ -216,12 +226,12 @@ def _line(c: Any) -> str:
 
 
 def check_proof_command(
-    cnf: Path = path_argument(..., help="DIMACS CNF (plain, .xz or .gz)."),
+    cnf: Path = path_argument(..., metavar="CNF", help="DIMACS CNF (plain, .xz or .gz)."),
     proof: Path = path_argument(
-        ..., help="DRAT proof, text or binary, or LRAT text (plain, .xz or .gz)."
+        ..., metavar="PROOF", help="DRAT proof, text or binary, or LRAT text (plain, .xz or .gz)."
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    lrat: bool = typer.Option(
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
+    lrat: bool = option(
         False,
         "--lrat",
         help="PROOF is LRAT (DRAT with hints, as drat-trim -L writes it; implied by a "
@@ -269,22 +279,35 @@ def check_proof_command(
             highlight=False,
         )
         if wrote:
-            console.print(f"wrote the LRAT refutation to {lrat_out}", highlight=False, markup=False)
+            say_wrote(f"the LRAT refutation to {lrat_out}")
     if not result.valid:
         if json_out:
-            raise typer.Exit(1)
+            raise SystemExit(1)
         fail(f"invalid proof: {result.message}", code=1)
 
 
 @contextmanager
 def _check_progress(*, disable: bool) -> Iterator[Callable[[str, int, int], None]]:
-    """A transient bar for a long proof check: the phase, steps done of total, time elapsed."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    """A transient bar for a long proof check: the phase, steps done of total, time elapsed and
+    an estimate of the time left. None (and rich is not loaded) with --json or in a pipe."""
+    if disable or not sys.stdout.isatty():
+        yield lambda _phase, _done, _total: None
+        return
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), TimeElapsedColumn())
-    out = console.get()
-    disable = disable or not out.is_terminal  # no bar (nor its blank line) in a pipe
-    with Progress(*columns, console=out, transient=True, disable=disable) as bar:
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console.get(), transient=True) as bar:
         task = bar.add_task("check-proof: reading", total=None)
 
         def on_progress(phase: str, done: int, total: int) -> None:
@@ -302,6 +325,9 @@ def _write_lrat(path: Path, result: Any) -> None:
             f"--lrat-out: the proof needs RAT ({result.rat_lemmas} lemma(s)); "
             "LRAT is written for RUP proofs only"
         )
+    import gzip  # the compressors for --lrat-out only
+    import lzma
+
     data = result.lrat
     if path.name.endswith(".xz"):
         data = lzma.compress(data)
@@ -310,7 +336,7 @@ def _write_lrat(path: Path, result: Any) -> None:
     write_bytes_atomic(path, data, final=True)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``certify`` and ``check-proof`` to ``app``."""
     app.command("certify")(guarded(certify_command))
     app.command("check-proof")(guarded(check_proof_command))

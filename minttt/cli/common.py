@@ -17,8 +17,7 @@ from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-import typer
-
+from minttt.cli.spec import BadValue, argument, option
 from minttt.errors import DefectError, InputError
 from minttt.interrupt import Terminated
 from minttt.vocabulary import Word
@@ -31,12 +30,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = [
     "console",
+    "counted_progress",
     "err_console",
     "fail",
     "guarded",
     "plain",
     "print_json",
     "require_folder",
+    "say_wrote",
     "step_progress",
     "MAX_SECONDS",
     "number",
@@ -72,22 +73,43 @@ console = LazyConsole()
 err_console = LazyConsole(stderr=True)
 
 #: C0/C1 control characters (ESC starts ANSI sequences), DEL, and lone surrogates
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNPRINTABLE = r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]"  # compiled on first use (5 ms)
+
+
+def counted_progress(
+    *,
+    transient: bool,
+    disable: bool = False,
+    stderr: bool = False,
+    label: str = "[bold]{task.description}",
+) -> Progress:
+    """The progress bar of countable work (steps, generations, games): what runs, a bar, done
+    of total, the time elapsed and an estimate of the time left."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=(err_console if stderr else console).get(),
+        transient=transient,
+        disable=disable,
+    )
 
 
 def step_progress(*, transient: bool, disable: bool = False) -> Progress:
     """The progress bar of a command made of named steps (``reproduce``, ``certify``)."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(),
-        console=console.get(),
-        transient=transient,
-        disable=disable,
-    )
+    return counted_progress(transient=transient, disable=disable)
 
 
 def require_folder(path: Any, option: str = "--out") -> None:
@@ -98,13 +120,13 @@ def require_folder(path: Any, option: str = "--out") -> None:
 
 def plain(text: object) -> str:
     """``text`` for a terminal: control characters (ANSI escapes), lone surrogates as ``?``."""
-    return _UNPRINTABLE.sub("?", str(text))
+    return re.sub(_UNPRINTABLE, "?", str(text))
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` on one line to stderr and exit (2 = bad input)."""
-    err_console.print(f"error: {plain(message)}", markup=False, highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
+    sys.stderr.write(f"error: {plain(message)}\n")
+    raise SystemExit(code)
 
 
 def guarded(func: F) -> F:
@@ -126,10 +148,17 @@ def guarded(func: F) -> F:
             fail(f"{where}{exc.strerror or exc}")
         except KeyboardInterrupt as exc:
             term = isinstance(exc, Terminated)
-            err_console.print("terminated" if term else "interrupted", highlight=False)
-            raise typer.Exit(128 + (signal.SIGTERM if term else signal.SIGINT)) from None
+            sys.stderr.write("terminated\n" if term else "interrupted\n")
+            raise SystemExit(128 + (signal.SIGTERM if term else signal.SIGINT)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def say_wrote(what: object, *, json_out: bool = False) -> None:
+    """``wrote WHAT``: every command that writes a file says what it wrote, on stdout (on stderr
+    when stdout carries the command's JSON)."""
+    stream = sys.stderr if json_out else sys.stdout
+    stream.write(f"wrote {plain(what)}\n")
 
 
 def print_json(data: Any) -> None:
@@ -140,10 +169,11 @@ def print_json(data: Any) -> None:
 W = TypeVar("W", bound=Word)
 
 
-def word_option(word: type[W], default: Any, *flags: str, help: str, choices: str = "") -> Any:
-    """A typer option whose value is a member of a :mod:`minttt.vocabulary` enum, read by its
-    ``parse`` (any case; a role also as ``first``/``second``), the choices shown in ``--help``;
-    a bad value is a usage error, one line and exit 2.
+def word_option(word: type[W], default: Any, *flags: str, help: str) -> Any:
+    """An option whose value is a member of a :mod:`minttt.vocabulary` enum, read by its
+    ``parse`` (any case; a role also as ``first``/``second``), named in ``--help`` by the word
+    (``--criterion CRITERION``, the help saying the choices); a bad value is a usage error, one
+    line and exit 2.
 
     ``criterion: Criterion = word_option(Criterion, Criterion.OPTIMAL, "--criterion", help=...)``
     """
@@ -152,11 +182,9 @@ def word_option(word: type[W], default: Any, *flags: str, help: str, choices: st
         try:
             return word.parse(text, flags[0])
         except InputError as exc:
-            raise typer.BadParameter(str(exc)) from None
+            raise BadValue(str(exc)) from None
 
-    return typer.Option(
-        default, *flags, parser=parse, metavar=choices or "|".join(word.values()), help=help
-    )
+    return option(default, *flags, parser=parse, metavar=word.__name__.upper(), help=help)
 
 
 def _path(text: str | Path) -> Path:
@@ -164,19 +192,19 @@ def _path(text: str | Path) -> Path:
     if isinstance(text, Path):
         return text
     if not text.strip():
-        raise typer.BadParameter("an empty path names no file or folder")
+        raise BadValue("an empty path names no file or folder")
     return Path(text)
 
 
-def path_option(default: Any, *flags: str, help: str, **kwargs: Any) -> Any:
-    """A typer option whose value is a :class:`~pathlib.Path`, never the empty path."""
-    return typer.Option(default, *flags, parser=_path, help=help, metavar="PATH", **kwargs)
+def path_option(default: Any, *flags: str, help: str, metavar: str = "PATH", **kwargs: Any) -> Any:
+    """An option whose value is a :class:`~pathlib.Path`, never the empty path (``FOLDER`` as
+    the metavar for a folder)."""
+    return option(default, *flags, parser=_path, help=help, metavar=metavar, **kwargs)
 
 
-def path_argument(default: Any, *, help: str, **kwargs: Any) -> Any:
-    """A typer argument whose value is a :class:`~pathlib.Path`, never the empty path."""
-    kwargs.setdefault("metavar", "PATH")
-    return typer.Argument(default, parser=_path, help=help, **kwargs)
+def path_argument(default: Any, *, help: str, metavar: str = "PATH") -> Any:
+    """A positional argument whose value is a :class:`~pathlib.Path`, never the empty path."""
+    return argument(default, parser=_path, help=help, metavar=metavar)
 
 
 #: the longest time limit any option takes (seconds, about 11.6 days): timers overflow beyond
@@ -184,7 +212,7 @@ MAX_SECONDS = 1e6
 
 
 def number(low: float, high: float, *, above: bool = False) -> Callable[[str], float]:
-    """A typer ``parser`` for a finite number in ``[low, high]`` (``(low, high]`` with
+    """A ``parser`` for a finite number in ``[low, high]`` (``(low, high]`` with
     ``above``): ``nan``, ``inf`` and absurd values are usage errors (one line, exit 2).
 
     >>> number(0, 1)("0.25"), number(0, 10, above=True)("10")
@@ -195,11 +223,11 @@ def number(low: float, high: float, *, above: bool = False) -> Callable[[str], f
         try:
             value = float(text)
         except ValueError:
-            raise typer.BadParameter(f"{text!r} is not a number") from None
+            raise BadValue(f"{text!r} is not a number") from None
         inside = (value > low if above else value >= low) and value <= high
         if not math.isfinite(value) or not inside:
             left = "(" if above else "["
-            raise typer.BadParameter(f"{text} is not a finite number in {left}{low:g}, {high:g}]")
+            raise BadValue(f"{text} is not a finite number in {left}{low:g}, {high:g}]")
         return value
 
     return parse
@@ -212,10 +240,12 @@ def number_option(
     low: float = 0.0,
     high: float = MAX_SECONDS,
     above: bool = False,
+    metavar: str = "SECONDS",
 ) -> Any:
-    """A typer option whose value is a finite float in range (see :func:`number`)."""
+    """An option whose value is a finite float in range (see :func:`number`); most are times,
+    hence the metavar."""
     parser = number(low, high, above=above)
-    return typer.Option(default, *flags, parser=parser, help=help, metavar="NUMBER")
+    return option(default, *flags, parser=parser, help=help, metavar=metavar)
 
 
 def move_timeout_option() -> Any:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import typer
-from rich.table import Table as RichTable
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from minttt.cli.common import console, guarded, print_json, word_option
+from minttt.cli.spec import Group, option
 from minttt.game.counts import count_all, raw_counts
 from minttt.game.rules import Rules
 from minttt.vocabulary import Symmetry
+
+if TYPE_CHECKING:
+    from rich.table import Table as RichTable
 
 SOURCE = {
     "full_tree": {
@@ -27,6 +27,8 @@ SOURCE = {
 
 
 def _row(table: RichTable, what: str, ours: Any, source: Any = None) -> None:
+    from rich.text import Text
+
     mark = (
         ""
         if source is None
@@ -36,10 +38,10 @@ def _row(table: RichTable, what: str, ours: Any, source: Any = None) -> None:
 
 
 def count_command(
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K."),
-    force: bool = typer.Option(False, "--force", help="Allow boards larger than 4x4."),
-    full: bool = typer.Option(
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
+    game: str = option("3x3", "--game", metavar="GAME", help="3x3, 3x3-misere or mnk:M,N,K."),
+    force: bool = option(False, "--force", help="Allow boards larger than 4x4."),
+    full: bool = option(
         None,
         "--full/--symmetric-only",
         help="Also count the full tree and hashed positions (default: boards up to 12 cells).",
@@ -65,13 +67,15 @@ def count_command(
     console.print(_counts_table(counts, rules))
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``count`` to ``app``."""
     app.command("count")(guarded(count_command))
 
 
 def _counts_table(counts: dict[str, Any], rules: Rules) -> RichTable:
     """The counts beside 003's figures (for 3x3), one row each."""
+    from rich.table import Table as RichTable
+
     t = RichTable(title=f"minttt count: {rules.name}", show_lines=False)
     t.add_column("what (positions unless said)")
     t.add_column("ours", justify="right")
@@ -140,6 +144,8 @@ def _raw(rules: Rules, json_out: bool) -> None:
     if json_out:
         print_json(counts)
         return
+    from rich.table import Table as RichTable
+
     is_ttt = rules.name == "3x3"
     src = SOURCE["hashed"] if is_ttt else {}
     t = RichTable(title=f"minttt count: {rules.name}, raw positions (--symmetry none)")

@@ -5,9 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import typer
-
-from minttt.cli.common import console, guarded, number_option, path_option, plain, word_option
+from minttt.cli.common import guarded, number_option, path_option, say_wrote, word_option
+from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.fileio import write_text_atomic
 from minttt.formula.files import FORMATS, render
@@ -20,15 +19,17 @@ from minttt.vocabulary import Symmetry
 
 
 def encode_command(
-    variant: str | None = typer.Argument(
+    variant: str | None = argument(
         None,
         metavar="[VARIANT]",
         help="role[-opening]-encoding-objective[-never-lose], e.g. first-center-lookup-entries",
     ),
-    fmt: str = typer.Option("wcnf", "--format", help="wcnf | smt2."),
+    fmt: str = option("wcnf", "--format", metavar="FORMAT", help="wcnf or smt2."),
     out: Path | None = path_option(None, "--out", help="Output file (default: stdout)."),
-    game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
-    optimum: bool = typer.Option(
+    game: str = option(
+        "3x3", "--game", metavar="GAME", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."
+    ),
+    optimum: bool = option(
         True,
         "--optimum/--no-optimum",
         help="Solve first (RC2) to put the optimum in the header.",
@@ -37,7 +38,10 @@ def encode_command(
         60.0, "--timeout", help="Seconds for the optimum (header only)."
     ),
     all_dir: Path | None = path_option(
-        None, "--all", help="Write every standard 3x3 variant in both formats into this folder."
+        None,
+        "--all",
+        metavar="FOLDER",
+        help="Write every standard 3x3 variant in both formats into this folder.",
     ),
     symmetry: Symmetry = word_option(
         Symmetry,
@@ -59,9 +63,10 @@ def encode_command(
         sys.stdout.write(text)
     else:
         write_text_atomic(out, text, final=True)
+        say_wrote(out)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``encode`` to ``app``."""
     app.command("encode")(guarded(encode_command))
 
@@ -74,7 +79,7 @@ def _encode_all(all_dir: Path, variant: str | None, symmetric: bool) -> None:
     if not symmetric:
         raise InputError("--all writes the symmetric encodings; drop --symmetry none")
     paths = write_encodings(all_dir, final=True)
-    console.print(f"wrote {len(paths)} files to {plain(all_dir)}", soft_wrap=True)
+    say_wrote(f"{len(paths)} files to {all_dir}/")
 
 
 def _encode_one(

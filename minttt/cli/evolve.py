@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from minttt.cli.common import console, err_console, guarded, number_option, plain, print_json
+from minttt.cli.common import (
+    console,
+    counted_progress,
+    err_console,
+    guarded,
+    number_option,
+    plain,
+    print_json,
+    say_wrote,
+)
+from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.evolve.plot import save_plot
 from minttt.evolve.runner import (
@@ -48,31 +56,53 @@ def _write_results(
 
 
 def evolve_command(
-    recipe: str = typer.Option("hochmuth", "--recipe", help="hochmuth (000) or cornell (002)."),
-    population: int = typer.Option(None, "--population", help="Individuals (500 / 100)."),
-    generations: int = typer.Option(None, "--generations", help="Most generations (500 / 200)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the run's numpy PCG64 generator."),
-    fitness: str = typer.Option(
-        None, "--fitness", help="hochmuth: not-lost (000's final) or points (000's table 1)."
+    recipe: str = option(
+        "hochmuth", "--recipe", metavar="RECIPE", help="hochmuth (000) or cornell (002)."
     ),
-    genes: int = typer.Option(
-        None, "--genes", help="hochmuth: 627 decision positions or 000's 827 situations."
+    population: int = option(None, "--population", metavar="N", help="Individuals (500 / 100)."),
+    generations: int = option(
+        None, "--generations", metavar="N", help="Most generations (500 / 200)."
+    ),
+    seed: int = option(0, "--seed", metavar="N", help="Seed of the run's numpy PCG64 generator."),
+    fitness: str = option(
+        None,
+        "--fitness",
+        metavar="FITNESS",
+        help="hochmuth: not-lost (000's final) or points (000's table 1).",
+    ),
+    genes: int = option(
+        None,
+        "--genes",
+        metavar="N",
+        help="hochmuth: 627 decision positions or 000's 827 situations.",
     ),
     # probabilities: the recipe checks each is in [0, 1] (nan and inf fail), in one line
-    p_replicate: float = typer.Option(None, "--p-replicate", help="hochmuth: 0.10."),
-    p_mutate: float = typer.Option(None, "--p-mutate", help="0.001 (hochmuth) / 0.025 (cornell)."),
-    p_crossover: float = typer.Option(None, "--p-crossover", help="hochmuth: 0.15 per gene."),
-    out: str = typer.Option(None, "--out", help="Write the evolved strategy as a table file."),
-    checkpoint: str = typer.Option(
-        None, "--checkpoint", help="Resume from FILE if it exists; write it as the run goes."
+    p_replicate: float = option(None, "--p-replicate", metavar="P", help="hochmuth: 0.10."),
+    p_mutate: float = option(
+        None, "--p-mutate", metavar="P", help="0.001 (hochmuth) / 0.025 (cornell)."
     ),
-    every: int = typer.Option(50, "--checkpoint-every", help="Generations between checkpoints."),
-    plot: str = typer.Option(
-        None, "--plot", help="Write best and mean fitness per generation (PNG)."
+    p_crossover: float = option(
+        None, "--p-crossover", metavar="P", help="hochmuth: 0.15 per gene."
     ),
-    restarts: int = typer.Option(
+    out: str = option(
+        None, "--out", metavar="PATH", help="Write the evolved strategy as a table file."
+    ),
+    checkpoint: str = option(
+        None,
+        "--checkpoint",
+        metavar="PATH",
+        help="Resume from FILE if it exists; write it as the run goes.",
+    ),
+    every: int = option(
+        50, "--checkpoint-every", metavar="N", help="Generations between checkpoints."
+    ),
+    plot: str = option(
+        None, "--plot", metavar="PATH", help="Write best and mean fitness per generation (PNG)."
+    ),
+    restarts: int = option(
         None,
         "--restarts",
+        metavar="N",
         help="Restart a run that ends imperfect from a fresh population (seed + 1000 k), "
         "at most N times (default: 20 for hochmuth, 0 for cornell, which never reaches "
         "perfection).",
@@ -80,10 +110,10 @@ def evolve_command(
     max_seconds: float | None = number_option(
         600.0, "--max-seconds", help="Time budget over all attempts, in seconds.", above=True
     ),
-    single_run: bool = typer.Option(
+    single_run: bool = option(
         False, "--single-run", help="000's exact protocol: one run, no restarts, no budget."
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Evolve a never-losing strategy (000) or 002's raw-genome organisms, with checkpoints.
 
@@ -125,14 +155,14 @@ def evolve_command(
         _write_results(state, result, None if not campaign.perfect else out, plot)
     if not campaign.perfect:
         _report_imperfect(result, recipe, json_out, state, out)
-        raise typer.Exit(1)
+        raise SystemExit(1)
     if json_out:
         print_json(result)
         return
     _report_perfect(result, recipe, out, plot)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``evolve`` to ``app``."""
     app.command("evolve")(guarded(evolve_command))
 
@@ -147,15 +177,11 @@ def _campaign(
     every: int,
 ) -> Any:
     """Run the attempts with a progress bar on stderr; Ctrl-C exits 130 naming the checkpoint."""
-    progress = Progress(
-        TextColumn(f"[bold]{recipe}[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.description}"),
-        TimeElapsedColumn(),
-        console=err_console.get(),
-        disable=quiet,
+    progress = counted_progress(
         transient=True,
+        disable=quiet,
+        stderr=True,
+        label=f"[bold]{recipe}[/] {{task.description}}",
     )
     total = config.generations + 1
     try:
@@ -182,7 +208,7 @@ def _campaign(
         err_console.print(
             f"interrupted after generation {stop.state.generation - 1}{where}", highlight=False
         )
-        raise typer.Exit(130) from None
+        raise SystemExit(130) from None
 
 
 def _report_perfect(result: dict[str, Any], recipe: str, out: str | None, plot: str | None) -> None:
@@ -197,9 +223,11 @@ def _report_perfect(result: dict[str, Any], recipe: str, out: str | None, plot: 
         )
     )
     if out is not None:
-        console.print(f"table: {plain(out)} ({result['table']['size']} lookups)")
+        say_wrote(f"{out} (the table, {result['table']['size']} lookups)")
     if plot is not None:
-        console.print(f"plot: {plain(plot)}")
+        say_wrote(f"{plot} (the fitness plot)")
+    if "checkpoint" in result:
+        say_wrote(f"{result['checkpoint']} (the checkpoint)")
 
 
 def _report_imperfect(

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from minttt.cli.common import console, err_console, guarded, print_json
+from minttt.cli.common import console, counted_progress, guarded, print_json
+from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.nine.engine_match import OPPONENTS, make_engine, run_match
 from minttt.nine.limits import Limits
@@ -25,40 +24,38 @@ def _limits(movetime: float | None, nodes: int | None, default: float) -> Limits
 
 
 def match_command(
-    opponent: Annotated[
-        str, typer.Option(help=f"Engine to play against: {', '.join(OPPONENTS)}.")
-    ] = "baseline",
-    games: Annotated[int, typer.Option(help="Games; colours alternate.")] = 10,
-    movetime: Annotated[
-        float | None,
-        typer.Option(
-            help=f"Seconds per move (default {DEFAULT_MATCH_MOVETIME} unless --nodes is "
-            "given). Results vary with machine load."
-        ),
-    ] = None,
-    nodes: Annotated[
-        int | None,
-        typer.Option(help="Node budget per move instead of a clock: repeatable results."),
-    ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the random openings.")] = 0,
-    opening_plies: Annotated[
-        int, typer.Option(help="Random plies opening each pair of games.")
-    ] = 2,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    opponent: str = option(
+        "baseline",
+        "--opponent",
+        metavar="ENGINE",
+        help=f"Engine to play against: {', '.join(OPPONENTS)}.",
+    ),
+    games: int = option(10, "--games", metavar="N", help="Games; colours alternate."),
+    movetime: float | None = option(
+        None,
+        "--movetime",
+        metavar="SECONDS",
+        help=f"Seconds per move (default {DEFAULT_MATCH_MOVETIME} unless --nodes is given). "
+        "Results vary with machine load.",
+    ),
+    nodes: int | None = option(
+        None,
+        "--nodes",
+        metavar="N",
+        help="Node budget per move instead of a clock: repeatable results.",
+    ),
+    seed: int = option(0, "--seed", metavar="N", help="Seed of the random openings."),
+    opening_plies: int = option(
+        2, "--opening-plies", metavar="N", help="Random plies opening each pair of games."
+    ),
+    json_out: bool = option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Our engine against OPPONENT: wins, draws, losses, score and nodes per second."""
     limits = _limits(movetime, nodes, DEFAULT_MATCH_MOVETIME)
     make_engine(opponent)
     if games <= 0:
         raise InputError(f"games must be > 0, got {games}")
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console.get(),
-        transient=True,
-    ) as progress:
+    with counted_progress(transient=True, stderr=True) as progress:
         task = progress.add_task(f"ours vs {opponent}", total=games)
         result = run_match(
             opponent=opponent,
@@ -96,31 +93,33 @@ def _print_match(result: Any, opponent: str, limits: Limits, seed: int) -> None:
 
 
 def play_command(
-    side: Annotated[
-        str | None, typer.Option("--as", help="Play X or O (asked when not given).")
-    ] = None,
-    movetime: Annotated[
-        float | None,
-        typer.Option(help=f"Engine seconds per move (default {DEFAULT_PLAY_MOVETIME})."),
-    ] = None,
-    nodes: Annotated[int | None, typer.Option(help="Engine node budget per move.")] = None,
-    engine: Annotated[str, typer.Option(help=f"Engine to play: {', '.join(OPPONENTS)}.")] = "ours",
+    side: str | None = option(
+        None, "--as", metavar="SIDE", help="Play X or O (asked when not given)."
+    ),
+    movetime: float | None = option(
+        None,
+        "--movetime",
+        metavar="SECONDS",
+        help=f"Engine seconds per move (default {DEFAULT_PLAY_MOVETIME}).",
+    ),
+    nodes: int | None = option(None, "--nodes", metavar="N", help="Engine node budget per move."),
+    engine: str = option(
+        "ours", "--engine", metavar="ENGINE", help=f"Engine to play: {', '.join(OPPONENTS)}."
+    ),
 ) -> None:
-    """Play 9-board against the engine in the console (moves as 'board space', 1-9)."""
+    """Play 9-board against the engine in the console, a move typed as 'board space', both 0-8
+    row by row from the top left (as every command names cells)."""
     limits = _limits(movetime, nodes, DEFAULT_PLAY_MOVETIME)
     human = None if side is None else parse_side(side)
     play_console(human, limits, make_engine(engine))
 
 
-def register(app: typer.Typer) -> None:
-    """Add the ``nine`` sub-app (``match``, ``play``)."""
-    nine = typer.Typer(
-        help="9-board tic-tac-toe (001): our engine against 001's, and console play.",
-        no_args_is_help=True,
-    )
+def register(app: Group) -> None:
+    """Add the ``nine`` group (``match``, ``play``)."""
+    nine = Group("9-board tic-tac-toe (001): our engine against 001's, and console play.")
     nine.command("match")(guarded(match_command))
     nine.command("play")(guarded(play_command))
-    app.add_typer(nine, name="nine")
+    app.add_group(nine, "nine")
 
 
 def _describe(limits: Limits) -> str:

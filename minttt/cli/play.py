@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import typer
-
 from minttt.cli.common import guarded, move_timeout_option
+from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.play.console import play_console
 from minttt.play.opponents import console_opponent
@@ -12,15 +11,24 @@ from minttt.vocabulary import Role
 
 
 def play_command(
-    table: str | None = typer.Option(None, "--table", "-t", help="Play against a table file."),
-    player: str | None = typer.Option(
-        None, "--player", "-p", help="A player or module:callable (default alphabeta)."
+    table: str | None = option(
+        None, "--table", "-t", metavar="PATH", help="Play against a table file."
     ),
-    side: str | None = typer.Option(None, "--as", help="Your side, X or O (asked if absent)."),
-    seed: int | None = typer.Option(None, "--seed", help="Seed for random players."),
+    player: str | None = option(
+        None,
+        "--player",
+        "-p",
+        metavar="PLAYER",
+        help="A player or module:callable (default alphabeta).",
+    ),
+    side: str | None = option(
+        None, "--as", metavar="SIDE", help="Your side, X or O (asked if absent)."
+    ),
+    seed: int | None = option(None, "--seed", metavar="N", help="Seed for random players."),
     move_timeout: float = move_timeout_option(),
 ) -> None:
-    """Play tic-tac-toe at the console (cells 1-9). End of input quits cleanly."""
+    """Play tic-tac-toe at the console, naming cells 0-8 row by row from the top left (as every
+    command does). End of input quits cleanly."""
 
     if seed is not None and not 0 <= seed <= 2**63 - 1:
         raise InputError(f"--seed {seed}: must be 0-{2**63 - 1}")
@@ -31,8 +39,8 @@ def play_command(
     try:
         play_console(opponent, human, seed=seed, rules=rules)
     except EOFError:
-        typer.echo("")
-        typer.echo("Bye.")
+        print()
+        print("Bye.")
 
 
 def _side(side: str) -> Role:
@@ -46,7 +54,7 @@ def _side(side: str) -> Role:
     return role
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``play`` to ``app``."""
     app.command("play")(guarded(play_command))
 

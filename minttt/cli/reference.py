@@ -33,7 +33,9 @@ Every command of `minttt`, written from the command line itself (`python
 scripts/docs_reference.py`; a test keeps this page in step). Each follows one contract: exit 0 on
 success; 1 only for a defect found (below, where a command can find one); 2 for bad input, an
 argument or a path, as one line on stderr with no traceback; 130 on Ctrl-C and 143 on SIGTERM, with
-no result written. See [errors and limits](errors.md).
+no result written. See [errors and limits](errors.md). Every command takes `-h` (or `--help`);
+cells are numbered 0-8 (0..N-1 on a larger board), row by row from the top left, everywhere; a
+command that writes a file says so (`wrote PATH`).
 """
 
 
@@ -76,7 +78,7 @@ def _command(path: str, command: Any) -> list[str]:
 def commands_markdown() -> str:
     """The page: the intro, then one section per command (subcommands under their group)."""
     root = typer.main.get_command(build_app())
-    lines = [INTRO]
+    lines = [INTRO, *_command("minttt", root)]  # --version, shell completion
     for name, command in root.commands.items():  # type: ignore[attr-defined]
         subcommands = getattr(command, "commands", None)
         if subcommands:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
-
-from minttt.cli.common import console, guarded, path_argument, path_option, plain
+from minttt.cli.common import guarded, path_argument, path_option, say_wrote
+from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.render.files import STYLES, output_format, render_file
 from minttt.table.model import load_table
@@ -14,7 +13,7 @@ from minttt.table.model import load_table
 
 def render_command(
     table_path: Path | None = path_argument(
-        None, metavar="TABLE.json", help="A minttt-table/1 file (not with --graph)."
+        None, metavar="[TABLE]", help="A minttt-table/1 file (not with --graph)."
     ),
     out: Path = path_option(
         ...,
@@ -22,12 +21,13 @@ def render_command(
         "-o",
         help="Output file: .svg, .png or .dot (the format follows the suffix).",
     ),
-    style: str | None = typer.Option(
+    style: str | None = option(
         None,
         "--style",
+        metavar="STYLE",
         help="grid (a printable sheet, the default) or tree (Graphviz; default for .dot).",
     ),
-    graph: bool = typer.Option(
+    graph: bool = option(
         False, "--graph", help="Draw all 765 canonical positions by depth instead of a table."
     ),
 ) -> None:
@@ -44,13 +44,13 @@ def render_command(
         path = render_file(None, out, final=True)
     else:
         if table_path is None:
-            raise InputError("give a table file (TABLE.json), or --graph for the 765 positions")
+            raise InputError("give a table file (TABLE), or --graph for the 765 positions")
 
         path = render_file(load_table(table_path), out, style, final=True)
-    console.print(f"wrote {plain(path)}", highlight=False, soft_wrap=True)
+    say_wrote(path)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``render`` to ``app``."""
     app.command("render")(guarded(render_command))
 

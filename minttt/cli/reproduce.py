@@ -4,25 +4,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
-
-from minttt.cli.common import console, guarded, path_option, plain, require_folder, step_progress
+from minttt.cli.common import guarded, path_option, require_folder, say_wrote, step_progress
+from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.report.reproduce import STEPS, reproduce
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``reproduce`` to ``app``."""
 
     @app.command("reproduce")
     @guarded
     def reproduce_command(
-        out: Path = path_option(Path("results"), "--out", help="Folder for the results."),
-        encodings: Path = path_option(
-            Path("encodings"), "--encodings", help="Folder for the exported formulas."
+        out: Path = path_option(
+            Path("results"), "--out", metavar="FOLDER", help="Folder for the results."
         ),
-        step: list[str] = typer.Option(
-            None, "--step", help="Run only these steps (repeatable); default: all."
+        encodings: Path = path_option(
+            Path("encodings"),
+            "--encodings",
+            metavar="FOLDER",
+            help="Folder for the exported formulas.",
+        ),
+        step: list[str] = option(
+            None, "--step", metavar="STEP", help="Run only these steps (repeatable); default: all."
         ),
     ) -> None:
         """Rebuild every table, proof, verification, figure and report, deterministically."""
@@ -42,10 +46,7 @@ def register(app: typer.Typer) -> None:
 
             figures = reproduce(out, encodings, steps=step or None, on_step=on_step)
             progress.update(task, description="reproduce: done", completed=progress.tasks[0].total)
-        console.print(
-            f"wrote {plain(out)}/summary.json and {plain(out)}/REPORT.md ({len(figures)} sections)",
-            soft_wrap=True,
-        )
+        say_wrote(f"{out}/summary.json and {out}/REPORT.md ({len(figures)} sections)")
 
 
 __all__ = [

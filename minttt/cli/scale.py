@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
-
 from minttt.bounds.runs import (
     hinted_upper,
     level_lower,
@@ -21,8 +19,10 @@ from minttt.cli.common import (
     number_option,
     path_option,
     print_json,
+    say_wrote,
     word_option,
 )
+from minttt.cli.spec import Group, argument, option
 from minttt.cluster import check_workers
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
@@ -31,10 +31,8 @@ from minttt.vocabulary import Role
 
 
 def scale_command(
-    game: str = typer.Argument(..., help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
-    role: Role = word_option(
-        Role, Role.X, "--role", help="first (X) or second (O).", choices="first|second"
-    ),
+    game: str = argument(..., metavar="GAME", help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
+    role: Role = word_option(Role, Role.X, "--role", help="first (X) or second (O)."),
     time_limit: float = number_option(
         60.0, "--time-limit", help="Seconds for this run.", above=True
     ),
@@ -50,9 +48,10 @@ def scale_command(
         help="Upper bounds only: a portfolio of searches (--method) this many seconds, "
         "on a Dask cluster, from the saved table.",
     ),
-    method: str = typer.Option(
+    method: str = option(
         "lns",
         "--method",
+        metavar="METHOD",
         help="The search for --search: lns (re-solve neighbourhoods exactly with MaxSAT) or "
         "forced (forced alternative moves, greedy rebuilds).",
     ),
@@ -68,22 +67,26 @@ def scale_command(
         help="Lower bounds: HiGHS's branch and bound on the 0/1 program this many seconds (its "
         "dual bound; its best point, verified, as a table). Needs the lp extra (scipy).",
     ),
-    seeds: int = typer.Option(2, "--seeds", help="Searches per round for --search."),
-    rounds: int = typer.Option(
-        4, "--rounds", help="Rounds for --search, each from the best table so far."
+    seeds: int = option(2, "--seeds", metavar="N", help="Searches per round for --search."),
+    rounds: int = option(
+        4, "--rounds", metavar="N", help="Rounds for --search, each from the best table so far."
     ),
-    slack: int = typer.Option(
+    slack: int = option(
         0,
         "--slack",
+        metavar="N",
         help="For --search --method forced: also keep a change while the table stays within "
         "this many entries "
         "of the best (record-to-record travel; 0: never a larger table).",
     ),
-    workers: int = typer.Option(2, "--workers", help="Local Dask workers for --search."),
-    scheduler: str | None = typer.Option(
-        None, "--scheduler", help="A Dask scheduler's address for --search (instead of --workers)."
+    workers: int = option(2, "--workers", metavar="N", help="Local Dask workers for --search."),
+    scheduler: str | None = option(
+        None,
+        "--scheduler",
+        metavar="ADDRESS",
+        help="A Dask scheduler's address for --search (instead of --workers).",
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print the final state as JSON."),
+    json_out: bool = option(False, "--json", help="Print the final state as JSON."),
 ) -> None:
     """Bound the smallest lookup table: greedy table, RC2 lower bounds, checkpoint, resume.
 
@@ -133,6 +136,8 @@ def scale_command(
         print_json(summary)
     else:
         print(f"{variant.name}: {_gap(state)} (checkpoint {checkpoint})")
+    best = f" and its best table {checkpoint.parent / state.table}" if state.table else ""
+    say_wrote(f"the checkpoint {checkpoint}{best}", json_out=json_out)
 
 
 def _gap(state: BoundsState) -> str:
@@ -170,7 +175,7 @@ def _variant(game: str, side: Role) -> Variant:
     return Variant(side, "any" if side is Role.X else None, "lookup", "entries", game=rules.name)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``scale`` to ``app``."""
     app.command("scale")(guarded(scale_command))
 

@@ -2,26 +2,33 @@
 
 from __future__ import annotations
 
-import typer
-
 from minttt.cli.common import console, guarded, print_json
+from minttt.cli.spec import Group, option
 from minttt.game.rules import Board
 from minttt.play.search import ALGORITHMS, search
 
 
 def search_command(
-    board: str = typer.Option(
-        ".........", "--board", "-b", help="Position, 9 characters of x, o and . row by row."
+    board: str = option(
+        ".........",
+        "--board",
+        "-b",
+        metavar="BOARD",
+        help="Position, 9 characters of x, o and . row by row.",
     ),
-    algorithm: str = typer.Option(
-        "alphabeta", "--algorithm", "-a", help=f"One of {', '.join(ALGORITHMS)}."
+    algorithm: str = option(
+        "alphabeta",
+        "--algorithm",
+        "-a",
+        metavar="ALGORITHM",
+        help=f"One of {', '.join(ALGORITHMS)}.",
     ),
-    ordering: bool = typer.Option(
+    ordering: bool = option(
         False,
         "--ordering/--no-ordering",
         help="Try wins, blocks, centre, corners, edges first (negamax, alphabeta).",
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Choose a move by search and print it with its value, the states explored and the time.
 
@@ -44,7 +51,7 @@ def search_command(
         console.print(line, highlight=False)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``search`` to ``app``."""
     app.command("search")(guarded(search_command))
 

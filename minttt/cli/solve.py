@@ -5,9 +5,16 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import typer
-
-from minttt.cli.common import console, guarded, number_option, path_option, print_json, word_option
+from minttt.cli.common import (
+    console,
+    guarded,
+    number_option,
+    path_option,
+    print_json,
+    say_wrote,
+    word_option,
+)
+from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.formula.variants import Variant, standard_variants, uses_arrays
 from minttt.game.graph import graph_for
@@ -64,31 +71,37 @@ def _variants(
 
 
 def solve_command(
-    role: Role | None = word_option(
-        Role, None, "--role", help="first | second | both.", choices="first|second|both"
-    ),
-    opening: str | None = typer.Option(
+    role: Role | None = word_option(Role, None, "--role", help="first, second or both."),
+    opening: str | None = option(
         None,
         "--opening",
-        help="center | corner | edge | any | CELL (first/both; default center).",
+        metavar="OPENING",
+        help="center, corner, edge, any or a cell 0-8 (first/both; default center).",
     ),
     encoding: Encoding | None = word_option(
-        Encoding, None, "--encoding", help="tree | lookup (default lookup)."
+        Encoding, None, "--encoding", help="tree or lookup (default lookup)."
     ),
     objective: Objective | None = word_option(
         Objective,
         None,
         "--objective",
-        help="positions | entries (entries: lookup only; default positions).",
+        help="positions or entries (entries: lookup only; default positions).",
     ),
     criterion: Criterion = word_option(
-        Criterion, Criterion.OPTIMAL, "--criterion", help="optimal | never-lose."
+        Criterion, Criterion.OPTIMAL, "--criterion", help="optimal or never-lose."
     ),
-    solver: str = typer.Option(
-        DEFAULT_SOLVER, "--solver", help="rc2 | pysat-linear | pysat-binary | z3-opt | z3-binary."
+    solver: str = option(
+        DEFAULT_SOLVER,
+        "--solver",
+        metavar="SOLVER",
+        help="rc2, pysat-linear, pysat-binary, z3-opt or z3-binary.",
     ),
-    card: str = typer.Option("totalizer", "--card", help="PySAT cardinality encoding (pysat-*)."),
-    sat: str = typer.Option("glucose4", "--sat", help="PySAT SAT solver (rc2, pysat-*)."),
+    card: str = option(
+        "totalizer", "--card", metavar="ENCODING", help="PySAT cardinality encoding (pysat-*)."
+    ),
+    sat: str = option(
+        "glucose4", "--sat", metavar="SOLVER", help="PySAT SAT solver (rc2, pysat-*)."
+    ),
     timeout: float | None = number_option(
         None, "--timeout", help="Seconds per variant (wall).", high=MAX_TIMEOUT
     ),
@@ -97,20 +110,25 @@ def solve_command(
         "--out",
         help="Write the table (JSON); with --all a directory, one file per variant.",
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
-    all_: bool = typer.Option(False, "--all", help="Every standard variant (18 for 3x3)."),
-    check: bool = typer.Option(
+    json_out: bool = option(False, "--json", help="Print JSON."),
+    all_: bool = option(False, "--all", help="Every standard variant (18 for 3x3)."),
+    check: bool = option(
         False,
         "--cross-check/--no-cross-check",
         help="Re-solve with the other solver family; optimal only if both agree.",
     ),
-    game: str = typer.Option("3x3", "--game", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."),
-    enumerate_: bool = typer.Option(False, "--enumerate", help="Count every minimal table."),
-    limit: int = typer.Option(10000, "--limit", help="Stop enumerating after this many tables."),
-    tie_break: str = typer.Option(
+    game: str = option(
+        "3x3", "--game", metavar="GAME", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."
+    ),
+    enumerate_: bool = option(False, "--enumerate", help="Count every minimal table."),
+    limit: int = option(
+        10000, "--limit", metavar="N", help="Stop enumerating after this many tables."
+    ),
+    tie_break: str = option(
         "none",
         "--tie-break",
-        help="max-wins: of the minimal tables, keep the one winning most.",
+        metavar="RULE",
+        help="none, or max-wins: of the minimal tables, keep the one winning most.",
     ),
     symmetry: Symmetry = word_option(
         Symmetry,
@@ -152,6 +170,7 @@ def solve_command(
         suffix = "" if symmetric else "-raw"
         paths = [out / f"{r.solution.variant.name}{suffix}.json" if all_ else out for r in runs]
         save_tables({path: run.table() for path, run in zip(paths, runs, strict=True)})
+        say_wrote(f"{len(paths)} tables to {out}/" if all_ else out, json_out=json_out)
     if json_out:
         rows = [run.row() for run in runs]
         print_json(rows if all_ else rows[0])
@@ -198,7 +217,7 @@ def _check_out(out: Path, many: bool) -> None:
         raise InputError(f"--out {out}: is a folder; give a file name")
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``solve`` to ``app``."""
     app.command("solve")(guarded(solve_command))
 

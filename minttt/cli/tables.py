@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import sys
 
-import typer
-
 from minttt.cli.common import (
     console,
     fail,
@@ -13,8 +11,10 @@ from minttt.cli.common import (
     move_timeout_option,
     plain,
     print_json,
+    say_wrote,
     word_option,
 )
+from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.fileio import refuse_overwrite, write_text_atomic
 from minttt.game.player import Player
@@ -34,7 +34,7 @@ def _player_or_table(
 ) -> tuple[Table | None, Player | None]:
     """``(table, None)`` for a file, ``(None, player)`` for ``--player NAME``."""
     if (table_path is None) == (player is None):
-        raise InputError("give either a TABLE.json or --player NAME (exactly one)")
+        raise InputError("give either a TABLE file or --player PLAYER (exactly one)")
     if table_path is not None:
         return load_table(table_path), None
 
@@ -58,11 +58,14 @@ def _verify(
 
 
 def verify_command(
-    table_path: str | None = typer.Argument(None, metavar="[TABLE.json]", help="Table file."),
-    player: str | None = typer.Option(
+    table_path: str | None = argument(
+        None, metavar="[TABLE]", help="A table file (minttt-table/1 JSON)."
+    ),
+    player: str | None = option(
         None,
         "--player",
         "-p",
+        metavar="PLAYER",
         help="Verify a player instead: a name (random, alphabeta, ...) or module:callable.",
     ),
     role: Role | None = word_option(
@@ -74,7 +77,7 @@ def verify_command(
         "--criterion",
         help="optimal or never-lose (default: the table's; optimal).",
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
     move_timeout: float = move_timeout_option(),
 ) -> None:
     """Play a table (or a player) against every opponent line and check every move.
@@ -98,13 +101,15 @@ def verify_command(
         for line in details:
             console.print(line, highlight=False, markup=False, soft_wrap=True)
     if not report.ok:
-        raise typer.Exit(1)
+        raise SystemExit(1)
 
 
 def odds_command(
-    table_path: str | None = typer.Argument(None, metavar="[TABLE.json]", help="Table file."),
-    player: str | None = typer.Option(None, "--player", "-p", help="A player by name."),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    table_path: str | None = argument(
+        None, metavar="[TABLE]", help="A table file (minttt-table/1 JSON)."
+    ),
+    player: str | None = option(None, "--player", "-p", metavar="PLAYER", help="A player by name."),
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
     move_timeout: float = move_timeout_option(),
 ) -> None:
     """Exact win / draw / loss odds against a uniformly random opponent, as X and as O."""
@@ -129,11 +134,16 @@ def odds_command(
 
 
 def export_command(
-    table_path: str = typer.Argument(..., metavar="TABLE.json", help="Table file."),
-    fmt: str = typer.Option("c", "--format", "-f", help="c, python, json or avr."),
-    out: str | None = typer.Option(None, "--out", "-o", help="Write here (default: stdout)."),
-    layout: str = typer.Option(
-        "bytes", "--layout", help="avr only: bytes, nibbles, packed or hash (README: bytes)."
+    table_path: str = argument(..., metavar="TABLE", help="A table file (minttt-table/1 JSON)."),
+    fmt: str = option("c", "--format", "-f", metavar="FORMAT", help="c, python, json or avr."),
+    out: str | None = option(
+        None, "--out", "-o", metavar="PATH", help="Write here (default: stdout)."
+    ),
+    layout: str = option(
+        "bytes",
+        "--layout",
+        metavar="LAYOUT",
+        help="avr only: bytes, nibbles, packed or hash (README: bytes).",
     ),
 ) -> None:
     """Export a table: a C header with a player loop (-DMINTTT_MAIN), Python, JSON, or
@@ -147,7 +157,7 @@ def export_command(
         if out is None:
             raise InputError("--format avr writes a binary: give --out FIRMWARE.elf or .hex")
         built = build_firmware(load_table(table_path), out, layout=layout, final=True)
-        console.print(f"wrote {built.summary()}", highlight=False, soft_wrap=True)
+        say_wrote(built.summary())
         return
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}: expected one of {', '.join((*FORMATS, 'avr'))}")
@@ -157,10 +167,10 @@ def export_command(
         return
 
     write_text_atomic(out, text, final=True)
-    console.print(f"wrote {plain(out)}", highlight=False, soft_wrap=True)
+    say_wrote(out)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``verify``, ``odds`` and ``export`` to ``app``."""
     app.command("verify")(guarded(verify_command))
     app.command("odds")(guarded(odds_command))

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import typer
-
 from minttt.cli.common import console, guarded, move_timeout_option, plain, print_json
+from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.play.opponents import check_playable, game_of
 from minttt.play.players import make_player
@@ -16,18 +15,18 @@ MAX_SEED = 2**63 - 1
 
 
 def tournament_command(
-    first: str = typer.Argument(
+    first: str = argument(
         ...,
         metavar="A",
         help="Player 1 (X): random, alphabeta, table:PATH, module:callable, ...",
     ),
-    second: str = typer.Argument(..., metavar="B", help="Player 2 (O)."),
-    games: int = typer.Option(100_000, "--games", "-n", help="Games per pairing."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Random seed (same seed, same games)."),
-    both_ways: bool = typer.Option(
+    second: str = argument(..., metavar="B", help="Player 2 (O)."),
+    games: int = option(100_000, "--games", "-n", metavar="N", help="Games per pairing."),
+    seed: int = option(0, "--seed", "-s", metavar="N", help="Random seed (same seed, same games)."),
+    both_ways: bool = option(
         False, "--both-ways", help="Also play B as X against A as O (seed + 1)."
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    json_out: bool = option(False, "--json", help="Print one JSON object."),
     move_timeout: float = move_timeout_option(),
 ) -> None:
     """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds."""
@@ -55,7 +54,7 @@ def tournament_command(
             console.print(plain(line), highlight=False, soft_wrap=True)
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``tournament`` to ``app``."""
     app.command("tournament")(guarded(tournament_command))
 

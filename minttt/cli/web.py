@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
-
-from minttt.cli.common import console, guarded, path_option, print_json
+from minttt.cli.common import guarded, path_option, print_json, say_wrote
+from minttt.cli.spec import Group, option
 from minttt.table.model import load_table
 from minttt.web.site import build_site
 
 
 def web_command(
     table: Path = path_option(..., "--table", help="A minttt-table/1 JSON file."),
-    out: Path = path_option(..., "--out", help="Folder to write the site into (created)."),
-    json_out: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
+    out: Path = path_option(
+        ..., "--out", metavar="FOLDER", help="Folder to write the site into (created)."
+    ),
+    json_out: bool = option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
     """Write a self-contained play page for TABLE into OUT (open OUT/index.html)."""
     loaded = load_table(table)
@@ -22,16 +23,13 @@ def web_command(
     if json_out:
         print_json({"table": str(table), "size": loaded.size, "files": [str(p) for p in paths]})
         return
-    console.print(
-        f"wrote {len(paths)} files to {out}/ for a {loaded.role} table of "
-        f"{loaded.size} entries; open {out / 'index.html'} in a browser",
-        markup=False,
-        highlight=False,
-        soft_wrap=True,
+    say_wrote(
+        f"{len(paths)} files to {out}/ for a {loaded.role} table of {loaded.size} entries; "
+        f"open {out / 'index.html'} in a browser"
     )
 
 
-def register(app: typer.Typer) -> None:
+def register(app: Group) -> None:
     """Add ``web`` to ``app``."""
     app.command("web")(guarded(web_command))
 

@@ -37,11 +37,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from pysat.formula import IDPool
-
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
-from minttt.game.graph import Graph, table_moves, walk_own_play
+from minttt.game.graph import Graph
 from minttt.game.rules import O, X
 from minttt.vocabulary import Encoding, Objective
 
@@ -92,20 +90,24 @@ class Formula:
 
 
 class _Builder:
-    """Clauses, and PySAT's :class:`~pysat.formula.IDPool` numbering each named variable once,
-    1, 2, 3, ... in the order they are first asked for."""
+    """Clauses, and a number for each named variable, 1, 2, 3, ... in the order they are first
+    asked for (as PySAT's ``IDPool`` numbers them; a dict does it at a third of the cost, which
+    ``minttt solve``'s start-up counts)."""
 
     def __init__(self) -> None:
-        self.pool = IDPool()
+        self.ids: dict[str, int] = {}
         self.clauses: list[tuple[int, ...]] = []
 
     def var(self, name: str) -> int:
-        return int(self.pool.id(name))
+        ids = self.ids
+        if name not in ids:
+            ids[name] = len(ids) + 1
+        return ids[name]
 
     @property
     def names(self) -> tuple[str, ...]:
         """Every variable's name, by number."""
-        return tuple(self.pool.id2obj[v] for v in range(1, self.pool.top + 1))
+        return tuple(self.ids)
 
 
 def _distinct(items: Iterable[int]) -> list[int]:
@@ -127,17 +129,24 @@ def _position_vars(b: _Builder, prefix: str) -> tuple[dict[int, int], Callable[[
 def _tree_part(
     graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str, prefix: str
 ) -> Part:
-    pos, pvar = _position_vars(b, prefix)
+    """Every position the walk reaches gets a variable, in the walk's order (the order the
+    clauses below first name them: the walk is breadth first, children in move order)."""
+    walk = graph.allowed_walk(side, criterion, opening)
+    ids, pos = b.ids, {}
+    for visit in walk:
+        h = visit.position
+        pos[h] = ids[f"{prefix}v_{h}"] = len(ids) + 1
     root = graph.root
-    b.clauses.append((pvar(root),))
-    for visit in walk_own_play(graph, side, table_moves(graph, criterion, opening)):
+    clauses, successors = b.clauses, graph.successors
+    clauses.append((pos[root],))
+    for visit in walk:
         if visit.terminal:
             continue
-        h = visit.position
+        v = -pos[visit.position]
         if visit.own:
-            b.clauses.append((-pvar(h), *(pvar(c) for c in visit.children)))
-        else:
-            b.clauses += [(-pvar(h), pvar(c)) for c in visit.children]
+            clauses.append((v, *[pos[c] for c in visit.children]))
+        else:  # the opponent's every move: all the position's children
+            clauses += [(v, pos[c]) for c in successors[visit.position]]
     return Part(side, (root,), opening if side == X else None, pos, {})
 
 
@@ -152,17 +161,24 @@ def _lookup_part(
     starts = [root] if side == X else _distinct(c for _, c in graph.children[root])
     for s in starts:
         b.clauses.append((pvar(s),))
-    for visit in walk_own_play(graph, side, table_moves(graph, criterion, opening)):
+    successors, ids, clauses = graph.successors, b.ids, b.clauses
+    # the hot loop of every lookup encoding, numbering inline: each edge is new (the walk
+    # yields a position once), a grandchild is numbered when first reached
+    for visit in graph.allowed_walk(side, criterion, opening):
         if not visit.own or visit.terminal:
             continue
         h = visit.position
         ors = []
         for m, c in visit.moves:
-            e = b.var(f"{prefix}e_{h}_{m}")
+            e = ids[f"{prefix}e_{h}_{m}"] = len(ids) + 1
             edges[(h, m)] = e
             ors.append(e)
-            b.clauses += [(-e, pvar(g)) for g in _distinct(g for _, g in graph.children[c])]
-        b.clauses.append((-pvar(h), *ors))
+            for g in successors[c]:
+                v = pos.get(g)
+                if v is None:
+                    v = pos[g] = ids[f"{prefix}v_{g}"] = len(ids) + 1
+                clauses.append((-e, v))
+        clauses.append((-pvar(h), *ors))
     return Part(side, tuple(starts), opening if side == X else None, pos, edges)
 
 

@@ -125,8 +125,19 @@ class Graph:
 
         ``optimal``: every move that keeps the position's minimax value (003's best moves).
         ``never-lose``: every move after which the mover still cannot be forced to lose (in a lost
-        position, every move).
+        position, every move). Each answer is kept: every encoding of a variant asks again.
         """
+        memo = self._allowed
+        key = (h, criterion)
+        if key not in memo:
+            memo[key] = self._allowed_moves(h, criterion)
+        return memo[key]
+
+    @cached_property
+    def _allowed(self) -> dict[tuple[int, str], tuple[int, ...]]:
+        return {}
+
+    def _allowed_moves(self, h: int, criterion: str) -> tuple[int, ...]:
         values = self.values
         v = values[h]
         if criterion == Criterion.OPTIMAL:
@@ -138,6 +149,30 @@ class Graph:
         raise InputError(
             f"unknown criterion {criterion!r}: expected one of {', '.join(Criterion.values())}"
         )
+
+    def allowed_walk(self, side: int, criterion: str, opening: int | None) -> tuple[Visit, ...]:
+        """:func:`walk_own_play` of ``side`` following every allowed move (:func:`table_moves`),
+        kept: every encoding of a side's table walks it (the 18 standard variants walk 5)."""
+        memo = self._walks
+        key = (side, criterion, opening)
+        if key not in memo:
+            memo[key] = tuple(walk_own_play(self, side, table_moves(self, criterion, opening)))
+        return memo[key]
+
+    @cached_property
+    def _walks(self) -> dict[tuple[int, str, int | None], tuple[Visit, ...]]:
+        return {}
+
+    @cached_property
+    def child_maps(self) -> dict[int, dict[int, int]]:
+        """Per position, its children by move (``{move: child}``)."""
+        return {h: dict(kids) for h, kids in self.children.items()}
+
+    @cached_property
+    def successors(self) -> dict[int, tuple[int, ...]]:
+        """Per position, its distinct children in move order (two moves may reach one canonical
+        child)."""
+        return {h: tuple(dict.fromkeys(c for _, c in kids)) for h, kids in self.children.items()}
 
     def by_depth(self) -> list[list[int]]:
         """Node hashes grouped by depth, each group sorted."""
@@ -178,18 +213,27 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
     children: dict[int, tuple[tuple[int, int], ...]] = {}
     examined = 0
     n = rules.cells
+    # each board travels with its hash after every symmetry (one, the identity, when not
+    # symmetric); a move adds one weight per symmetry, so only a new position is canonicalised
+    weights = rules.move_weights if symmetric else tuple((3**i,) for i in range(n))
+    compositions = rules.compositions
+    through = rules.lines_through
 
-    def visit(cells: tuple[int, ...]) -> int:
+    def visit(cells: tuple[int, ...], seen: tuple[int, ...], last: int) -> int:
         nonlocal examined
         examined += 1
-        if symmetric:
-            h, _, cells = rules.canonical(cells)
-        else:
-            h = rules.hash(cells)
+        h = min(seen)
         if h in boards:
             return h
+        # only the move just played (``last``) can have made a line
+        mark = cells[last] if last >= 0 else EMPTY
+        made = mark != EMPTY and any(all(cells[i] == mark for i in ln) for ln in through[last])
+        t = seen.index(h)
+        if t:  # the canonical board, and its hashes: the same ones in another order
+            cells = rules.transform(cells, t)
+            seen = tuple([seen[v] for v in compositions[t]])
         boards[h] = cells
-        if rules.line_winner(cells) != EMPTY or EMPTY not in cells:
+        if made or EMPTY not in cells:
             children[h] = ()
             return h
         mover = X if cells.count(X) == cells.count(O) else O
@@ -197,11 +241,13 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
         for m in range(n):
             if cells[m] == EMPTY:
                 nxt = cells[:m] + (mover,) + cells[m + 1 :]
-                kids.append((m, visit(nxt)))
+                after = tuple([a + mover * w for a, w in zip(seen, weights[m], strict=True)])
+                kids.append((m, visit(nxt, after, m)))
         children[h] = tuple(kids)
         return h
 
-    root = visit((EMPTY,) * n)
+    # the empty board's hash is 0 under every symmetry
+    root = visit((EMPTY,) * n, (0,) * len(weights[0]), -1)
     return Graph(rules, symmetric, root, boards, children, examined)
 
 
@@ -307,25 +353,27 @@ def walk_own_play(
     (Visit(position=0, own=True, terminal=False, moves=((0, 1),)), 78)
     """
     children = graph.children
+    lookup = graph.child_maps
     seen = {graph.root}
     # a move changes who is to move, so a child's side is the parent's flipped
     queue = deque([(graph.root, graph.to_move(graph.root) == side)])
+    pop, push = queue.popleft, queue.append
     while queue:
-        h, own = queue.popleft()
+        h, own = pop()
         here = children[h]
         if not here:
             yield Visit(h, own, True, ())
             continue
         if own:
-            kids = dict(here)
-            followed = tuple((m, kids[m] if m in kids else graph.child(h, m)) for m in moves(h))
+            kids = lookup[h]
+            followed = tuple([(m, kids[m] if m in kids else graph.child(h, m)) for m in moves(h)])
         else:
             followed = here
         yield Visit(h, own, False, followed)
         for _, c in followed:
             if c not in seen:
                 seen.add(c)
-                queue.append((c, not own))
+                push((c, not own))
 
 
 def table_moves(

@@ -141,6 +141,11 @@ class Rules:
         return _lines(self.rows, self.cols, self.k)
 
     @cached_property
+    def lines_through(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Per cell, the winning lines through it: a move can complete only those."""
+        return tuple(tuple(line for line in self.lines if i in line) for i in range(self.cells))
+
+    @cached_property
     def symmetries(self) -> tuple[tuple[int, ...], ...]:
         """The board's symmetries as cell permutations, in 003's order."""
         return _square_symmetries(self.rows, self.cols)
@@ -205,16 +210,51 @@ class Rules:
             out[j] = cells[i]
         return tuple(out)
 
-    def canonical(self, cells: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
-        """``(canonical hash, transform, canonical cells)``; ties go to the lowest transform."""
+    def hashes(self, cells: tuple[int, ...]) -> tuple[int, ...]:
+        """The hash of ``cells`` after each symmetry, in 003's order (the least is canonical)."""
         padded = (*cells, 0, 0)
         codes = [padded[i] + 3 * padded[i + 1] + 9 * padded[i + 2] for i in range(0, self.cells, 3)]
-        best_hash, best_t = -1, 0
-        for t, chunks in enumerate(self._chunk_tables):
-            h = sum([table[code] for table, code in zip(chunks, codes, strict=True)])
-            if best_hash < 0 or h < best_hash:
-                best_hash, best_t = h, t
-        return best_hash, best_t, self.transform(cells, best_t)
+        return tuple(
+            [
+                sum([table[code] for table, code in zip(chunks, codes, strict=True)])
+                for chunks in self._chunk_tables
+            ]
+        )
+
+    @cached_property
+    def move_weights(self) -> tuple[tuple[int, ...], ...]:
+        """Per cell ``i``, what an X on it adds to :meth:`hashes` (an O adds twice as much):
+        ``3 ** symmetries[t][i]`` for each ``t``. A move changes the hashes by a sum, so the
+        hashes of a child are its parent's plus one weight, with no canonicalisation.
+
+        >>> r = TIC_TAC_TOE
+        >>> [a + b for a, b in zip(r.hashes((0,) * 9), r.move_weights[2])] == list(
+        ...     r.hashes((0, 0, 1, 0, 0, 0, 0, 0, 0)))
+        True
+        """
+        return tuple(tuple(3 ** perm[i] for perm in self.symmetries) for i in range(self.cells))
+
+    @cached_property
+    def compositions(self) -> tuple[tuple[int, ...], ...]:
+        """``compositions[t][u]``: the one symmetry that is ``t`` then ``u``, so that the hashes
+        of a board after ``t`` are its own read in that order (no board rebuilt).
+
+        >>> r, cells = TIC_TAC_TOE, (1, 2, 0, 0, 1, 0, 0, 0, 0)
+        >>> seen = r.hashes(cells)
+        >>> r.hashes(r.transform(cells, 5)) == tuple(seen[v] for v in r.compositions[5])
+        True
+        """
+        index = {perm: t for t, perm in enumerate(self.symmetries)}
+        return tuple(
+            tuple(index[tuple(u[i] for i in t)] for u in self.symmetries) for t in self.symmetries
+        )
+
+    def canonical(self, cells: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
+        """``(canonical hash, transform, canonical cells)``; ties go to the lowest transform."""
+        hashes = self.hashes(cells)
+        best = min(hashes)
+        t = hashes.index(best)
+        return best, t, self.transform(cells, t)
 
 
 TIC_TAC_TOE = Rules()

@@ -1,7 +1,7 @@
 """9-board tic-tac-toe (001): rules, 001's engine as a baseline, our engine, matches, console play.
 
 >>> from minttt.nine import Limits, NineEngine, Position
->>> pos = Position.initial().play(4, 3)     # X on board 5, space 4: O is sent to board 4
+>>> pos = Position.initial().play(4, 3)     # X on board 4, space 3: O is sent to board 3
 >>> NineEngine().search(pos, Limits(nodes=500)).move[0]
 3
 """

@@ -71,8 +71,8 @@ class GameRecord:
         """The game as JSON-ready data."""
         return {
             "ours_as": "X" if self.ours_as == X else "O",
-            "opening": [[b + 1, c + 1] for b, c in self.opening],
-            "moves": [[b + 1, c + 1] for b, c in self.moves],
+            "opening": [[b, c] for b, c in self.opening],
+            "moves": [[b, c] for b, c in self.moves],
             "plies": len(self.moves),
             "winner": {0: None, 1: "X", 2: "O"}[self.winner],
             "outcome": self.outcome,

@@ -159,15 +159,16 @@ class Position:
         return self._legal
 
     def check_move(self, board: int, cell: int) -> str | None:
-        """``None`` if the move is legal, else a short reason (1-based, as a player reads it)."""
+        """``None`` if the move is legal, else a short reason (boards and spaces 0-8, as every
+        minttt command names cells)."""
         if self._winner:
             return "the game is over"
         if not (0 <= board <= 8 and 0 <= cell <= 8):
-            return "board and space must each be 1-9"
+            return "board and space must each be 0-8"
         if self.forced is not None and board != self.forced:
-            return f"you must move on board {self.forced + 1}"
+            return f"you must move on board {self.forced}"
         if (self.xs[board] | self.os[board]) & (1 << cell):
-            return f"board {board + 1} space {cell + 1} is already taken"
+            return f"board {board} space {cell} is already taken"
         if not self._legal:
             return "the game is over"
         return None
@@ -176,7 +177,7 @@ class Position:
         """The position after the player to move takes ``cell`` on ``board``."""
         reason = self.check_move(board, cell)
         if reason is not None:
-            raise InputError(f"illegal move board {board + 1} space {cell + 1}: {reason}")
+            raise InputError(f"illegal move board {board} space {cell}: {reason}")
         bit = 1 << cell
         if self.to_move == X:
             xs = self.xs[:board] + (self.xs[board] | bit,) + self.xs[board + 1 :]
@@ -189,10 +190,10 @@ class Position:
         return (self.xs[board] | self.os[board]) == FULL
 
     def pretty(self) -> str:
-        """The board of boards as 001 prints it: empty cells show their number 1-9.
+        """The board of boards as 001 prints it, empty cells showing their number (0-8).
 
         >>> print(Position.initial().play(4, 3).pretty().splitlines()[8])
-         4|5|6 || X|5|6 || 4|5|6
+         3|4|5 || X|4|5 || 3|4|5
         """
         dash = "-" * 24
         rows = []
@@ -209,7 +210,7 @@ class Position:
                     for small_col in range(3):
                         c = small_row * 3 + small_col
                         v = self.cell(b, c)
-                        cells.append(str(c + 1) if v == 0 else _SYMBOL[v].upper())
+                        cells.append(str(c) if v == 0 else _SYMBOL[v].upper())
                     parts.append(" " + "|".join(cells))
                 rows.append(" ||".join(parts))
         return "\n".join(rows)

@@ -1,16 +1,17 @@
 """Console play against an engine, in the words and layout of 001's transcript.
 
-The player types ``board space`` (both 1-9) for a free move and ``space`` (or ``board space``) when
+The player types ``board space`` (both 0-8, as every minttt command names cells) for a free move
+and ``space`` (or ``board space``) when
 sent to a board. A bad move is refused with its reason and asked again; end of input (Ctrl-D, a
 closed pipe) or ``q`` ends the session cleanly. All input and output go through two callables, so
 a session can be scripted:
 
->>> lines = iter(["X", "5 5", "q"])
+>>> lines = iter(["X", "4 4", "q"])
 >>> out: list[str] = []
 >>> from minttt.nine.limits import Limits
 >>> play_console(None, Limits(nodes=200), read=lambda: next(lines, None), write=out.append)
 >>> out[1], out[2]
-('Would you like to play X or O?', 'Which board (1-9) and space (1-9) would you like to move to?')
+('Would you like to play X or O?', 'Which board (0-8) and space (0-8) would you like to move to?')
 """
 
 from __future__ import annotations
@@ -52,32 +53,33 @@ def parse_side(text: str) -> int:
 
 
 def parse_move(text: str, pos: Position) -> Move:
-    """Read the player's move (1-based) for ``pos``; raise :class:`InputError` with the reason.
+    """Read the player's move (board and space 0-8) for ``pos``; raise :class:`InputError` with
+    the reason.
 
-    >>> parse_move("5 4", Position.initial())
+    >>> parse_move("4 3", Position.initial())
     (4, 3)
-    >>> parse_move("4", Position.initial().play(4, 3))
+    >>> parse_move("3", Position.initial().play(4, 3))
     (3, 3)
     """
     parts = text.replace(",", " ").split()
     try:
         numbers = [int(p) for p in parts]
     except ValueError:
-        raise InputError(f"enter numbers 1-9, not {text.strip()!r}") from None
+        raise InputError(f"enter numbers 0-8, not {text.strip()!r}") from None
     if pos.forced is None:
         if len(numbers) != 2:
-            raise InputError("enter a board (1-9) and a space (1-9), e.g. 5 4")
+            raise InputError("enter a board (0-8) and a space (0-8), e.g. 4 3")
         board, space = numbers
     elif len(numbers) == 1:
-        board, space = pos.forced + 1, numbers[0]
+        board, space = pos.forced, numbers[0]
     elif len(numbers) == 2:
         board, space = numbers
     else:
-        raise InputError(f"enter a space (1-9) on board {pos.forced + 1}")
-    reason = pos.check_move(board - 1, space - 1)
+        raise InputError(f"enter a space (0-8) on board {pos.forced}")
+    reason = pos.check_move(board, space)
     if reason is not None:
         raise InputError(reason)
-    return board - 1, space - 1
+    return board, space
 
 
 def describe_search(result: EngineResult) -> list[str]:
@@ -89,7 +91,7 @@ def describe_search(result: EngineResult) -> list[str]:
         f"States explored: {result.nodes}",
         f"Winning states: {result.wins} ({share:05.2f}%)",
         f"Search time: {round(result.seconds * 1000)} ms",
-        f"I move to board {board + 1} space {space + 1}.",
+        f"I move to board {board} space {space}.",
     ]
 
 
@@ -98,7 +100,7 @@ def describe_end(pos: Position, human: int) -> str:
     winner = pos.winner()
     if winner == 0:
         assert pos.forced is not None  # a tie: the player to move is sent to a full board
-        return f"It's a tie: {NAMES[pos.to_move]} is sent to board {pos.forced + 1}, which is full."
+        return f"It's a tie: {NAMES[pos.to_move]} is sent to board {pos.forced}, which is full."
     who = "You win!" if winner == human else "I win!"
     return f"{NAMES[winner]} has three in a row. {who}"
 
@@ -125,9 +127,9 @@ def _ask_move(
     """Ask until the player gives a legal move in ``pos``; ``None`` if they leave."""
     while True:
         if pos.forced is None:
-            write("Which board (1-9) and space (1-9) would you like to move to?")
+            write("Which board (0-8) and space (0-8) would you like to move to?")
         else:
-            write(f"Where would you like to move on board {pos.forced + 1}?")
+            write(f"Where would you like to move on board {pos.forced}?")
         line = read()
         if line is None:
             write("End of input: goodbye.")

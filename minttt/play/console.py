@@ -1,8 +1,9 @@
-"""Console play, as in 001's transcript: cells 1-9, the board after each move, and for search
-players the states explored and the time.
+"""Console play, as in 001's transcript (the board after each move, and for search players the
+states explored and the time), with cells named as everywhere in minttt: 0-8, row by row from the
+top left.
 
 >>> from minttt.game.player import RandomPlayer
->>> answers = iter(["5", "1", "9", "3", "7", "2", "4", "6", "8"])
+>>> answers = iter(["4", "0", "8", "2", "6", "1", "3", "5", "7"])
 >>> out = []
 >>> read = lambda prompt: next(answers)
 >>> result = play_console(RandomPlayer(), "X", read=read, write=out.append, seed=1)
@@ -25,22 +26,20 @@ SYMBOL = {1: "x", 2: "o"}
 
 
 def render(board: Board) -> str:
-    """001's board: free cells show their number 1-9, taken cells their letter.
+    """001's board, free cells showing their number (0-8), taken cells their letter.
 
     >>> print(render(Board.parse("....o...x")))
-    1 | 2 | 3
+    0 | 1 | 2
     -----
-    4 | o | 6
+    3 | o | 5
     -----
-    7 | 8 | x
+    6 | 7 | x
     """
     cols = board.rules.cols
     rows = []
     for r in range(board.rules.rows):
         cells = board.cells[r * cols : (r + 1) * cols]
-        rows.append(
-            " | ".join(SYMBOL[v] if v else str(r * cols + c + 1) for c, v in enumerate(cells))
-        )
+        rows.append(" | ".join(SYMBOL[v] if v else str(r * cols + c) for c, v in enumerate(cells)))
     return "\n-----\n".join(rows)
 
 
@@ -86,7 +85,7 @@ def play_console(
 
     rng = random.Random(seed)
     write("Welcome to TicTacToe!")
-    write(f"Move by entering a number 1-{rules.cells}.")
+    write(f"Move by entering a cell 0-{rules.cells - 1} (row by row from the top left).")
     side = human_side.upper() if human_side else _ask_side(read, write)
     human = HumanPlayer(read=read, write=write, prompt="")
     me = X if side == "X" else 2
@@ -108,7 +107,7 @@ def play_console(
             elapsed = time.perf_counter() - start
             for line in _stats_lines(opponent, elapsed):
                 write(line)
-            write(f"I move to space {move + 1}.")
+            write(f"I play cell {move}.")
         board = board.play(move)
         write(render(board))
     winner = board.winner()

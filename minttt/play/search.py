@@ -64,8 +64,7 @@ class SearchResult:
             position.pretty(),
             duration(self.seconds),
             f"{self.states} states explored (root not counted).",
-            f"I move to space {self.move + 1} (cell {self.move}); value {self.value:+d} "
-            f"({value} with best play).",
+            f"I play cell {self.move}; value {self.value:+d} ({value} with best play).",
             position.play(self.move).pretty(),
         ]
 

@@ -32,12 +32,10 @@ from minttt.formula.instance import Instance, instance_for
 from minttt.formula.variants import Variant, uses_arrays
 from minttt.game.graph import Graph
 from minttt.interrupt import solver_library
-from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
 from minttt.solvers.extract import all_true, extract
 from minttt.solvers.outcome import RawResult
 from minttt.solvers.pysat_drivers import pysat_binary, pysat_linear, rc2
 from minttt.solvers.solution import Solution
-from minttt.solvers.z3_drivers import z3_binary, z3_opt
 from minttt.table.model import Table, table_from_moves
 from minttt.vocabulary import Objective, Symmetry
 
@@ -70,6 +68,8 @@ def driver(name: str) -> Callable[..., RawResult[frozenset[int]]]:
     if name not in SOLVERS:
         raise InputError(f"unknown solver {name!r}: expected one of {', '.join(SOLVERS)}")
     if name.startswith("z3"):
+        from minttt.solvers.z3_drivers import z3_binary, z3_opt  # the Z3 family: asked for only
+
         return z3_binary if name == "z3-binary" else z3_opt
 
     drivers: dict[str, Callable[..., RawResult[frozenset[int]]]] = {
@@ -217,15 +217,14 @@ class SolveRun:
             row["enumeration"] = self.enumeration
         return row
 
-    def cells(self) -> list[Any]:
-        """Its row of the ``minttt solve`` table (:func:`runs_table`): text and rich Text."""
+    def cells(self, solver: bool = True) -> list[Any]:
+        """Its row of the ``minttt solve`` table (:func:`runs_table`): text and rich Text;
+        without the solver's name when the table names it once in its title."""
         from rich.text import Text
 
         s = self.solution
+        # cross-checked, optimal means both families proved it (the title names the other)
         opt = Text("yes", "green") if s.optimal else Text("no", "red")
-        if s.cross_check is not None:
-            cc = s.cross_check
-            opt.append(f" ({cc['solver']} {'agrees' if cc['agree'] else 'DISAGREES'})")
         return [
             s.variant.name,
             f"{s.variables['positions']}+{s.variables['edges']}",
@@ -233,7 +232,7 @@ class SolveRun:
             str(s.lower_bound),
             opt,
             str(s.lookups),
-            s.solver,
+            *([s.solver] if solver else []),
             f"{s.seconds:.3f}",
             str(s.calls),
         ]
@@ -250,15 +249,35 @@ class SolveRun:
 
 
 def runs_table(runs: list[SolveRun]) -> RichTable:
-    """What ``minttt solve`` prints: one row per run (size counts positions or entries)."""
+    """What ``minttt solve`` prints: one row per run (size counts positions or entries), within
+    80 columns for the 18 standard variants: no frame, the solver named once in the title when
+    every run used the same one, and a name too long for the terminal folded, never cut."""
+    from rich import box
     from rich.table import Table as RichTable
 
-    t = RichTable(title="minttt solve (size counts positions incl. terminal, or entries = lookups)")
-    columns = ("variant", "vars p+e", "size", "lower", "optimal", "lookups", "solver", "s", "calls")
+    solvers = {run.solution.solver for run in runs}
+    one = solvers.pop() if len(solvers) == 1 else None
+    checkers = sorted({r.solution.cross_check["solver"] for r in runs if r.solution.cross_check})
+    title = "minttt solve" + (f" ({one})" if one else "")
+    if checkers:
+        title += f", cross-checked by {', '.join(checkers)}: opt = both proved it"
+    t = RichTable(
+        title=title,
+        caption="size counts positions (terminal ones included) or entries; lookups: entries",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    columns = ("variant", "vars p+e", "size", "lower", "opt", "lookups", "solver", "s", "calls")
     for col in columns:
-        t.add_column(col, justify="left" if col in ("variant", "solver") else "right")
+        if col == "solver" and one:
+            continue
+        left = col in ("variant", "solver")
+        words = left or col == "opt"  # text may wrap; a number never does
+        t.add_column(col, justify="left" if left else "right", overflow="fold", no_wrap=not words)
     for run in runs:
-        t.add_row(*run.cells())
+        t.add_row(*run.cells(solver=not one))
     return t
 
 
@@ -324,6 +343,9 @@ def _enumerate(
         raise InputError(
             "cannot enumerate minimal tables: the minimum was not proven (raise --timeout)"
         )
+    # the enumeration (a SAT solver of its own, cardinality encodings) loads when asked for
+    from minttt.solvers.enumeration import enumerate_minimal_tables, pick_max_wins
+
     result = enumerate_minimal_tables(graph, solution.variant, formula, solution.size, limit=limit)
     info: dict[str, Any] = {
         "count": result.count,

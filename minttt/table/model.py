@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -35,7 +34,6 @@ from minttt.errors import InputError
 from minttt.fileio import write_text_atomic, write_texts_atomic
 from minttt.game.graph import own_play
 from minttt.game.rules import EMPTY, Board, O, Rules, X, unmap_cell
-from minttt.schema import first_problem
 from minttt.vocabulary import Criterion, Role, Symmetry
 
 if TYPE_CHECKING:
@@ -296,21 +294,47 @@ def table_from_moves(
     provenance: Mapping[str, Any] | None = None,
 ) -> Table:
     """A table from ``moves`` (hash -> move on that hash's board): canonical hashes on the
-    symmetric graph, raw hashes (a ``symmetry: none`` table) on the raw graph."""
-    raw = [
-        {"hash": h, "board": str(graph.board(h)), "move": m, "value": graph.value(h)}
-        for h, m in moves.items()
-    ]
-    return build_table(
-        role=role,
-        opening=opening,
-        criterion=criterion,
-        game=graph.rules.name,
-        raw_entries=raw,
-        provenance=dict(provenance or {}),
-        size=len(raw),
-        symmetry=Symmetry.FULL if graph.symmetric else Symmetry.NONE,
+    symmetric graph, raw hashes (a ``symmetry: none`` table) on the raw graph.
+
+    The moves are checked against the graph, which already holds every board, its canonical
+    hash and its legal moves: each hash a position of the graph, unfinished, with the table's
+    side to move, each move one of its legal moves (InputError naming the first that is not).
+    Nothing is recomputed: a solver's answer becomes a table in one pass over its entries (the
+    full check of :func:`build_table` is for files, whose hashes and boards are claims).
+    """
+    header = _check_header(Symmetry.FULL, role, criterion, graph.rules.name, None)
+    _check_opening(opening, role, header)
+    playing = Role(role)
+    entries = sorted(
+        (_graph_entry(graph, h, m, playing) for h, m in moves.items()),
+        key=lambda e: (_depth(e.board), e.hash),
     )
+    _check_root(opening, entries)
+    return Table(
+        playing,
+        opening,
+        Criterion(criterion),
+        tuple(entries),
+        dict(provenance or {}),
+        graph.rules.name,
+        Symmetry.FULL if graph.symmetric else Symmetry.NONE,
+    )
+
+
+def _graph_entry(graph: Graph, h: int, move: int, role: Role) -> Entry:
+    """The entry ``h -> move`` read off ``graph``; InputError unless the graph allows it."""
+    kids = graph.children.get(h)
+    if kids is None:
+        raise InputError(f"position {h} is not a position of the {graph.rules.name} graph")
+    board = str(graph.board(h))
+    if not kids:
+        raise InputError(f"position {h} ({board}) is a finished game; it needs no entry")
+    side = graph.to_move(h)
+    if not role.plays(side):
+        raise InputError(f"position {h} ({board}) has {'xo'[side - 1]} to move, not {role}")
+    if isinstance(move, bool) or not any(m == move for m, _ in kids):
+        raise InputError(f"cell {move!r} is not a legal move at position {h} ({board})")
+    return Entry(h, board, move, graph.value(h))
 
 
 def first_move_table(
@@ -395,6 +419,8 @@ def _check_schema(data: Any) -> None:
         if isinstance(fmt, str) and fmt.startswith("minttt-table/"):
             raise InputError(f"format: unknown version {fmt!r}; this minttt reads {FORMAT!r}")
         raise InputError(f"format: expected {FORMAT!r}, got {_short(fmt)}")
+    from minttt.schema import first_problem  # files only: a solver's table is never a file
+
     # JSON Schema's integers include 2.0; the entry checks name such a field themselves
     problem = first_problem(SCHEMA, data, strict_integers=False)
     if problem is not None:
@@ -570,7 +596,6 @@ def _check_move(where: str, move: Any, board: Board, rules: Rules) -> None:
 #: the longest table file read (characters): far above any real table (3x3: under 10 kB), and
 #: small enough that validating it takes seconds, not minutes
 MAX_TABLE_CHARS = 4_000_000
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def load_table(path: str | os.PathLike[str]) -> Table:
@@ -610,10 +635,19 @@ def table_from_json(text: str, source: str = "<table>") -> Table:
         raise InputError(f"{source}: (document): nested too deeply") from None
 
 
+def _utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (it holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check_unicode(value: Any, where: str) -> None:
     """InputError for a string holding a lone surrogate (JSON allows ``"\\ud800"``; UTF-8 not)."""
     if isinstance(value, str):
-        if _SURROGATE.search(value):
+        if not value.isascii() and not _utf8(value):
             raise InputError(f"{where or '(document)'}: holds a lone surrogate, not valid Unicode")
     elif isinstance(value, dict):
         for key, item in value.items():

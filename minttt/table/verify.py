@@ -292,12 +292,14 @@ class _SideWalk:
         if isinstance(m, bool) or not isinstance(m, int) or not 0 <= m < ncells:
             self.fail(f"illegal move {m!r}: not a cell 0-{ncells - 1}", path, cells)
         if cells[m] != EMPTY:
-            self.fail(f"illegal move {m}: the cell is occupied", path, cells)
+            self.fail(f"illegal move: cell {m} is occupied", path, cells)
         value = self.sign * self.solver.value(xm, om)
         cx, co = _after(xm, om, m, self.side)
         after = self.sign * self.solver.value(cx, co)
         if self.criterion == Criterion.OPTIMAL and after != value:
-            self.fail(f"move {m} is not optimal: value {value:+d} -> {after:+d}", path, cells)
+            self.fail(
+                f"playing cell {m} is not optimal: value {value:+d} -> {after:+d}", path, cells
+            )
         if after < min(value, 0):
             self.fail(f"move loses: {m} turns value {value:+d} into {after:+d}", path, cells)
 

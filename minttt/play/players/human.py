@@ -1,4 +1,5 @@
-"""A person at the console, in 001's format: "Where would you like to move?", cells 1-9.
+"""A person at the console, in 001's format ("Where would you like to move?"), naming a cell as
+everywhere in minttt: 0-8 on 3x3 (0..N-1 on a larger board), row by row from the top left.
 
 ``choose`` prompts until it reads a legal move: an unreadable, out-of-range or occupied answer
 re-prompts with the reason. End of input raises ``EOFError`` (and Ctrl-C ``KeyboardInterrupt``)
@@ -7,13 +8,13 @@ may play anything.
 
 >>> import random
 >>> from minttt.game.rules import Board
->>> answers = iter(["0", "abc", "5", "3"])
+>>> answers = iter(["9", "abc", "4", "2"])
 >>> shown = []
 >>> p = HumanPlayer(read=lambda prompt: next(answers), write=shown.append)
->>> p.choose(Board.parse("....x...."), random.Random(0))     # cell 3 (0-based 2) is free
+>>> p.choose(Board.parse("....x...."), random.Random(0))     # cell 2 is free
 2
 >>> shown
-['Please enter a number 1-9.', 'Please enter a number 1-9.', 'Space 5 is taken.']
+['Please enter a cell 0-8.', 'Please enter a cell 0-8.', 'Cell 4 is taken.']
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ PROMPT = "Where would you like to move? "
 
 
 class HumanPlayer(BasePlayer):
-    """Reads moves (1 = top left ... 9 = bottom right) from ``read``; messages go to ``write``."""
+    """Reads cells (0 = top left ... 8 = bottom right on 3x3) from ``read``; messages go to
+    ``write``."""
 
     name = "human"
 
@@ -53,13 +55,13 @@ class HumanPlayer(BasePlayer):
             answer = self.read(self.prompt).strip()
             # ASCII digits only ("¹".isdigit() holds), and short: int() refuses 4,300 digits
             if not (answer.isascii() and answer.isdigit() and len(answer) <= 6) or not (
-                1 <= int(answer) <= n
+                0 <= int(answer) < n
             ):
-                self.write(f"Please enter a number 1-{n}.")
+                self.write(f"Please enter a cell 0-{n - 1}.")
                 continue
-            cell = int(answer) - 1
+            cell = int(answer)
             if board.cells[cell]:
-                self.write(f"Space {answer} is taken.")
+                self.write(f"Cell {cell} is taken.")
                 continue
             return cell
 

@@ -56,7 +56,7 @@ PLAYER_HELP: dict[str, str] = {
     "alphabeta-naive-random": "001's broken randomisation (ties read off alpha-beta bounds); loses",
     "hashed-tree": "003's hashed tree (5,478 positions), uniformly among best moves",
     "symmetric-tree": "003's symmetric tree (765 positions), uniformly among best moves",
-    "human": "a person at the console (cells 1-9)",
+    "human": "a person at the console (cells 0-8)",
     "table:PATH": "a table file (minttt-table/1 JSON)",
     "module:callable": "your agent: a function from a board string (x.o......) to a cell 0-8",
     "avr:PATH": "ATmega328P firmware (minttt export --format avr) running in simavr",
