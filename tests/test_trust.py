@@ -1,0 +1,194 @@
+"""Long runs you can trust, tried as a hostile user would: an external checker that lies, cube
+checkpoints that are damaged, tampered or shared, ``--no-check`` over what a checkpoint holds, and
+time limits that must hold. Each refusal is one line (exit 2), and a checkpoint's own damage is
+never blamed on the solver."""
+
+from __future__ import annotations
+
+import json
+import lzma
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from minttt.errors import DefectError, InputError
+from minttt.proof.drat_trim import drat_trim_check
+
+UNSAT = b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
+PROOF = b"2 0\n0\n"
+
+
+def _fake_checker(tmp_path: Path, script: str) -> Path:
+    path = tmp_path / "drat-trim"
+    path.write_text("#!/bin/sh\n" + script)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def test_a_lying_drat_trim_cannot_pass_a_proof(tmp_path: Path) -> None:
+    """A binary that says VERIFIED, rewrites the CNF it was handed into an easy one and writes
+    an LRAT refutation of that: minttt's LRAT check reads minttt's own CNF and refuses it."""
+    liar = _fake_checker(
+        tmp_path,
+        'printf "p cnf 1 2\\n1 0\\n-1 0\\n" > "$1"\n'  # the copy it was handed, rewritten
+        'while [ "$1" != "-L" ]; do shift; done\n'
+        'printf "3 0 1 2 0\\n" > "$2"\n'
+        'echo "s VERIFIED"\n',
+    )
+    satisfiable = b"p cnf 2 1\n1 2 0\n"  # no proof of this can be valid
+    with pytest.raises(DefectError, match="LRAT proof fails minttt's check"):
+        drat_trim_check(liar, satisfiable, b"0\n", 60, lrat=True)
+
+
+def test_a_drat_trim_that_writes_no_lrat_fails(tmp_path: Path) -> None:
+    quiet = _fake_checker(tmp_path, 'echo "s VERIFIED"\n')
+    with pytest.raises(DefectError, match="wrote no LRAT proof"):
+        drat_trim_check(quiet, UNSAT, PROOF, 60, lrat=True)
+
+
+def test_a_drat_trim_that_does_not_verify_fails(tmp_path: Path) -> None:
+    no = _fake_checker(tmp_path, 'echo "s NOT VERIFIED"\n')
+    with pytest.raises(DefectError, match="did not verify"):
+        drat_trim_check(no, UNSAT, PROOF, 60)
+    assert os.access(no, os.X_OK)
+
+
+# ------------------------------------------------------------------- cube checkpoints, read back
+
+
+@pytest.fixture
+def folder_of_cubes(tmp_path: Path):
+    """A cube checkpoint of the pigeonhole formula with its four cubes refuted by one session,
+    written as a run writes it; ``(folder, clauses, splits)``."""
+    from proof_helpers import PHP32
+
+    from minttt.proof import drat
+    from minttt.proof.conquer import Checkpoint, RefutedCube, _digest
+    from minttt.proof.cubes import CubeSolver, decision_cubes
+
+    clauses = drat.parse_cnf(PHP32)[1]
+    splits = [[1, 2, 3]]
+    folder = tmp_path / "ck"
+    folder.mkdir()
+    with (
+        CubeSolver(clauses) as solver,
+        Checkpoint(folder, _digest(clauses), splits, lambda _m: None) as ckpt,
+    ):
+        for i, cube in enumerate(decision_cubes(splits)):
+            result = solver.refute(cube)
+            text = ("\n".join(result.proof) + "\n").encode()
+            refuted = RefutedCube(lzma.compress(text), len(text), 1, 0.1, 0.0, "ab", i)
+            ckpt.record(i, refuted)
+    return folder, clauses, splits
+
+
+def _resume(folder: Path, clauses, splits) -> tuple[set[int], list[str]]:
+    from minttt.proof.conquer import Checkpoint, _digest
+
+    said: list[str] = []
+    with Checkpoint(folder, _digest(clauses), splits, said.append) as ckpt:
+        return ckpt.done(), said
+
+
+def test_a_checkpoint_resumes_whole(folder_of_cubes) -> None:
+    done, said = _resume(*folder_of_cubes)
+    assert done == {0, 1, 2, 3} and not said
+
+
+@pytest.mark.parametrize(
+    "damage, why",
+    [
+        (lambda p: p.write_bytes(lzma.compress(b"1 0\n")), "not the file the cube checkpoint"),
+        (lambda p: p.write_bytes(p.read_bytes()[:-8]), "not the file the cube checkpoint"),
+        (lambda p: p.write_bytes(b""), "not the file the cube checkpoint"),
+        (lambda p: p.unlink(), "cannot read"),
+        (lambda p: (p.unlink(), p.symlink_to("/dev/zero")), "is a symlink"),
+    ],
+)
+def test_a_damaged_cube_proof_is_solved_again_saying_why(folder_of_cubes, damage, why) -> None:
+    """Cube 1's file swapped, truncated, emptied, gone, or a symlink to /dev/zero: cube 1 and
+    its session's later cubes are open again (cube 0 is kept), and the run says why."""
+    folder, clauses, splits = folder_of_cubes
+    damage(folder / "cube-1.drat.xz")
+    done, said = _resume(folder, clauses, splits)
+    assert done == {0}
+    assert len(said) == 1 and said[0].startswith("cube 1: its proof cube-1.drat.xz is solved again")
+    assert why in said[0]
+
+
+def _rewrite(folder: Path, change) -> None:
+    state = json.loads((folder / "cubes.json").read_text())
+    change(state)
+    (folder / "cubes.json").write_text(json.dumps(state))
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda s: s["cubes"].__setitem__("00", s["cubes"]["0"]), "00"),
+        (lambda s: s["cubes"].__setitem__("٣", s["cubes"]["0"]), "٣"),
+        (lambda s: s["cubes"].__setitem__("²", s["cubes"]["0"]), "²"),
+        (lambda s: s["cubes"]["0"].__setitem__("seconds", "soon"), "'soon' is not of type"),
+        (lambda s: s["cubes"]["0"].pop("session"), "'session' is a required property"),
+        (lambda s: s["cubes"]["0"].__setitem__("sha256", "x" * 64), "does not match"),
+        (lambda s: s.__setitem__("splits", [[[[[[1]]]]]]), "is not of type 'integer'"),
+        (lambda s: s["cubes"].__setitem__("9", s["cubes"]["0"]), "cube 9 is not one of its 4"),
+    ],
+)
+def test_a_malformed_cube_checkpoint_is_one_line_naming_the_file(
+    folder_of_cubes, change, message: str
+) -> None:
+    folder, clauses, splits = folder_of_cubes
+    _rewrite(folder, change)
+    with pytest.raises(InputError, match=message) as err:
+        _resume(folder, clauses, splits)
+    assert "\n" not in str(err.value) and str(err.value).startswith(str(folder / "cubes.json"))
+
+
+def test_a_deeply_nested_cube_checkpoint_is_one_line(folder_of_cubes) -> None:
+    folder, clauses, splits = folder_of_cubes
+    (folder / "cubes.json").write_text("[" * 100_000)
+    with pytest.raises(InputError, match="nested too deeply"):
+        _resume(folder, clauses, splits)
+
+
+def test_a_cube_checkpoint_held_by_a_run_is_refused(folder_of_cubes) -> None:
+    from minttt.proof.conquer import Checkpoint, _digest
+
+    folder, clauses, splits = folder_of_cubes
+    with (
+        Checkpoint(folder, _digest(clauses), splits, lambda _m: None),
+        pytest.raises(InputError, match="in use by another run"),
+    ):
+        _resume(folder, clauses, splits)
+
+
+def test_a_session_with_a_place_missing_is_refused_when_joining(folder_of_cubes) -> None:
+    """A session whose places are 0, 1, 3 (another run's cube took place 2 in its solver):
+    its segment at place 3 may use lemmas no segment here holds. On reading, such a session
+    is cut at the gap; among the cubes of one run, the join refuses it."""
+    from minttt.proof.conquer import Checkpoint, CubeRecord, _digest
+
+    folder, clauses, splits = folder_of_cubes
+    with Checkpoint(folder, _digest(clauses), splits, lambda _m: None) as ckpt:
+        record = ckpt.cubes[3]
+        ckpt.cubes[3] = CubeRecord(**{**record.to_dict(), "sequence": 7})
+        with pytest.raises(DefectError, match="has no cube at place 3"):
+            ckpt.order()
+
+
+def test_a_checkpoint_of_an_older_format_is_read_with_its_proofs_bounded(folder_of_cubes) -> None:
+    """minttt-cubes/2 recorded no SHA-256: its proofs are read, within a bound, and checked by
+    the joined proof's check."""
+    folder, clauses, splits = folder_of_cubes
+
+    def older(state: dict) -> None:
+        state["format"] = "minttt-cubes/2"
+        for record in state["cubes"].values():
+            del record["sha256"], record["bytes"]
+
+    _rewrite(folder, older)
+    done, said = _resume(folder, clauses, splits)
+    assert done == {0, 1, 2, 3} and not said
