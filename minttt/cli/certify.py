@@ -198,16 +198,16 @@ def _record(c: Any) -> dict[str, Any]:
 def _line(c: Any) -> str:
     """A certificate in one line: the minimum, the proof and its check."""
     r = c.record
-    if "checked_by" in r:
-        checked = f"{r['lemmas']:,} lemmas checked by {r['checked_by']} in {r['check_seconds']} s)"
-        checked += ", table verified"
-    elif c.check:
+    if c.check:
         checked = (
             f"{c.check.core_lemmas:,}/{r['lemmas']:,} lemmas checked in "
             f"{c.check_seconds:.2f} s), table verified"
         )
+    elif r.get("checked_by"):
+        checked = f"{r['lemmas']:,} lemmas checked by {r['checked_by']} in {r['check_seconds']} s)"
+        checked += ", table verified"
     else:
-        checked = f"{r['lemmas']:,} lemmas, not checked), table verified"
+        checked = f"{r['lemmas']:,} lemmas, NOT CHECKED), table verified"
     return (
         f"{r['variant']}: minimum {r['minimum']}, UNSAT at {r['bound']} "
         f"(proof {r['proof_bytes_uncompressed']:,} B{'' if r['shipped'] else ', not shipped'}, "

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from minttt.errors import DefectError, InputError
 from minttt.fileio import write_many_atomic
@@ -341,8 +341,20 @@ def build_certificate(
     cert = Certificate(record, solve_seconds, files)
     timed = arrays or cubes is not None
     # segments read back from a checkpoint were not made by this run: checked whatever --no-check
-    resumed = cube_figures is not None and cube_figures["from_checkpoint"] > 0
-    return checked(cert, cnf, proof, check=check or resumed, drat_trim=drat_trim, record=timed)
+    read_back = None
+    if cube_figures is not None and cube_figures["from_checkpoint"] and cubes is not None:
+        read_back = (
+            f"{cube_figures['from_checkpoint']} cube proofs read back from {cubes.checkpoint}"
+        )
+    return checked(
+        cert,
+        cnf,
+        proof,
+        check=check or read_back is not None,
+        drat_trim=drat_trim,
+        record=timed,
+        read_back=read_back,
+    )
 
 
 def checked(
@@ -353,29 +365,48 @@ def checked(
     check: bool,
     drat_trim: Path | None,
     record: bool = False,
+    read_back: str | None = None,
 ) -> Certificate:
     """``cert`` with its proof checked: by drat-trim when given, then drat-trim's LRAT by
     :mod:`minttt.lrat` (both recorded in the index with their seconds), else with ``check`` by
-    :mod:`minttt.drat` (recorded only with ``record``: the standard certificates' index holds no
-    timing); DefectError if the proof fails."""
+    :mod:`minttt.drat` (its seconds recorded only with ``record``: the standard certificates'
+    index holds no timing); DefectError if the proof fails, InputError when it holds segments
+    ``read_back`` from a checkpoint (the checkpoint's damage, not the solver's). A proof nobody
+    checked is recorded so (``checked_by`` null): no index record of an unchecked proof looks
+    like a checked one."""
     name = cert.record["variant"]
     if drat_trim is not None:
-        verdict = drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, lrat=True)
+        try:
+            verdict = drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, lrat=True)
+        except DefectError as exc:
+            _blame(name, str(exc), read_back)
         cert.record["checked_by"] = f"{verdict['checker']}; its LRAT by {verdict['lrat_checker']}"
         cert.record["check_seconds"] = round(verdict["seconds"], 1)
         cert.record["lrat_seconds"] = round(verdict["lrat_seconds"], 1)
         return replace(cert, check_seconds=verdict["seconds"])
     if not check:
+        cert.record["checked_by"] = None
         return cert
     t0 = time.perf_counter()
     result = drat.check(cnf, proof)
     check_seconds = time.perf_counter() - t0
     if not result.valid:
-        raise DefectError(f"{name}: CaDiCaL's proof fails the check: {result.message}")
+        _blame(name, f"the proof fails the check: {result.message}", read_back)
+    cert.record["checked_by"] = "minttt check-proof (minttt.drat)"
     if record:
-        cert.record["checked_by"] = "minttt check-proof (minttt.drat)"
         cert.record["check_seconds"] = round(check_seconds, 1)
     return replace(cert, check=result, check_seconds=check_seconds)
+
+
+def _blame(name: str, failure: str, read_back: str | None) -> NoReturn:
+    """A failed check: the checkpoint's damage when the proof holds segments read back from it
+    (InputError, exit 2), else a defect of the proof CaDiCaL made (DefectError, exit 1)."""
+    if read_back is not None:
+        raise InputError(
+            f"{name}: {failure}; the proof holds {read_back}: delete that folder to solve the "
+            "cubes again"
+        )
+    raise DefectError(f"{name}: CaDiCaL's proof fails: {failure}")
 
 
 def certify_all(
