@@ -192,3 +192,87 @@ def test_a_checkpoint_of_an_older_format_is_read_with_its_proofs_bounded(folder_
     _rewrite(folder, older)
     done, said = _resume(folder, clauses, splits)
     assert done == {0, 1, 2, 3} and not said
+
+
+# ------------------------------------------------------- bounds: "proven" only from evidence
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bounds_copy(tmp_path: Path, change) -> Path:
+    """results/games and the m,n,k certificate index copied, bounds.json changed."""
+    import shutil
+
+    games = tmp_path / "results" / "games"
+    shutil.copytree(ROOT / "results" / "games", games)
+    proofs = tmp_path / "results" / "proofs" / "mnk"
+    shutil.copytree(ROOT / "results" / "proofs" / "mnk", proofs)
+    bounds = json.loads((games / "bounds.json").read_text())
+    change(bounds)
+    (games / "bounds.json").write_text(json.dumps(bounds))
+    return games / "bounds.json"
+
+
+X444 = "first-any-lookup-entries@mnk:4,4,4"
+O343 = "second-lookup-entries@mnk:3,4,3"
+
+
+def _lower(name: str, lower: int, method: str, evidence: str = "x"):
+    def change(bounds: dict) -> None:
+        record = bounds["variants"][name]
+        record["lower"], record["lower_by"] = lower, {"method": method, "evidence": evidence}
+        record["optimal"] = lower >= record["upper"]
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            lambda b: b["opening_decomposition"][1].__setitem__("lower", 5000),
+            "the decomposition's lower bound 5000 is above 1828",
+        ),
+        (_lower(X444, 1828, "certificate"), "no checked certificate"),
+        (_lower(X444, 231, "openings"), "the decomposition says 230"),
+        (_lower(X444, 1900, "rc2"), "are not 0 <= lower <= upper"),
+        (
+            lambda b: b["variants"][O343].__setitem__("optimal", False),
+            "optimal is False, its bounds 189 .. 189",
+        ),
+        (lambda b: b["variants"][O343].pop("lower_by"), "'lower_by' is a required property"),
+    ],
+)
+def test_a_tampered_bounds_file_is_refused(tmp_path: Path, change, message: str) -> None:
+    from minttt.report.bounds import load_bounds
+
+    with pytest.raises(InputError, match=message):
+        load_bounds(_bounds_copy(tmp_path, change))
+
+
+def test_a_lower_bound_that_meets_the_table_is_not_called_proven_without_a_certificate(
+    tmp_path: Path,
+) -> None:
+    """A lower bound set equal to the upper one, by RC2 (so the file says): the bounds meet,
+    and the report says so, but "proven" needs a checked certificate."""
+    from minttt.report.bounds import load_bounds, scale_markdown
+
+    bounds = load_bounds(_bounds_copy(tmp_path, _lower(X444, 1828, "rc2")))
+    row = next(line for line in scale_markdown(bounds) if "| 4x4 k=4 | first (X) |" in line)
+    assert "| met, not certified |" in row and "| proven |" not in row
+    certified = next(line for line in scale_markdown(bounds) if "| 3x4 k=3 | second (O) |" in line)
+    assert "| 189 | certificate | 189 |" in certified and "| proven |" in certified
+
+
+def test_an_unchecked_certificate_proves_nothing(tmp_path: Path) -> None:
+    from minttt.report.bounds import load_bounds
+
+    path = _bounds_copy(tmp_path, lambda b: None)
+    index = tmp_path / "results" / "proofs" / "mnk" / "index.json"
+    data = json.loads(index.read_text())
+    for record in data["certificates"]:
+        if record["variant"] == O343:
+            record["checked_by"] = None
+    index.write_text(json.dumps(data))
+    with pytest.raises(InputError, match="no checked certificate"):
+        load_bounds(path)
