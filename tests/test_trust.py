@@ -276,3 +276,76 @@ def test_an_unchecked_certificate_proves_nothing(tmp_path: Path) -> None:
     index.write_text(json.dumps(data))
     with pytest.raises(InputError, match="no checked certificate"):
         load_bounds(path)
+
+
+# ------------------------------------------------------ certificates anyone can re-check
+
+
+@pytest.fixture(scope="module")
+def cube_certificate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """3x3 O's certificate by cube and conquer on a local cluster: its index names its session
+    record."""
+    from typer.testing import CliRunner
+
+    from minttt.cli import app
+
+    out = tmp_path_factory.mktemp("cert")
+    done = CliRunner().invoke(
+        app, ["certify", "second-lookup-entries", "--out", str(out), "--cubes", "2"]
+    )
+    assert done.exit_code == 0, done.output
+    return out
+
+
+def _audit(out: Path, *args: str):
+    from typer.testing import CliRunner
+
+    from minttt.cli import app
+
+    return CliRunner().invoke(
+        app, ["certify", "second-lookup-entries", "--out", str(out), "--audit", *args]
+    )
+
+
+@pytest.mark.slow  # a local cluster, then replays
+def test_a_cube_certificate_replays_session_by_session(cube_certificate: Path) -> None:
+    record = json.loads((cube_certificate / "index.json").read_text())["certificates"][0]
+    sessions = json.loads((cube_certificate / record["sessions"]).read_text())
+    assert sessions["format"] == "minttt-sessions/1" and sessions["solver"].startswith("CaDiCaL")
+    assert sum(len(s) for s in sessions["sessions"]) == record["cubes"]["count"]
+    whole = _audit(cube_certificate, "100", "--json")
+    assert whole.exit_code == 0, whole.output
+    verdict = json.loads(whole.stdout)
+    assert verdict["kind"] == "full replay" and verdict["valid"]
+    assert verdict["checked_by"] == ["minttt.drat"]
+    sample = json.loads(_audit(cube_certificate, "1", "--prefix", "1", "--json").stdout)
+    assert sample["kind"] == "sample" and sample["replayed"][0]["cubes"] == 1
+
+
+@pytest.mark.slow
+def test_an_audit_finds_a_segment_that_is_not_the_recorded_one(
+    cube_certificate: Path, tmp_path: Path
+) -> None:
+    import hashlib
+    import shutil
+
+    out = tmp_path / "cert"
+    shutil.copytree(cube_certificate, out)
+    index = json.loads((out / "index.json").read_text())
+    record = index["certificates"][0]
+    path = out / record["sessions"]
+    sessions = json.loads(path.read_text())
+    sessions["sessions"][0][0][2] = "0" * 64  # the first segment's hash, changed
+    data = json.dumps(sessions).encode()
+    path.write_bytes(data)
+    tampered = _audit(out, "100")
+    assert tampered.exit_code == 2 and "is not the file the record names" in tampered.stderr
+    record["sessions_sha256"] = hashlib.sha256(data).hexdigest()  # the record made to match
+    (out / "index.json").write_text(json.dumps(index))
+    lying = _audit(out, "100")
+    assert lying.exit_code == 1 and "replays to another proof" in lying.stderr
+
+
+def test_a_certificate_without_sessions_cannot_be_audited(tmp_path: Path) -> None:
+    done = _audit(Path(__file__).resolve().parent.parent / "results" / "proofs", "1")
+    assert done.exit_code == 2 and "no session record" in done.stderr

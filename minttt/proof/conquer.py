@@ -392,10 +392,27 @@ def conquer(
             "load_seconds": round(sum(r.load_seconds for r in records), 2),
             "through_sub_cubes": sum(1 for r in records if r.sub_depth),
         }
-        return [ckpt.proof(i) for i in ckpt.order()], figures
+        segments = [ckpt.proof(i) for i in ckpt.order()]
+        figures["session_log"] = session_log(ckpt, segments)
+        return segments, figures
+
+
+def session_log(ckpt: Checkpoint, segments: list[list[str]]) -> list[list[list[Any]]]:
+    """Each solver session of a finished run, in the order its segments hold: per cube, in the
+    order its solver refuted them, ``[cube, sub_depth, SHA-256 of its segment's text]`` (what
+    replaying the session must give again, :mod:`minttt.proof.audit`)."""
+    log: dict[str, list[list[Any]]] = {}
+    for index, lines in zip(ckpt.order(), segments, strict=True):
+        record = ckpt.cubes[index]
+        text = ("\n".join(lines) + "\n").encode("ascii")
+        log.setdefault(record.session, []).append(
+            [index, record.sub_depth, hashlib.sha256(text).hexdigest()]
+        )
+    return list(log.values())
 
 
 __all__ = [
+    "session_log",
     "CUBES_FORMAT",
     "Checkpoint",
     "CubeRecord",

@@ -21,6 +21,7 @@ from minttt.errors import DefectError, InputError
 from minttt.proof import drat, lrat
 
 CHECKER = "drat-trim (backward)"
+DRAT_TRIM_LIMIT = 20_000.0  # seconds for drat-trim's -t
 LRAT_CHECKER = "minttt check-proof --lrat (minttt.lrat)"
 _CORE = re.compile(r"^c (\d+) of (\d+) (clauses|lemmas) in core", re.MULTILINE)
 
@@ -103,4 +104,11 @@ def lrat_check(cnf: bytes, lrat_path: Path) -> dict[str, Any]:
     }
 
 
-__all__ = ["CHECKER", "LRAT_CHECKER", "drat_trim_check", "lrat_check", "parse_summary"]
+__all__ = [
+    "CHECKER",
+    "DRAT_TRIM_LIMIT",
+    "LRAT_CHECKER",
+    "drat_trim_check",
+    "lrat_check",
+    "parse_summary",
+]

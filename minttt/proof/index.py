@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.fileio import write_text_atomic
+from minttt.fileio import read_regular, write_text_atomic
 from minttt.formula.variants import Variant, certificate_variants
 from minttt.proof import drat
 from minttt.proof.cnf import CARD_ENCODING
@@ -29,6 +29,8 @@ INDEX = "index.json"
 # format 2: every CNF comment line at most proof.cnf.MAX_COMMENT bytes (the bounded literals over
 # several "c objective" lines); format 1 wrote them on one line, which lrat-check stops reading at
 INDEX_FORMAT = "minttt-certificates/2"
+MAX_SESSIONS = 1 << 26  # bytes of a certificate's session record
+SESSIONS_FORMAT = "minttt-sessions/1"  # a cube-and-conquer certificate's session record
 INDEX_SCHEMA = "certificate-index.schema.json"  # in minttt/schemas/
 #: the record of the second check (``scripts/second_check.py``): drat-trim and minttt.lrat on
 #: every certificate, in ``results/proofs/``
@@ -63,6 +65,10 @@ def check_record(folder: Path, record: dict[str, Any]) -> None:
         data = drat.read_bytes(folder / str(record[field]), text=field == "cnf")
         if hashlib.sha256(data).hexdigest() != record[key]:
             raise InputError(f"{where}: {record[field]} is not the file the record names")
+    if record.get("sessions") is not None:
+        data = read_regular(folder / str(record["sessions"]), max_bytes=MAX_SESSIONS)
+        if hashlib.sha256(data).hexdigest() != record.get("sessions_sha256"):
+            raise InputError(f"{where}: {record['sessions']} is not the file the record names")
     table = load_table(folder / str(record.get("table")))
     if variant.objective is Objective.ENTRIES and table.size != minimum:
         raise InputError(f"{where}: its table has {table.size} entries, not {minimum}")
