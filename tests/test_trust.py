@@ -349,3 +349,80 @@ def test_an_audit_finds_a_segment_that_is_not_the_recorded_one(
 def test_a_certificate_without_sessions_cannot_be_audited(tmp_path: Path) -> None:
     done = _audit(Path(__file__).resolve().parent.parent / "results" / "proofs", "1")
     assert done.exit_code == 2 and "no session record" in done.stderr
+
+
+# ------------------------------------------------------------------------- time limits
+
+
+def test_a_long_phase_is_never_silent(monkeypatch) -> None:
+    import time
+
+    import minttt.bounds.runs as runs
+
+    monkeypatch.setattr(runs, "HEARTBEAT", 0.05)
+    said: list[str] = []
+    with runs.heartbeat(said.append, "building"):
+        time.sleep(0.3)
+    assert said[0] == "  building ..." and len(said) >= 3
+    assert all(line.startswith("  building ... ") for line in said[1:])
+
+
+def test_a_verification_out_of_time_is_not_a_verdict() -> None:
+    from minttt.table.verify_timed import verify_within
+    from minttt.web.sample import sample_table
+
+    table = sample_table()
+    assert verify_within(table, 0) is None
+    assert verify_within(table, 120) == (True, "None")
+    assert verify_within(table, None) == (True, "None")
+
+
+def test_rc2_out_of_time_while_loading_is_no_answer_and_no_bound() -> None:
+    from minttt.formula.arrays import encode_arrays
+    from minttt.formula.variants import Variant
+    from minttt.game.arrays import build_array_graph
+    from minttt.solvers.arrays import rc2_arrays
+
+    variant = Variant.parse("second-lookup-entries@mnk:3,4,3")
+    outcome = rc2_arrays(encode_arrays(build_array_graph(variant.rules), variant), timeout=0)
+    assert outcome.model is None and outcome.timed_out and outcome.lower == 0
+    assert outcome.calls == 0
+
+
+def test_a_run_whose_time_is_gone_stops_without_a_table(tmp_path: Path) -> None:
+    """The clock starts after the checked checkpoint: with no time left after the graph and
+    formula, the run keeps nothing it could not verify and says it stopped."""
+    from minttt.bounds.runs import long_solve
+    from minttt.formula.variants import Variant
+
+    said: list[str] = []
+    variant = Variant.parse("second-lookup-entries@mnk:3,4,3")
+    state = long_solve(variant, tmp_path / "c.json", time_limit=1e-6, say=said.append)
+    assert state.upper is None and state.history[-1][3] == "time limit"
+    assert any("the game graph and the formula ..." in line for line in said)
+
+
+def test_a_search_with_no_time_runs_no_round(tmp_path: Path, monkeypatch) -> None:
+    import minttt.bounds.search as search
+    from minttt.formula.variants import Variant
+    from minttt.game.arrays import build_array_graph
+
+    class NoCluster:
+        def __init__(self, *args: object) -> None:
+            pass
+
+        def __enter__(self) -> object:
+            class Client:
+                def nthreads(self) -> dict[str, int]:
+                    return {"w": 1}
+
+            return Client()
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+    monkeypatch.setattr(search, "DaskCluster", NoCluster)
+    monkeypatch.setattr(search, "scatter", lambda client, data: data)
+    variant = Variant.parse("second-lookup-entries")
+    graph = build_array_graph(variant.rules)
+    assert search.search_portfolio(variant, None, graph=graph, seconds=0, rounds=1000) == []
