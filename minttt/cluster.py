@@ -12,6 +12,8 @@ pass ``--scheduler ADDRESS`` to the command.
 from __future__ import annotations
 
 import os
+import socket
+import time
 import uuid
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -39,6 +41,67 @@ def check_workers(workers: int) -> int:
     return workers
 
 
+#: how long a scheduler has to say hello (Dask's handshake comes the moment it accepts)
+HELLO_SECONDS = 10.0
+#: how long Dask's client has to connect once the scheduler said hello
+CONNECT_SECONDS = 20.0
+
+
+class ClusterLost(InputError):
+    """The cluster lost every worker (or the scheduler) in the middle of a run: one line, exit 2;
+    what was finished is in the run's checkpoint."""
+
+
+def scheduler_address(address: str) -> tuple[str, int]:
+    """``(host, port)`` of ``tcp://HOST:PORT`` or ``HOST:PORT``; InputError in one line for any
+    other scheme (``tls://``, ``ucx://``, ``ws://``: not supported here) or a malformed address.
+
+    >>> scheduler_address("tcp://127.0.0.1:8786"), scheduler_address("node7:8786")
+    (('127.0.0.1', 8786), ('node7', 8786))
+    """
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme != "tcp":
+        raise InputError(f"--scheduler {address}: only tcp:// addresses are supported")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not host or not port.isascii() or not port.isdigit() or int(port) > 65535:
+        raise InputError(f"--scheduler {address}: expected tcp://HOST:PORT")
+    return host.strip("[]"), int(port)
+
+
+def say_hello(address: str, seconds: float = HELLO_SECONDS) -> None:
+    """InputError in one line unless a Dask scheduler answers at ``address`` within ``seconds``:
+    it accepts the connection and sends Dask's handshake at once (a port that accepts and says
+    nothing, or speaks another protocol, would keep Dask's client waiting for minutes)."""
+    host, port = scheduler_address(address)
+    deadline = time.monotonic() + seconds
+    try:
+        sock = socket.create_connection((host, port), timeout=seconds)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise InputError(f"--scheduler {address}: cannot connect ({reason})") from None
+    data = b""
+    with sock:
+        while b"pickle-protocol" not in data and len(data) < 4096:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            sock.settimeout(left)
+            try:
+                chunk = sock.recv(4096)
+            except OSError:  # the time ran out, or the peer reset the connection
+                break
+            if not chunk:
+                break
+            data += chunk
+    if b"pickle-protocol" not in data:
+        raise InputError(
+            f"--scheduler {address}: no Dask scheduler answers there (no handshake in "
+            f"{seconds:g} s)"
+        )
+
+
 class DaskCluster:
     """A Dask client on ``scheduler``, or on a local cluster of ``workers`` single-threaded
     processes made for the run and closed with it (a context manager)."""
@@ -46,6 +109,8 @@ class DaskCluster:
     def __init__(self, workers: int = 2, scheduler: str | None = None) -> None:
         if scheduler is None:
             check_workers(workers)
+        else:
+            scheduler_address(scheduler)
         self.workers, self.scheduler = workers, scheduler
         self.cluster: Any = None
         self.client: Any = None
@@ -59,8 +124,9 @@ class DaskCluster:
                 'Dask distributed is not installed: pip install "minttt[cluster]"'
             ) from None
         if self.scheduler is not None:
+            say_hello(self.scheduler)
             try:
-                self.client = Client(self.scheduler, timeout=30)
+                self.client = Client(self.scheduler, timeout=CONNECT_SECONDS)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise InputError(f"--scheduler {self.scheduler}: cannot connect ({exc})") from None
         else:
@@ -98,8 +164,12 @@ def fan_out(
     """Run ``function(*args)`` for each task on the cluster and hand each result to
     ``on_result(key, result)`` as it arrives (a worker's exception is raised here); whatever is
     still running is cancelled on the way out (an error, Ctrl-C). Every task's key is new (no
-    result is shared with another run on the same cluster)."""
+    result is shared with another run on the same cluster). :class:`ClusterLost` when the
+    cluster loses its workers or its scheduler on the way."""
     from distributed import as_completed
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+    from distributed.scheduler import KilledWorker
 
     run = uuid.uuid4().hex
     futures = {
@@ -109,6 +179,8 @@ def fan_out(
     try:
         for future in as_completed(futures):
             on_result(futures[future], future.result())
+    except (FutureCancelledError, KilledWorker, CommClosedError) as exc:
+        raise ClusterLost(f"the cluster lost its workers ({type(exc).__name__})") from None
     finally:
         client.cancel(list(futures))
 
@@ -119,4 +191,13 @@ def scatter(client: Client, data: Any) -> Any:
     return client.scatter(data, broadcast=True, hash=False)
 
 
-__all__ = ["DaskCluster", "check_workers", "fan_out", "max_workers", "scatter"]
+__all__ = [
+    "ClusterLost",
+    "DaskCluster",
+    "check_workers",
+    "fan_out",
+    "max_workers",
+    "say_hello",
+    "scatter",
+    "scheduler_address",
+]

@@ -47,7 +47,6 @@ PROOFS = RESULTS / "proofs" / "raw"
 METHODS = ("drat", "z3")
 MINTTT_CHECKER = "minttt.drat"
 #: seconds drat-trim may take on one proof (the call's own limit still applies)
-DRAT_TRIM_LIMIT = 20_000
 
 
 #: raw openings that have a name: ``corner`` is cell 0, ``edge`` cell 1 (README: --symmetry none)
@@ -91,7 +90,7 @@ def _drat(name: str, k: int, drat_trim: Path | None = None) -> dict[str, Any]:
     from minttt.proof import drat
     from minttt.proof.certify import MAX_SHIPPED_PROOF, compress, prove_unsat
     from minttt.proof.cnf import cnf_text
-    from minttt.proof.drat_trim import drat_trim_check
+    from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
 
     formula = _formula(name)
     cnf = cnf_text(formula, k).encode("ascii")

@@ -23,6 +23,7 @@ from minttt.bounds.state import checkpoint_store, read_state
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.variants import Variant
 from minttt.render.bounds import bounds_plot
+from minttt.report.bounds import CERTIFICATES, certified
 
 RUNS: tuple[tuple[str, str, float], ...] = (  # game, role, seconds
     ("mnk:3,4,3", "first", 60.0),
@@ -40,6 +41,60 @@ LP_RUNS: tuple[tuple[str, str, float], ...] = (  # the LP relaxation (scipy, if 
 )
 OPENINGS: tuple[tuple[str, float], ...] = (("mnk:4,4,3", 60.0), ("mnk:4,4,4", 240.0))
 SEED = 0
+
+
+#: the checkpoint's history events that raise the lower bound, and the method each names
+EVENTS = {
+    "rc2 lower bound": "rc2",
+    "proven": "rc2",
+    "per-level minima": "per-level minima",
+    "mip dual bound": "mip dual bound",
+}
+KEYS = ("upper", "greedy_entries", "tree_dp", "seconds", "runs", "table", "levels", "mip")
+
+
+def _record(name: str, st, split: dict | None, proofs: dict[str, int]) -> dict:
+    """A variant's bounds.json record: its best lower bound with what proves it (a checked
+    certificate, the decomposition by opening, or the checkpoint's run), ``optimal`` exactly
+    when the bounds meet."""
+    lower, lower_by = (
+        st.lower,
+        {
+            "method": _method(st),
+            "evidence": f"checkpoint {_stem(name)}.json, {st.lower_by or 'its history'}",
+        },
+    )
+    if split is not None and split["lower"] > lower:
+        lower = split["lower"]
+        lower_by = {
+            "method": "openings",
+            "evidence": f"opening_decomposition: RC2 on each canonical opening, "
+            f"{split['seconds_each']:g} s each",
+        }
+    if st.upper is not None and proofs.get(name) == st.upper:
+        lower = st.upper
+        lower_by = {"method": "certificate", "evidence": f"{CERTIFICATES}: {name}, checked"}
+    doc = st.to_dict()
+    record = {"lower": lower, "lower_by": lower_by}
+    record |= {k: doc.get(k) for k in KEYS}
+    record["optimal"] = st.upper is not None and lower >= st.upper
+    record["history"] = doc["history"]
+    return record
+
+
+def _method(st) -> str:
+    """The method behind a checkpoint's lower bound: named by the run that raised it, else by
+    the first event of its history that reached it (RC2 when none says otherwise)."""
+    if st.lower_by:
+        return st.lower_by.split(",")[0]
+    for _seconds, lower, _upper, event in st.history:
+        if lower == st.lower:
+            return EVENTS.get(str(event), "rc2")
+    return "rc2"
+
+
+def _stem(name: str) -> str:
+    return name.replace("@", "_").replace(":", "").replace(",", "")
 
 
 def variant(game: str, role: str) -> Variant:
@@ -84,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     states = {}
     for game, role, limit in RUNS:
         v = variant(game, role)
-        path = args.out / f"{v.name.replace('@', '_').replace(':', '').replace(',', '')}.json"
+        path = args.out / f"{_stem(v.name)}.json"
         if args.lp or (args.only and args.only not in v.name):
             with checkpoint_store(path) as store:  # kept as it is (run before)
                 states[v.name] = read_state(store, v)
@@ -142,26 +197,12 @@ def main(argv: list[str] | None = None) -> int:
         decomposition = [d for d in decomposition if d["variant"] != v.name]
         say(f"{v.name}: decomposition by opening")
         decomposition.append(opening_bounds(v, limit * args.limit_scale, say=say).to_dict())
+    proofs = certified(args.out.parent / CERTIFICATES)
+    splits = {d["variant"]: d for d in decomposition}
     summary = {
         "seed": SEED,
         "variants": {
-            name: {
-                k: st.to_dict().get(k)
-                for k in (
-                    "lower",
-                    "upper",
-                    "optimal",
-                    "greedy_entries",
-                    "tree_dp",
-                    "seconds",
-                    "runs",
-                    "table",
-                    "levels",
-                    "mip",
-                    "history",
-                )
-            }
-            for name, st in states.items()
+            name: _record(name, st, splits.get(name), proofs) for name, st in states.items()
         },
         "opening_decomposition": decomposition,
         "lp_relaxation": lp_rows,

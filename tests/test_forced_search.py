@@ -91,13 +91,13 @@ def test_forced_search_from_a_table_starts_there():
 @pytest.mark.parametrize("method", ["lns", "forced"])
 def test_portfolio_on_a_local_cluster_of_two_workers(method):
     variant = Variant.parse("second-lookup-entries")
+    graph = build_array_graph(variant.rules)
     results = search_portfolio(
-        variant, None, seconds=6, seeds=(0, 1), rounds=2, workers=2, method=method
+        variant, None, graph=graph, seconds=40, seeds=(0, 1), rounds=2, workers=2, method=method
     )
     assert sorted((r.round, r.seed) for r in results) == [(0, 0), (0, 1), (1, 1000), (1, 1001)]
     best_first = min(len(r.table) for r in results if r.round == 0)
     assert all(len(r.table) <= best_first for r in results if r.round == 1)  # restarts from best
-    graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
     for r in results:
         assert len(r.table) >= MINIMA[variant.name]

@@ -20,7 +20,7 @@ from minttt.formula.arrays import ArrayFormula
 from minttt.game.arrays import ArrayGraph
 from minttt.solvers.arrays import BoundedSAT, array_table, moves_from_model
 from minttt.table.model import Table
-from minttt.table.verify import verify_table
+from minttt.table.verify_timed import verify_within
 
 
 @dataclass
@@ -42,8 +42,9 @@ def hinted_descent(
     say: Callable[[str], None] = print,
 ) -> Descent:
     """Improve the table ``chosen`` by SAT calls with phases (see the module docstring);
-    ``time_limit`` includes loading the formula. DefectError if a table it finds fails the
-    exhaustive verifier."""
+    ``time_limit`` includes loading the formula and verifying each table found (a table not
+    verified in the time left ends the descent, not kept). DefectError if a table it finds fails
+    the exhaustive verifier."""
 
     start = time.perf_counter()
     out = Descent(len(chosen))
@@ -64,11 +65,12 @@ def hinted_descent(
                 break
             best = moves_from_model(graph, formula, model)
             table = array_table(graph, formula, best, {"solver": "minicard, hinted descent"})
-            report = verify_table(table)
-            if not report.ok:
-                raise DefectError(
-                    f"hinted descent: a table failed verification: {report.counterexample}"
-                )
+            verdict = verify_within(table, time_limit - (time.perf_counter() - start))
+            if verdict is None:
+                say(f"  hinted: a {table.size}-entry table not verified in time, not kept")
+                break
+            if not verdict[0]:
+                raise DefectError(f"hinted descent: a table failed verification: {verdict[1]}")
             out.best = table
             out.sizes.append((round(time.perf_counter() - start, 1), table.size))
             say(f"  hinted: {table.size} entries after {out.sizes[-1][0]} s")

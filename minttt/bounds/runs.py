@@ -7,6 +7,12 @@ refused in one line (the store's lock). The solver's internal state (RC2's cores
 resumed run re-derives its cores, usually faster than the first time, and reports a bound only
 when it beats the saved one.
 
+Time limits are honest: a run's clock starts once its checkpoint has been read and checked (a
+saved table is verified again first), and everything after counts: the graph and formula, the
+greedy table, each verification (in a process of its own, stopped when the time is up: a table
+not verified in time is not kept), RC2's loading and search. A line is printed at least every
+:data:`HEARTBEAT` seconds while the run works.
+
 Five runs, one instance each (:func:`minttt.formula.instance.instance_for`):
 :func:`long_solve` (greedy table, then RC2), :func:`level_lower` (per-level minima),
 :func:`mip_lower` (HiGHS's branch and bound), :func:`hinted_upper` (a SAT descent from the table),
@@ -15,8 +21,10 @@ Five runs, one instance each (:func:`minttt.formula.instance.instance_for`):
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
@@ -39,9 +47,32 @@ from minttt.game.arrays import ArrayGraph
 from minttt.game.rules import X
 from minttt.solvers.arrays import array_table, moves_from_model, moves_from_table, rc2_arrays
 from minttt.table.model import Table
-from minttt.table.verify import verify_table
+from minttt.table.verify_timed import verify_within
 
 Say = Callable[[str], None]
+#: the longest silence of a working run (seconds)
+HEARTBEAT = 5.0
+
+
+@contextmanager
+def heartbeat(say: Say, what: str) -> Iterator[None]:
+    """Say ``what`` now, and again every :data:`HEARTBEAT` seconds until the block ends (a long
+    phase is never silent)."""
+    start = time.perf_counter()
+    say(f"  {what} ...")
+    done = threading.Event()
+
+    def beat() -> None:
+        while not done.wait(HEARTBEAT):
+            say(f"  {what} ... {time.perf_counter() - start:.0f} s")
+
+    thread = threading.Thread(target=beat, name="minttt-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 class BoundsRun:
@@ -49,8 +80,12 @@ class BoundsRun:
     state, the clock across runs, the variant's instance (array form), and the one way a bound
     or a table gets in (a table only once it passed the exhaustive verifier)."""
 
-    def __init__(self, variant: Variant, checkpoint: Path, say: Say) -> None:
+    def __init__(
+        self, variant: Variant, checkpoint: Path, say: Say, seconds: float | None = None
+    ) -> None:
         self.variant, self.checkpoint, self.say = variant, checkpoint, say
+        self.seconds = seconds  # this run's time (None: no limit), from the checked checkpoint
+        self.deadline: float | None = None
         self.store = checkpoint_store(checkpoint)
         self.state = BoundsState(variant.name)
         # what this run proves: "optimal" is claimed only from this, never from the file (an
@@ -68,7 +103,13 @@ class BoundsRun:
         except BaseException:
             self.store.release()
             raise
+        if self.seconds is not None:
+            self.deadline = time.perf_counter() + self.seconds
         return self
+
+    def left(self) -> float | None:
+        """Seconds left of this run's time (``None``: no limit; never below 0)."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
 
     def __exit__(self, *exc: object) -> None:
         self.store.release()
@@ -81,7 +122,8 @@ class BoundsRun:
         self.origin = time.perf_counter() - float(state.seconds)
         if state.table is None:
             return
-        self.saved = read_table(self.store, state, self.variant)
+        with heartbeat(self.say, f"{self.checkpoint}: checking its table {state.table}"):
+            self.saved = read_table(self.store, state, self.variant)
         if self.saved is None:
             self.say(
                 f"{self.checkpoint}: its table {Path(state.table).name} is not beside it; "
@@ -107,7 +149,8 @@ class BoundsRun:
         if self._formula is not None:
             return
         start = time.perf_counter()
-        inst = instance_for(self.variant, arrays=True)
+        with heartbeat(self.say, f"{self.variant.name}: the game graph and the formula"):
+            inst = instance_for(self.variant, arrays=True)
         assert isinstance(inst.graph, ArrayGraph) and isinstance(inst.formula, ArrayFormula)
         self._graph, self._formula = inst.graph, inst.formula
         self.say(f"{self.variant.name}: graph and formula in {time.perf_counter() - start:.1f} s")
@@ -120,18 +163,36 @@ class BoundsRun:
         self.store.save(st.to_dict())
         self.say(f"  {st.seconds:9.1f} s  {st.lower} .. {st.upper}  ({event})")
 
-    def offer(self, chosen: dict[int, int], source: str, seed: int = 0) -> None:
+    def offer(
+        self, chosen: dict[int, int], source: str, seed: int = 0, *, grace: bool = False
+    ) -> None:
         """Keep the table ``chosen`` (``node -> edge``) as the upper bound if it is smaller and
-        passes the verifier (DefectError if a table this run made does not). A verified table
+        passes the verifier in the time left (``grace``: and a tenth of the run's time more, for
+        the run's last table); DefectError if a table this run made fails it. A verified table
         below the checkpoint's lower bound proves that bound false: InputError naming it."""
         st = self.state
         if st.upper is not None and len(chosen) >= st.upper:
             return
         prov = {"variant": self.variant.name, "source": source, "seed": seed}
         table = array_table(self.graph, self.formula, chosen, prov)
-        report = verify_table(table)
-        if not report.ok:
-            raise DefectError(f"{source} table failed verification: {report.counterexample}")
+        left = self.left()
+        if left is not None and grace and self.seconds is not None:
+            left += self.seconds / 10
+        with heartbeat(self.say, f"verifying the {source} table ({table.size} entries)"):
+            verdict = verify_within(table, left)
+        if verdict is None:
+            self.say(f"  the {source} table ({table.size} entries): not verified in time, not kept")
+            return
+        if not verdict[0]:
+            raise DefectError(f"{source} table failed verification: {verdict[1]}")
+        self.keep(table, source)
+
+    def keep(self, table: Table, source: str) -> None:
+        """Save ``table``, which this run verified, as the upper bound if it is smaller; a table
+        below the checkpoint's lower bound proves that bound false: InputError naming it."""
+        st = self.state
+        if st.upper is not None and table.size >= st.upper:
+            return
         if table.size < st.lower:
             raise InputError(
                 f"{self.checkpoint}: its lower bound {st.lower} is false: a verified table has "
@@ -142,11 +203,13 @@ class BoundsRun:
         st.upper, st.table = table.size, name
         self.record(f"{source} table, verified")
 
-    def raise_lower(self, lower: int, event: str | None = None) -> None:
-        """A lower bound this run proved; recorded when ``event`` names it."""
+    def raise_lower(self, lower: int, method: str, event: str | None = None) -> None:
+        """A lower bound this run proved by ``method``; recorded when ``event`` names it. It
+        replaces the checkpoint's when higher, its proof named (``lower_by``)."""
         self.proven = max(self.proven, lower)
         if lower > self.state.lower:
             self.state.lower = lower
+            self.state.lower_by = f"{method}, run {self.state.runs}"
             if event is not None:
                 self.record(event)
 
@@ -155,12 +218,16 @@ class BoundsRun:
         return None if self.saved is None else moves_from_table(self.graph, self.saved)
 
     def finish(self, event: str, proven_event: str | None = None) -> BoundsState:
-        """Settle ``optimal``, record the last line (``proven_event`` when proven) and return
-        the state."""
+        """Settle ``optimal`` (the bounds meet), record the last line (``proven_event`` when
+        this run proved the minimum) and return the state."""
         st = self.state
-        st.optimal = st.upper is not None and self.proven >= st.upper
-        self.record(proven_event if st.optimal and proven_event else event)
+        st.optimal = st.upper is not None and st.lower >= st.upper
+        self.record(proven_event if self.proved() and proven_event else event)
         return st
+
+    def proved(self) -> bool:
+        """Whether this run proved the upper bound the minimum (not an earlier run)."""
+        return self.state.upper is not None and self.proven >= self.state.upper
 
 
 def long_solve(
@@ -172,12 +239,13 @@ def long_solve(
     rounds: int = 40,
     say: Say = print,
 ) -> BoundsState:
-    """Improve the bounds of ``variant`` for ``time_limit`` seconds (graph and formula
-    included), resuming from ``checkpoint``: the greedy table with its local search (unless a
-    table is saved), then RC2 for what is left. Every upper bound is a table that passed
-    :func:`minttt.table.verify.verify_table` (saved as ``<checkpoint stem>.table.json``)."""
-    start = time.perf_counter()
-    with BoundsRun(variant, checkpoint, say) as run:
+    """Improve the bounds of ``variant`` for ``time_limit`` seconds (everything after the
+    checkpoint was read and checked: the graph and formula, the greedy table and its local
+    search, verifications, RC2), resuming from ``checkpoint``: the greedy table with its local
+    search (a quarter of the time; unless a table is saved), then RC2 for what is left. Every
+    upper bound is a table that passed :func:`minttt.table.verify.verify_table` (saved as
+    ``<checkpoint stem>.table.json``); the last one may take a tenth of ``time_limit`` more."""
+    with BoundsRun(variant, checkpoint, say, seconds=time_limit) as run:
         state = run.state
         if state.optimal:  # an earlier run's claim: this run proves it again before saying so
             say(f"{variant.name}: proven by an earlier run at {state.upper} entries; re-proving")
@@ -186,25 +254,24 @@ def long_solve(
         allowed = table_edge_mask(graph, variant)
         cost = tree_cost(graph, allowed, side)
         state.tree_dp = float(cost[0]) if side == X else None
-        if state.upper is None:  # a resumed run keeps its table and goes straight to the solver
+        if state.upper is None and run.left() != 0:  # a resumed run keeps its table
             first = greedy_table(graph, allowed, side, cost)
             state.greedy_entries = len(first)  # the plain greedy pass (not verified alone)
-            left = time_limit - (time.perf_counter() - start)
+            share = (run.left() or 0.0) / 4
             best = improve(
-                graph, allowed, side, cost, first, seed=seed, rounds=rounds, time_limit=left
+                graph, allowed, side, cost, first, seed=seed, rounds=rounds, time_limit=share
             )
             run.offer(best, "greedy + local search", seed)
-        remaining = time_limit - (time.perf_counter() - start)
-        if remaining <= 0:
+        if run.left() == 0:
             return run.finish("time limit")
         outcome = rc2_arrays(
             formula,
-            timeout=remaining,
-            on_bound=lambda lower: run.raise_lower(lower, "rc2 lower bound"),
+            timeout=run.left(),
+            on_bound=lambda lower: run.raise_lower(lower, "rc2", "rc2 lower bound"),
         )
-        run.raise_lower(outcome.lower)
+        run.raise_lower(outcome.lower, "rc2")
         if outcome.model is not None:
-            run.offer(moves_from_model(graph, formula, outcome.model), "rc2", seed)
+            run.offer(moves_from_model(graph, formula, outcome.model), "rc2", seed, grace=True)
         return run.finish("time limit", proven_event="proven")
 
 
@@ -229,7 +296,7 @@ def level_lower(
             "complete": result.complete,
             "levels": [asdict(level) for level in result.levels],
         }
-        run.raise_lower(result.lower, "per-level minima")
+        run.raise_lower(result.lower, "per-level minima", "per-level minima")
         return run.finish("per-level minima", proven_event="proven")
 
 
@@ -253,7 +320,7 @@ def mip_lower(
         say(f"  dual bound {result.dual_bound:.2f}, best point {result.upper} ({result.status})")
         if result.point is not None:
             run.offer(moves_from_model(graph, formula, result.point), "mip")
-        run.raise_lower(result.lower, "mip dual bound")
+        run.raise_lower(result.lower, "mip dual bound", "mip dual bound")
         return run.finish("mip", proven_event="proven")
 
 
@@ -265,11 +332,13 @@ def hinted_upper(
     seed: int = 0,
     say: Say = print,
 ) -> BoundsState:
-    """Upper bounds only, resuming ``checkpoint``: the greedy table with its local search
-    (:func:`minttt.bounds.greedy.greedy_for`), then :func:`minttt.bounds.hinted.hinted_descent` from
-    it for ``hint_seconds``. A verified table smaller than the saved one replaces it; the lower
-    bound is untouched unless the descent proves its table optimal (UNSAT one entry below)."""
-    with BoundsRun(variant, checkpoint, say) as run:
+    """Upper bounds only, resuming ``checkpoint``, in ``hint_seconds`` (everything after the
+    checkpoint was checked): the greedy table with its local search
+    (:func:`minttt.bounds.greedy.greedy_for`; unless a table is saved), then
+    :func:`minttt.bounds.hinted.hinted_descent` from it for the time left. A verified table
+    smaller than the saved one replaces it; the lower bound is untouched unless the descent
+    proves its table optimal (UNSAT one entry below)."""
+    with BoundsRun(variant, checkpoint, say, seconds=hint_seconds or None) as run:
         graph, formula = run.graph, run.formula
         best = run.start_table()
         if best is not None:  # resume from the saved (verified) table
@@ -279,11 +348,11 @@ def hinted_upper(
             say(f"{variant.name}: greedy {info['greedy']}, local search {info['improved']}")
             run.offer(best, "greedy + local search", seed)
         if hint_seconds > 0:
-            out = hinted_descent(graph, formula, best, hint_seconds, say=say)
-            if out.best is not None:
-                run.offer(moves_from_table(graph, out.best), "hinted descent", seed)
+            out = hinted_descent(graph, formula, best, run.left() or 0.0, say=say)
+            if out.best is not None:  # verified by the descent, in this run
+                run.keep(out.best, "hinted descent")
             if out.proven and run.state.upper is not None:
-                run.raise_lower(out.best.size if out.best is not None else len(best))
+                run.raise_lower(out.best.size if out.best is not None else len(best), "hinted")
             run.state.hinted = {
                 "seconds": hint_seconds,
                 "start": out.start_size,
@@ -309,13 +378,15 @@ def searched_upper(
 ) -> BoundsState:
     """Upper bounds only, resuming ``checkpoint``: a portfolio of ``seeds`` searches (``method``
     ``"lns"`` or ``"forced"``) on a Dask cluster (:func:`minttt.bounds.search.search_portfolio`),
-    ``rounds`` rounds in ``seconds``, each round from the best table so far (the saved one
-    first). A table smaller than the saved one is kept only once it passes the exhaustive
-    verifier, as its task arrives: a run interrupted in its third round keeps what the first two
-    found."""
-    from minttt.bounds.search import LABELS, FoundTable, search_portfolio  # Dask: the extra
+    ``rounds`` rounds in ``seconds`` (everything after the checkpoint was checked: the graph,
+    the cluster, the searches, the verifications), each round from the best table so far (the
+    saved one first). A table smaller than the saved one is kept only once it passes the
+    exhaustive verifier, as its task arrives: a run interrupted in its third round keeps what
+    the first two found. All the cluster's workers lost: one line naming the checkpoint."""
+    from minttt.bounds.search import LABELS, FoundTable, search_portfolio
+    from minttt.cluster import ClusterLost
 
-    with BoundsRun(variant, checkpoint, say) as run:
+    with BoundsRun(variant, checkpoint, say, seconds=seconds) as run:
         start = run.start_table()
         label = LABELS.get(method, method)
         say(f"{variant.name}: {label} from {len(start) if start else 'the greedy'} entries")
@@ -326,20 +397,26 @@ def searched_upper(
                 f"  round {result.round} seed {result.seed}: {len(result.table)} entries "
                 f"({time.perf_counter() - t0:.0f} s)"
             )
-            run.offer(result.table, label, result.seed)
+            run.offer(result.table, label, result.seed, grace=True)
 
-        results = search_portfolio(
-            variant,
-            start,
-            seconds=seconds,
-            seeds=range(seeds),
-            rounds=rounds,
-            workers=workers,
-            scheduler=scheduler,
-            slack=slack,
-            method=method,
-            on_result=arrived,
-        )
+        try:
+            results = search_portfolio(
+                variant,
+                start,
+                graph=run.graph,
+                seconds=run.left() or 0.0,
+                seeds=range(seeds),
+                rounds=rounds,
+                workers=workers,
+                scheduler=scheduler,
+                slack=slack,
+                method=method,
+                on_result=arrived,
+            )
+        except ClusterLost as exc:
+            raise ClusterLost(
+                f"{exc}; what was found is in {checkpoint}: run again to go on"
+            ) from None
         run.state.search = {
             "seconds": seconds,
             "seeds": seeds,

@@ -3,24 +3,32 @@ restart every search from the best table so far. ``method`` is ``"lns"`` (large-
 re-solves, :func:`minttt.bounds.neighbourhood.lns_search`, the default: it wins the side-by-side
 benchmark) or ``"forced"`` (forced alternatives, :func:`minttt.bounds.greedy.forced_search`).
 
-Each task builds the game graph on its worker (deterministic: node numbers agree across
-processes) and returns a table as ``node -> edge``; nothing a worker returns is trusted: the
-caller turns the best into a :class:`~minttt.table.model.Table` and verifies it exhaustively
-before keeping it (:func:`minttt.bounds.runs.searched_upper`).
+The game graph is sent to every worker once (:class:`SearchData`; each worker prepares the
+allowed moves and tree costs once), and a task returns a table as ``node -> edge``; nothing a
+worker returns is trusted: the caller turns it into a :class:`~minttt.table.model.Table` and
+verifies it exhaustively before keeping it (:func:`minttt.bounds.runs.searched_upper`).
+
+The time is the whole search's: rounds stop at the deadline, and a round's time is shared out
+over its tasks by the workers they queue on (``seeds`` tasks on ``w`` workers each get ``w /
+seeds`` of it when there are more seeds than workers).
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from minttt.bounds.greedy import forced_search, greedy_table, tree_cost
 from minttt.bounds.neighbourhood import lns_search
-from minttt.cluster import DaskCluster, fan_out
+from minttt.cluster import DaskCluster, fan_out, scatter
 from minttt.formula.arrays import table_edge_mask
 from minttt.formula.variants import Variant
-from minttt.game.arrays import build_array_graph
+from minttt.game.arrays import ArrayGraph
 
 METHODS = ("lns", "forced")
 #: each method in words
@@ -51,8 +59,34 @@ class FoundTable:
         }
 
 
+class SearchData:
+    """What every task of a run needs, sent to each worker once: the variant and its graph; the
+    allowed moves and tree-DP costs are computed on a worker's first task and kept for the run
+    (the scattered object stays on the worker)."""
+
+    def __init__(self, variant: Variant, graph: ArrayGraph) -> None:
+        self.variant, self.graph = variant, graph
+        self._prepared: tuple[np.ndarray, np.ndarray] | None = None
+        self._lock = threading.Lock()
+
+    def prepared(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(allowed, cost)``: the table's moves and the tree-DP costs, once per worker."""
+        with self._lock:
+            if self._prepared is None:
+                side = self.variant.role.sides[0]
+                allowed = table_edge_mask(self.graph, self.variant)
+                self._prepared = allowed, tree_cost(self.graph, allowed, side)
+            return self._prepared
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"variant": self.variant, "graph": self.graph}  # never the worker's own state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["variant"], state["graph"])  # type: ignore[misc]
+
+
 def search_task(
-    variant_name: str,
+    data: SearchData,
     start: dict[int, int] | None,
     seed: int,
     seconds: float,
@@ -60,23 +94,23 @@ def search_task(
     slack: int = 0,
     method: str = "lns",
 ) -> FoundTable:
-    """What a worker runs: the graph, the tree-DP costs, then ``seconds`` of ``method`` from
+    """What a worker runs: ``seconds`` (preparing the costs included) of ``method`` from
     ``start`` (the greedy table if ``None``) with ``seed`` (``slack``: record-to-record travel,
     forced search only, see :func:`forced_search`)."""
-    variant = Variant.parse(variant_name)
-    graph = build_array_graph(variant.rules)
+    began = time.perf_counter()
+    graph, variant = data.graph, data.variant
     side = variant.role.sides[0]
-    allowed = table_edge_mask(graph, variant)
-    cost = tree_cost(graph, allowed, side)
+    allowed, cost = data.prepared()
+    left = max(0.0, seconds - (time.perf_counter() - began))
     counts: dict[str, int] = {}
     if method == "lns":
         first = start if start is not None else greedy_table(graph, allowed, side, cost)
         table, history = lns_search(
-            graph, variant, first, seed=seed, time_limit=seconds, counts=counts
+            graph, variant, first, seed=seed, time_limit=left, counts=counts
         )
     elif method == "forced":
         table, history = forced_search(
-            graph, allowed, side, cost, start, seed=seed, time_limit=seconds, slack=slack
+            graph, allowed, side, cost, start, seed=seed, time_limit=left, slack=slack
         )
     else:
         raise ValueError(f"unknown search method {method!r}: expected one of {METHODS}")
@@ -87,6 +121,7 @@ def search_portfolio(
     variant: Variant,
     start: dict[int, int] | None,
     *,
+    graph: ArrayGraph,
     seconds: float,
     seeds: Sequence[int] = (0, 1),
     rounds: int = 1,
@@ -96,12 +131,13 @@ def search_portfolio(
     method: str = "lns",
     on_result: Callable[[FoundTable], None] | None = None,
 ) -> list[FoundTable]:
-    """``rounds`` rounds of one search (``method``) per seed (seed + 1000 * round), ``seconds``
-    in all; each round starts from the smallest table so far. Returns every task's result, in
-    order of arrival; ``on_result`` is called as each arrives."""
+    """``rounds`` rounds of one search (``method``) per seed (seed + 1000 * round) over
+    ``graph`` (``variant``'s), ``seconds`` in all (rounds stop at the deadline; what
+    ``on_result`` does counts too); each round starts from the smallest table so far. Returns
+    every task's result, in order of arrival; ``on_result`` is called as each arrives."""
+    deadline = time.perf_counter() + seconds
     results: list[FoundTable] = []
     best = [start]
-    per_round = seconds / rounds
 
     def arrived(_key: int, result: FoundTable) -> None:
         results.append(result)
@@ -111,12 +147,17 @@ def search_portfolio(
             best[0] = result.table
 
     with DaskCluster(workers, scheduler) as client:  # a usage error without Dask
+        data = scatter(client, SearchData(variant, graph))
+        slots = max(1, sum(client.nthreads().values()))
+        share = min(1.0, slots / max(1, len(seeds)))  # more seeds than workers: they queue
         for r in range(rounds):
-            tasks = {
-                s: (variant.name, best[0], s + 1000 * r, per_round, r, slack, method) for s in seeds
-            }
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                break
+            budget = left / (rounds - r) * share
+            tasks = {s: (data, best[0], s + 1000 * r, budget, r, slack, method) for s in seeds}
             fan_out(client, search_task, tasks, arrived)
     return results
 
 
-__all__ = ["LABELS", "METHODS", "FoundTable", "search_portfolio", "search_task"]
+__all__ = ["LABELS", "METHODS", "FoundTable", "SearchData", "search_portfolio", "search_task"]

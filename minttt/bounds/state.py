@@ -65,13 +65,15 @@ RECORDS = ("tree_dp", "greedy_entries", "levels", "mip", "hinted", "search")
 
 @dataclass
 class BoundsState:
-    """One variant's bounds over every run: the proven ``lower`` bound, the ``upper`` bound (the
-    entries of ``table``, a verified table beside the checkpoint with SHA-256 ``table_sha256``),
-    ``optimal`` once they meet in a run that proved it, the ``seconds`` and ``runs`` so far, the
-    ``history`` ``[seconds, lower, upper, event]``, and each method's record."""
+    """One variant's bounds over every run: the proven ``lower`` bound and what proved it
+    (``lower_by``: the method and the run), the ``upper`` bound (the entries of ``table``, a
+    verified table beside the checkpoint with SHA-256 ``table_sha256``), ``optimal`` exactly when
+    they meet, the ``seconds`` and ``runs`` so far, the ``history`` ``[seconds, lower, upper,
+    event]``, and each method's record."""
 
     variant: str
     lower: int = 0
+    lower_by: str | None = None
     upper: int | None = None
     optimal: bool = False
     table: str | None = None
@@ -88,9 +90,10 @@ class BoundsState:
 
     def to_dict(self) -> dict[str, Any]:
         """The checkpoint document (records only where a method wrote one)."""
-        out: dict[str, Any] = {
-            "variant": self.variant,
-            "lower": self.lower,
+        out: dict[str, Any] = {"variant": self.variant, "lower": self.lower}
+        if self.lower_by is not None:
+            out["lower_by"] = self.lower_by
+        out |= {
             "upper": self.upper,
             "optimal": self.optimal,
             "table": self.table,
@@ -110,9 +113,15 @@ class BoundsState:
         return cls(**{k: doc[k] for k in doc if k in cls.__dataclass_fields__})
 
     def gap(self) -> str:
-        """The bounds in words."""
-        if self.optimal:
+        """The bounds in words: "proven" only when the last run proved it (its last event)."""
+        if self.optimal and self.history and self.history[-1][3] == "proven":
             return f"{self.upper} entries, proven"
+        if self.optimal:
+            by = f" ({self.lower_by})" if self.lower_by else ""
+            return (
+                f"{self.upper} entries; an earlier run's lower bound{by} meets it, not re-proven "
+                "in this run"
+            )
         if self.upper is None:
             return f"at least {self.lower} entries (no table yet)"
         return f"{self.lower} .. {self.upper} entries"
@@ -132,7 +141,8 @@ def read_state(store: RunStore, variant: Variant) -> BoundsState:
     """The state of ``variant`` in ``store`` (a fresh one if there is no checkpoint yet), checked:
     InputError, in one line naming the file, for a file that is not a readable checkpoint of
     ``variant`` or whose bounds contradict each other (lower above upper, a table without an
-    upper bound or the reverse, optimal where they do not meet)."""
+    upper bound or the reverse, optimal where they do not meet). ``optimal`` is read as what the
+    bounds say (a checkpoint of an older minttt could leave it false where they meet)."""
     if not store.exists():
         return BoundsState(variant.name)
     state = BoundsState.from_dict(store.load())
@@ -149,6 +159,7 @@ def read_state(store: RunStore, variant: Variant) -> BoundsState:
         raise InputError(
             f"{where}: claims optimal, but its bounds are {state.lower} .. {state.upper}"
         )
+    state.optimal = state.upper is not None and state.lower >= state.upper
     return state
 
 

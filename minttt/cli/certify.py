@@ -78,6 +78,23 @@ def certify_command(
         metavar="FOLDER",
         help="Folder of the refuted cubes, resumed when it exists (default: OUT/.cubes).",
     ),
+    audit: int = option(
+        0,
+        "--audit",
+        metavar="N",
+        help="Re-derive and compare instead of certifying: replay N solver sessions of VARIANT's "
+        "cube-and-conquer certificate in --out (chosen with --seed), each segment against its "
+        "recorded SHA-256, and check the replay (minttt.drat; drat-trim too with --drat-trim).",
+    ),
+    seed: int = option(
+        0, "--seed", metavar="N", help="With --audit: which sessions (a random choice)."
+    ),
+    prefix: int = option(
+        0,
+        "--prefix",
+        metavar="K",
+        help="With --audit: replay the first K cubes of each session (0: all).",
+    ),
     table: Path = path_option(
         None,
         "--table",
@@ -92,6 +109,9 @@ def certify_command(
     With --cubes the refutation is split into cubes solved in parallel on a Dask cluster and
     resumable from --checkpoint; the joined proof is checked like any other."""
 
+    if audit:
+        _audit(variants, out, audit, seed, prefix, drat_trim, json_out)
+        return
     if all_ == bool(variants):
         raise InputError("give VARIANT names or --all (exactly one)")
     # the variants (and the rules behind them) for certify only: check-proof loads the checkers
@@ -105,14 +125,7 @@ def certify_command(
     require_folder(out)
     if drat_trim is not None and not drat_trim.is_file():
         raise InputError(f"--drat-trim {drat_trim}: no such file")
-    if not 0 <= cubes <= 8:
-        raise InputError(f"--cubes must be 0-8, got {cubes}")
-    if cubes and scheduler is None:
-        from minttt.cluster import check_workers
-
-        check_workers(workers)
-    if not 0 <= sub_cubes <= 8 or (sub_cubes and not cubes):
-        raise InputError(f"--sub-cubes must be 0-8 and needs --cubes, got {sub_cubes}")
+    _check_cubes(cubes, sub_cubes, workers, scheduler)
     given = None
     if table is not None:
         if len(variants or []) != 1:
@@ -138,6 +151,60 @@ def certify_command(
         console.print(_line(c), highlight=False)
     where = " and ".join(f"{folder}/index.json" for folder, _ in jobs)
     say_wrote(f"{len(done)} certificate(s) and {where}")
+
+
+def _check_cubes(cubes: int, sub_cubes: int, workers: int, scheduler: str | None) -> None:
+    """Refuse out-of-range ``--cubes``, ``--sub-cubes`` and ``--workers`` in one line."""
+    if not 0 <= cubes <= 8:
+        raise InputError(f"--cubes must be 0-8, got {cubes}")
+    if cubes and scheduler is None:
+        from minttt.cluster import check_workers
+
+        check_workers(workers)
+    if not 0 <= sub_cubes <= 8 or (sub_cubes and not cubes):
+        raise InputError(f"--sub-cubes must be 0-8 and needs --cubes, got {sub_cubes}")
+
+
+def _audit(
+    variants: list[str] | None,
+    out: Path,
+    sessions: int,
+    seed: int,
+    prefix: int,
+    drat_trim: Path | None,
+    json_out: bool,
+) -> None:
+    """``--audit N``: replay N sessions of one variant's cube-and-conquer certificate."""
+    if len(variants or []) != 1 or not 1 <= sessions <= 10**6 or not 0 <= prefix <= 10**9:
+        raise InputError("--audit N (1 or more) takes one VARIANT; --prefix K must be 0 or more")
+    if drat_trim is not None and not drat_trim.is_file():
+        raise InputError(f"--drat-trim {drat_trim}: no such file")
+    from minttt.formula.variants import Variant
+    from minttt.proof.audit import audit  # the solvers: the audit only
+    from minttt.proof.certify import MNK_FOLDER
+
+    variant = Variant.parse(variants[0])  # type: ignore[index]
+    folder = out / MNK_FOLDER if variant.game.startswith("mnk") else out
+    require_folder(folder)
+    result = audit(
+        variant,
+        folder,
+        sessions=sessions,
+        seed=seed,
+        prefix=prefix or None,
+        drat_trim=drat_trim,
+        say=_say,
+    )
+    if json_out:
+        print_json(result.to_dict())
+        return
+    kind = "every session, whole" if result.whole else "a sample"
+    console.print(
+        f"{variant.name}: {len(result.replayed)} of {result.sessions} sessions replayed "
+        f"({kind}), every segment as recorded; the replay checked by "
+        f"{' and '.join(dict.fromkeys(result.checked_by))}",
+        highlight=False,
+    )
 
 
 def _say(message: str) -> None:
@@ -208,16 +275,16 @@ def _record(c: Any) -> dict[str, Any]:
 def _line(c: Any) -> str:
     """A certificate in one line: the minimum, the proof and its check."""
     r = c.record
-    if "checked_by" in r:
-        checked = f"{r['lemmas']:,} lemmas checked by {r['checked_by']} in {r['check_seconds']} s)"
-        checked += ", table verified"
-    elif c.check:
+    if c.check:
         checked = (
             f"{c.check.core_lemmas:,}/{r['lemmas']:,} lemmas checked in "
             f"{c.check_seconds:.2f} s), table verified"
         )
+    elif r.get("checked_by"):
+        checked = f"{r['lemmas']:,} lemmas checked by {r['checked_by']} in {r['check_seconds']} s)"
+        checked += ", table verified"
     else:
-        checked = f"{r['lemmas']:,} lemmas, not checked), table verified"
+        checked = f"{r['lemmas']:,} lemmas, NOT CHECKED), table verified"
     return (
         f"{r['variant']}: minimum {r['minimum']}, UNSAT at {r['bound']} "
         f"(proof {r['proof_bytes_uncompressed']:,} B{'' if r['shipped'] else ', not shipped'}, "

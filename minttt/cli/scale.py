@@ -12,7 +12,6 @@ from minttt.bounds.runs import (
     searched_upper,
 )
 from minttt.bounds.search import METHODS
-from minttt.bounds.state import BoundsState
 from minttt.cli.common import (
     err_console,
     guarded,
@@ -129,25 +128,15 @@ def scale_command(
         )
     else:
         state = long_solve(variant, checkpoint, time_limit=time_limit, say=say)
-    keys = ("variant", "lower", "upper", "optimal", "table", "seconds", "runs")
+    keys = ("variant", "lower", "lower_by", "upper", "optimal", "table", "seconds", "runs")
     doc = state.to_dict()
     summary = {k: doc.get(k) for k in keys}
     if json_out:
         print_json(summary)
     else:
-        print(f"{variant.name}: {_gap(state)} (checkpoint {checkpoint})")
+        print(f"{variant.name}: {state.gap()} (checkpoint {checkpoint})")
     best = f" and its best table {checkpoint.parent / state.table}" if state.table else ""
     say_wrote(f"the checkpoint {checkpoint}{best}", json_out=json_out)
-
-
-def _gap(state: BoundsState) -> str:
-    """The bounds a checkpoint holds, in words."""
-    if state.upper is not None and not state.optimal and state.lower >= state.upper:
-        return (
-            f"{state.upper} entries; an earlier run's lower bound meets it, not re-proven in "
-            "this run"
-        )
-    return state.gap()
 
 
 def _check_search(seeds: int, rounds: int, workers: int, method: str, slack: int) -> None:

@@ -27,12 +27,13 @@ bytes (a CNF over :data:`MAX_SHIPPED_CNF`) is not written: its sizes and SHA-256
 from __future__ import annotations
 
 import hashlib
+import json
 import lzma
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from minttt.errors import DefectError, InputError
 from minttt.fileio import write_many_atomic
@@ -44,11 +45,11 @@ from minttt.game.arrays import ArrayGraph
 from minttt.game.graph import Graph, graph_for
 from minttt.interrupt import solver_library
 from minttt.proof import drat
-from minttt.proof.cnf import BOUND_DEPTH, array_cnf, bound_clauses, cnf_text
+from minttt.proof.cnf import BOUND_DEPTH, certificate_cnf
 from minttt.proof.conquer import conquer, lookup_splits
 from minttt.proof.cubes import SAT_SOLVER, join
-from minttt.proof.drat_trim import drat_trim_check
-from minttt.proof.index import INDEX, XZ_PRESET, index_text
+from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
+from minttt.proof.index import INDEX, SESSIONS_FORMAT, XZ_PRESET, index_text
 from minttt.solvers.portfolio import SolveRun, solve_variant
 from minttt.solvers.pysat_drivers import DEFAULT_SAT as ARRAY_SAT
 from minttt.table.model import Table
@@ -61,7 +62,6 @@ MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its siz
 MAX_SHIPPED_CNF = 4 * MAX_SHIPPED_PROOF  # xz bytes; a larger CNF is rebuilt, its SHA-256 recorded
 MAX_COMPRESSED_INPUT = 64_000_000  # bytes: an array form's larger CNF or proof is not compressed
 MNK_FOLDER = "mnk"  # the m,n,k certificates: minttt certify --all (minutes), not reproduce
-DRAT_TRIM_LIMIT = 20_000.0  # seconds for drat-trim's -t
 # what the array form's index record says of itself
 ARRAY_PIPELINE = (
     "array (minttt.proof.cnf.array_cnf): cardinality on table positions with a lookup clause; "
@@ -212,16 +212,7 @@ def _formula_and_proof(
 ) -> tuple[bytes, bytes, int, int, float, dict[str, Any] | None]:
     """``(cnf, proof, variables, clauses, CaDiCaL seconds, cube figures)`` of the certificate
     formula at ``k``: one CaDiCaL refutation, or cube and conquer with ``cubes``."""
-    if isinstance(formula, ArrayFormula):
-        if not isinstance(graph, ArrayGraph):
-            raise InputError("an array formula needs its array graph")
-        cnf, clauses = array_cnf(graph, formula, k)
-        nvars = int(cnf.split(b"\np cnf ", 1)[1].split(b" ", 1)[0])
-    else:
-        if not isinstance(formula, Formula):  # pragma: no cover - SolveRun holds one of the two
-            raise InputError("not a formula")
-        cnf = cnf_text(formula, k).encode("ascii")
-        nvars, clauses = bound_clauses(formula, k - 1)
+    cnf, nvars, clauses = certificate_cnf(graph, formula, k)
     start = time.perf_counter()
     if cubes is None:
         proof = prove_unsat(nvars, clauses)
@@ -240,6 +231,33 @@ def _formula_and_proof(
     )
     proof = join(splits, proofs)
     return cnf, proof, nvars, len(clauses), sum(figures["cube_seconds"]), figures
+
+
+def sessions_document(
+    variant: Variant, record: dict[str, Any], cnf: bytes, cubes: Cubes, log: list[list[list[Any]]]
+) -> bytes:
+    """What anyone needs to re-derive any part of a cube-and-conquer proof and compare: the
+    formula (its SHA-256), the split, the solver and its settings, and each solver session's
+    cubes in the order it refuted them with the SHA-256 of each segment
+    (:mod:`minttt.proof.audit` replays them)."""
+    from importlib.metadata import version
+
+    from minttt.proof.cubes import SAT_SOLVER_NAME, SLICE_CONFLICTS
+
+    doc = {
+        "format": SESSIONS_FORMAT,
+        "variant": variant.name,
+        "minimum": record["minimum"],
+        "cnf_sha256": hashlib.sha256(cnf).hexdigest(),
+        "depth": cubes.depth,
+        "sub_depth": cubes.below,
+        "solver": SAT_SOLVER_NAME,
+        "python_sat": version("python-sat"),
+        "slice_conflicts": SLICE_CONFLICTS,
+        "seeds": "none: CaDiCaL's defaults, deterministic for the same calls",
+        "sessions": log,
+    }
+    return (json.dumps(doc, separators=(",", ":")) + "\n").encode("utf-8")
 
 
 def build_certificate(
@@ -338,11 +356,27 @@ def build_certificate(
             "solvers": cube_figures["sessions"],  # each loaded once, its cubes under assumptions
             "load_seconds": cube_figures["load_seconds"],
         }
+        sessions = sessions_document(variant, record, cnf, cubes, cube_figures["session_log"])
+        record["sessions"] = f"{stem}.sessions.json"
+        record["sessions_sha256"] = hashlib.sha256(sessions).hexdigest()
+        files[out / record["sessions"]] = sessions
     cert = Certificate(record, solve_seconds, files)
     timed = arrays or cubes is not None
     # segments read back from a checkpoint were not made by this run: checked whatever --no-check
-    resumed = cube_figures is not None and cube_figures["from_checkpoint"] > 0
-    return checked(cert, cnf, proof, check=check or resumed, drat_trim=drat_trim, record=timed)
+    read_back = None
+    if cube_figures is not None and cube_figures["from_checkpoint"] and cubes is not None:
+        read_back = (
+            f"{cube_figures['from_checkpoint']} cube proofs read back from {cubes.checkpoint}"
+        )
+    return checked(
+        cert,
+        cnf,
+        proof,
+        check=check or read_back is not None,
+        drat_trim=drat_trim,
+        record=timed,
+        read_back=read_back,
+    )
 
 
 def checked(
@@ -353,29 +387,48 @@ def checked(
     check: bool,
     drat_trim: Path | None,
     record: bool = False,
+    read_back: str | None = None,
 ) -> Certificate:
     """``cert`` with its proof checked: by drat-trim when given, then drat-trim's LRAT by
     :mod:`minttt.lrat` (both recorded in the index with their seconds), else with ``check`` by
-    :mod:`minttt.drat` (recorded only with ``record``: the standard certificates' index holds no
-    timing); DefectError if the proof fails."""
+    :mod:`minttt.drat` (its seconds recorded only with ``record``: the standard certificates'
+    index holds no timing); DefectError if the proof fails, InputError when it holds segments
+    ``read_back`` from a checkpoint (the checkpoint's damage, not the solver's). A proof nobody
+    checked is recorded so (``checked_by`` null): no index record of an unchecked proof looks
+    like a checked one."""
     name = cert.record["variant"]
     if drat_trim is not None:
-        verdict = drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, lrat=True)
+        try:
+            verdict = drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, lrat=True)
+        except DefectError as exc:
+            _blame(name, str(exc), read_back)
         cert.record["checked_by"] = f"{verdict['checker']}; its LRAT by {verdict['lrat_checker']}"
         cert.record["check_seconds"] = round(verdict["seconds"], 1)
         cert.record["lrat_seconds"] = round(verdict["lrat_seconds"], 1)
         return replace(cert, check_seconds=verdict["seconds"])
     if not check:
+        cert.record["checked_by"] = None
         return cert
     t0 = time.perf_counter()
     result = drat.check(cnf, proof)
     check_seconds = time.perf_counter() - t0
     if not result.valid:
-        raise DefectError(f"{name}: CaDiCaL's proof fails the check: {result.message}")
+        _blame(name, f"the proof fails the check: {result.message}", read_back)
+    cert.record["checked_by"] = "minttt check-proof (minttt.drat)"
     if record:
-        cert.record["checked_by"] = "minttt check-proof (minttt.drat)"
         cert.record["check_seconds"] = round(check_seconds, 1)
     return replace(cert, check=result, check_seconds=check_seconds)
+
+
+def _blame(name: str, failure: str, read_back: str | None) -> NoReturn:
+    """A failed check: the checkpoint's damage when the proof holds segments read back from it
+    (InputError, exit 2), else a defect of the proof CaDiCaL made (DefectError, exit 1)."""
+    if read_back is not None:
+        raise InputError(
+            f"{name}: {failure}; the proof holds {read_back}: delete that folder to solve the "
+            "cubes again"
+        )
+    raise DefectError(f"{name}: CaDiCaL's proof fails: {failure}")
 
 
 def certify_all(
@@ -439,7 +492,6 @@ def pending_files(out_dir: str | Path, done: list[Certificate]) -> dict[Path, by
 
 __all__ = [
     "ARRAY_PIPELINE",
-    "DRAT_TRIM_LIMIT",
     "MAX_SHIPPED_CNF",
     "MAX_SHIPPED_PROOF",
     "MNK_FOLDER",

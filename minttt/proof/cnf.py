@@ -36,6 +36,7 @@ from minttt.errors import InputError
 from minttt.formula.arrays import ArrayFormula
 from minttt.formula.encode import Formula
 from minttt.game.arrays import ArrayGraph
+from minttt.game.graph import Graph
 from minttt.vocabulary import Objective
 
 MAX_COMMENT = 1000  # bytes of one comment line, newline excluded (lrat-check reads 1,024)
@@ -207,12 +208,28 @@ def array_cnf(
     return ("\n".join(out) + "\n").encode("ascii"), clauses
 
 
+def certificate_cnf(
+    graph: Graph | ArrayGraph, formula: Formula | ArrayFormula, minimum: int
+) -> tuple[bytes, int, list[list[int]]]:
+    """The certificate formula of either form at ``minimum - 1``: ``(DIMACS text with
+    comments, variables, clauses)``."""
+    if isinstance(formula, ArrayFormula):
+        if not isinstance(graph, ArrayGraph):
+            raise InputError("an array formula needs its array graph")
+        cnf, clauses = array_cnf(graph, formula, minimum)
+        nvars = int(cnf.split(b"\np cnf ", 1)[1].split(b" ", 1)[0])
+        return cnf, nvars, clauses
+    nvars, clauses = bound_clauses(formula, minimum - 1)
+    return cnf_text(formula, minimum).encode("ascii"), nvars, clauses
+
+
 __all__ = [
     "BOUND_DEPTH",
     "CARD_ENCODING",
     "array_cnf",
     "bound_clauses",
     "bound_literals",
+    "certificate_cnf",
     "cnf_text",
     "MAX_COMMENT",
     "objective_lines",

@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from minttt.cluster import DaskCluster, fan_out, scatter
-from minttt.errors import InputError
+from minttt.cluster import ClusterLost, DaskCluster, fan_out, scatter
+from minttt.errors import DefectError, InputError
 from minttt.fileio import inflate
 from minttt.formula.arrays import ArrayFormula
 from minttt.formula.encode import Formula
@@ -277,10 +277,20 @@ class Checkpoint:
 
     def order(self) -> list[int]:
         """The refuted cubes in the order their segments are valid: session by session (the one
-        holding the lowest cube first), each in the order its solver refuted them."""
+        holding the lowest cube first), each in the order its solver refuted them. DefectError
+        for a session with a place missing (a resumed checkpoint has none: they are re-opened on
+        reading; one of this run means its solver refuted a cube of another run)."""
         sessions: dict[str, list[tuple[int, int]]] = {}
         for i, r in self.cubes.items():
             sessions.setdefault(r.session, []).append((r.sequence, i))
+        for session, chain in sessions.items():
+            places = sorted(place for place, _ in chain)
+            if places != list(range(len(places))):
+                gap = next(n for n, place in enumerate(places) if place != n)
+                raise DefectError(
+                    f"solver session {session} has no cube at place {gap}: its later segments "
+                    "may use lemmas this run does not hold (another run shared its solver?)"
+                )
         chains = sorted(sessions.values(), key=lambda chain: min(i for _, i in chain))
         return [i for chain in chains for _, i in sorted(chain)]
 
@@ -366,7 +376,11 @@ def conquer(
                     if on_cube is not None:
                         on_cube(done[0], len(cubes), result.seconds)
 
-                fan_out(client, refute_packed, tasks, arrived)
+                try:
+                    fan_out(client, refute_packed, tasks, arrived)
+                except ClusterLost as exc:
+                    kept = f"{done[0]} of {len(cubes)} cubes are in {checkpoint}"
+                    raise ClusterLost(f"{exc}; {kept}: run the same command to go on") from None
         records = [ckpt.cubes[i] for i in range(len(cubes))]
         figures = {
             "cubes": len(cubes),
@@ -378,10 +392,27 @@ def conquer(
             "load_seconds": round(sum(r.load_seconds for r in records), 2),
             "through_sub_cubes": sum(1 for r in records if r.sub_depth),
         }
-        return [ckpt.proof(i) for i in ckpt.order()], figures
+        segments = [ckpt.proof(i) for i in ckpt.order()]
+        figures["session_log"] = session_log(ckpt, segments)
+        return segments, figures
+
+
+def session_log(ckpt: Checkpoint, segments: list[list[str]]) -> list[list[list[Any]]]:
+    """Each solver session of a finished run, in the order its segments hold: per cube, in the
+    order its solver refuted them, ``[cube, sub_depth, SHA-256 of its segment's text]`` (what
+    replaying the session must give again, :mod:`minttt.proof.audit`)."""
+    log: dict[str, list[list[Any]]] = {}
+    for index, lines in zip(ckpt.order(), segments, strict=True):
+        record = ckpt.cubes[index]
+        text = ("\n".join(lines) + "\n").encode("ascii")
+        log.setdefault(record.session, []).append(
+            [index, record.sub_depth, hashlib.sha256(text).hexdigest()]
+        )
+    return list(log.values())
 
 
 __all__ = [
+    "session_log",
     "CUBES_FORMAT",
     "Checkpoint",
     "CubeRecord",

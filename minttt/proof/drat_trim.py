@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import DefectError, InputError
-from minttt.proof import lrat
+from minttt.proof import drat, lrat
 
 CHECKER = "drat-trim (backward)"
+DRAT_TRIM_LIMIT = 20_000.0  # seconds for drat-trim's -t
 LRAT_CHECKER = "minttt check-proof --lrat (minttt.lrat)"
 _CORE = re.compile(r"^c (\d+) of (\d+) (clauses|lemmas) in core", re.MULTILINE)
 
@@ -49,7 +50,9 @@ def drat_trim_check(
     With ``lrat``, drat-trim also writes the refutation as LRAT (``-L``) and :mod:`minttt.lrat`,
     minttt's own checker, checks it: the verdict adds ``lrat_checker``, ``lrat_lemmas`` and
     ``lrat_seconds``, and a DefectError if the LRAT proof fails. A wrong hint cannot pass that
-    check, so the proof stands on minttt's checker too, whatever drat-trim's own verdict is worth.
+    check, so the proof stands on minttt's checker too, whatever drat-trim's own verdict is worth:
+    the check reads the CNF minttt holds (``cnf``), never the copy drat-trim was handed and could
+    have rewritten.
     """
     with tempfile.TemporaryDirectory(prefix="minttt-drat-") as tmp:
         cnf_path, proof_path = Path(tmp) / "f.cnf", Path(tmp) / "p.drat"
@@ -79,17 +82,18 @@ def drat_trim_check(
             **parse_summary(run.stdout),
         }
         if lrat:
-            verdict.update(lrat_check(cnf_path, lrat_path))
+            verdict.update(lrat_check(cnf, lrat_path))
     return verdict
 
 
-def lrat_check(cnf_path: Path, lrat_path: Path) -> dict[str, Any]:
-    """minttt's LRAT checker on drat-trim's LRAT output; DefectError if it fails."""
+def lrat_check(cnf: bytes, lrat_path: Path) -> dict[str, Any]:
+    """minttt's LRAT checker on drat-trim's LRAT output, against the CNF ``cnf`` (minttt's own
+    bytes); DefectError if it fails."""
 
-    if not lrat_path.is_file():
+    if not lrat_path.is_file() or lrat_path.is_symlink():
         raise DefectError("drat-trim wrote no LRAT proof")
     start = time.perf_counter()
-    result = lrat.check_files(cnf_path, lrat_path)
+    result = lrat.check_lines(drat.parse_cnf(cnf)[1], drat.read_lines(lrat_path))
     if not result.valid:
         raise DefectError(f"drat-trim's LRAT proof fails minttt's check: {result.message}")
     return {
@@ -100,4 +104,11 @@ def lrat_check(cnf_path: Path, lrat_path: Path) -> dict[str, Any]:
     }
 
 
-__all__ = ["CHECKER", "LRAT_CHECKER", "drat_trim_check", "lrat_check", "parse_summary"]
+__all__ = [
+    "CHECKER",
+    "DRAT_TRIM_LIMIT",
+    "LRAT_CHECKER",
+    "drat_trim_check",
+    "lrat_check",
+    "parse_summary",
+]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.fileio import write_text_atomic
+from minttt.fileio import read_regular, write_text_atomic
 from minttt.formula.variants import Variant, certificate_variants
 from minttt.proof import drat
 from minttt.proof.cnf import CARD_ENCODING
@@ -29,7 +29,13 @@ INDEX = "index.json"
 # format 2: every CNF comment line at most proof.cnf.MAX_COMMENT bytes (the bounded literals over
 # several "c objective" lines); format 1 wrote them on one line, which lrat-check stops reading at
 INDEX_FORMAT = "minttt-certificates/2"
+MAX_SESSIONS = 1 << 26  # bytes of a certificate's session record
+SESSIONS_FORMAT = "minttt-sessions/1"  # a cube-and-conquer certificate's session record
 INDEX_SCHEMA = "certificate-index.schema.json"  # in minttt/schemas/
+#: the record of the second check (``scripts/second_check.py``): drat-trim and minttt.lrat on
+#: every certificate, in ``results/proofs/``
+SECOND_CHECK = "second-check.json"
+SECOND_CHECKED = "drat-trim, its LRAT by minttt.lrat (second-check.json, proof SHA-256 matched)"
 XZ_PRESET = 6  # the xz preset of every compressed certificate file
 
 
@@ -59,9 +65,41 @@ def check_record(folder: Path, record: dict[str, Any]) -> None:
         data = drat.read_bytes(folder / str(record[field]), text=field == "cnf")
         if hashlib.sha256(data).hexdigest() != record[key]:
             raise InputError(f"{where}: {record[field]} is not the file the record names")
+    if record.get("sessions") is not None:
+        data = read_regular(folder / str(record["sessions"]), max_bytes=MAX_SESSIONS)
+        if hashlib.sha256(data).hexdigest() != record.get("sessions_sha256"):
+            raise InputError(f"{where}: {record['sessions']} is not the file the record names")
     table = load_table(folder / str(record.get("table")))
     if variant.objective is Objective.ENTRIES and table.size != minimum:
         raise InputError(f"{where}: its table has {table.size} entries, not {minimum}")
+
+
+def second_checks(path: Path) -> dict[tuple[str, str], str]:
+    """``(folder, variant) -> proof SHA-256`` of every proof the second check found verified by
+    drat-trim with its LRAT checked by minttt.lrat (none without the file)."""
+    if not path.is_file():
+        return {}
+    checks = load_json(path, None, what="second check")
+    try:
+        return {
+            (str(c["folder"]), str(c["variant"])): str(c["proof_sha256"])
+            for c in checks["certificates"]
+            if c.get("verdict") == "VERIFIED" and c.get("lrat_lemmas") is not None
+        }
+    except (KeyError, TypeError) as exc:
+        raise InputError(f"{path}: not a second check ({exc})") from None
+
+
+def attach_second_checks(
+    records: list[dict[str, Any]], folder: str, checks: dict[tuple[str, str], str]
+) -> None:
+    """Name the second check as what checked each unchecked record (``checked_by`` null) whose
+    proof is the one the second check verified (same SHA-256); the others stay unchecked."""
+    for record in records:
+        if record.get("checked_by") is not None:
+            continue
+        if checks.get((folder, record["variant"])) == record["proof_sha256"]:
+            record["checked_by"] = SECOND_CHECKED
 
 
 def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
@@ -102,6 +140,10 @@ def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
 
 
 __all__ = [
+    "SECOND_CHECK",
+    "SECOND_CHECKED",
+    "attach_second_checks",
+    "second_checks",
     "INDEX",
     "INDEX_FORMAT",
     "INDEX_SCHEMA",

@@ -1,5 +1,12 @@
 """The REPORT.md table of the array pipeline's bounds (from ``results/games/bounds.json``), and
-the check of that file before anything is reported from it."""
+the check of that file before anything is reported from it.
+
+Every lower bound carries what proves it (``lower_by``: a method and its evidence): a checked
+certificate in ``proofs/mnk/index.json`` (method ``certificate``; checked here against the index),
+the decomposition by opening (``openings``; checked against the decomposition the file holds), or
+a long run's solver (``rc2``, ``per-level minima``, ``mip dual bound``, ``hinted``; named by its
+checkpoint and run). The report says "proven" only where a checked certificate backs it.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,7 @@ from typing import Any
 from minttt.errors import InputError
 from minttt.formula.instance import check_table
 from minttt.formula.variants import Variant
+from minttt.proof.index import INDEX, load_index
 from minttt.schema import load_json
 from minttt.table.model import load_table
 
@@ -16,30 +24,90 @@ from minttt.table.model import load_table
 #: the two 4x4 k=4 tables (2,462 and 4,873 entries, about 75 s each) by tests/test_games_tables.py
 VERIFY_ON_LOAD = 1000
 SCHEMA = "bounds.schema.json"  # in minttt/schemas/
+#: the certificates of the m,n,k minima, relative to the results folder
+CERTIFICATES = Path("proofs") / "mnk" / INDEX
+#: the methods a lower bound can name (``lower_by.method``)
+METHODS = ("certificate", "openings", "rc2", "per-level minima", "mip dual bound", "hinted")
+
+
+def certified(index: Path) -> dict[str, int]:
+    """``variant -> minimum`` of every record of the certificate ``index`` whose proof a checker
+    checked (``checked_by``; none without the file)."""
+    if not index.is_file():
+        return {}
+    return {
+        r["variant"]: int(r["minimum"])
+        for r in load_index(index)["certificates"]
+        if r.get("checked_by")
+    }
 
 
 def load_bounds(path: Path) -> dict[str, Any]:
     """``bounds.json`` re-checked (InputError, one line, naming what is inconsistent): per
-    variant, ``lower <= upper``, ``optimal`` only when they meet, and the table it names beside
-    it is that variant's, of ``upper`` entries, and (up to :data:`VERIFY_ON_LOAD` entries)
-    passes the exhaustive verifier."""
+    variant, ``lower <= upper``, ``optimal`` exactly when they meet, the lower bound's evidence
+    where it can be checked (a certificate in ``../proofs/mnk/index.json``, the decomposition by
+    opening), and the table it names beside it is that variant's, of ``upper`` entries, and (up
+    to :data:`VERIFY_ON_LOAD` entries) passes the exhaustive verifier."""
     bounds = load_json(path, SCHEMA, what="bounds file")
+    proofs = certified(path.parent.parent / CERTIFICATES)
+    openings = {d["variant"]: d["lower"] for d in bounds.get("opening_decomposition", [])}
     for name, record in bounds["variants"].items():
-        check_bounds_record(path.parent, name, record)
+        check_bounds_record(path.parent, name, record, proofs, openings)
     return bounds
 
 
-def check_bounds_record(folder: Path, name: str, record: dict[str, Any]) -> None:
-    """One variant's bounds (see :func:`load_bounds`)."""
+def check_bounds_record(
+    folder: Path,
+    name: str,
+    record: dict[str, Any],
+    proofs: dict[str, int] | None = None,
+    openings: dict[str, int] | None = None,
+) -> None:
+    """One variant's bounds (see :func:`load_bounds`; ``proofs``: the checked certificates,
+    ``openings``: the decomposition's lower bounds)."""
     where = f"{folder}/bounds.json, {name}"
     lower, upper = record.get("lower"), record.get("upper")
     if not isinstance(lower, int) or not isinstance(upper, int) or not 0 <= lower <= upper:
         raise InputError(f"{where}: bounds {lower} .. {upper} are not 0 <= lower <= upper")
-    if record.get("optimal") and lower != upper:
-        raise InputError(f"{where}: claims optimal, but its bounds are {lower} .. {upper}")
+    if bool(record.get("optimal")) != (lower == upper):
+        raise InputError(
+            f"{where}: optimal is {record.get('optimal')}, its bounds {lower} .. {upper}"
+        )
+    split = (openings or {}).get(name)
+    if split is not None and split > upper:
+        raise InputError(f"{where}: the decomposition's lower bound {split} is above {upper}")
+    _check_evidence(where, name, lower, upper, record["lower_by"], proofs or {}, openings or {})
     variant = Variant.parse(name)
     table = load_table(folder / str(record.get("table")))
     check_table(variant, table, f"{where}: its table", size=upper, verify=upper <= VERIFY_ON_LOAD)
+
+
+def _check_evidence(
+    where: str,
+    name: str,
+    lower: int,
+    upper: int,
+    lower_by: dict[str, Any],
+    proofs: dict[str, int],
+    openings: dict[str, int],
+) -> None:
+    """The lower bound's evidence, where it can be checked: a certificate is a checked record of
+    the index with this minimum; an openings bound is the decomposition's."""
+    method = lower_by["method"]
+    if method == "certificate" and proofs.get(name) != lower:
+        raise InputError(
+            f"{where}: lower bound {lower} by certificate, but no checked certificate in "
+            f"{CERTIFICATES} proves it"
+        )
+    if method == "certificate" and lower != upper:
+        raise InputError(
+            f"{where}: a certificate proves the minimum {lower}, the table has {upper}"
+        )
+    if method == "openings" and openings.get(name) != lower:
+        raise InputError(
+            f"{where}: lower bound {lower} by the openings, the decomposition says "
+            f"{openings.get(name)}"
+        )
 
 
 GAME_NAMES = {"mnk:3,4,3": "3x4 k=3", "mnk:4,4,3": "4x4 k=3", "mnk:4,4,4": "4x4 k=4"}
@@ -54,14 +122,15 @@ def _found_by(record: dict[str, Any]) -> str:
     return ""
 
 
-def _lower_by(record: dict[str, Any]) -> str:
-    """The method that proved the lower bound: the first event of the history that reached it
-    (``per-level minima``, ``mip dual bound``, else RC2)."""
-    names = {"per-level minima": "levels", "mip dual bound": "MIP"}
-    for _seconds, lower, _upper, event in record.get("history") or []:
-        if lower == record["lower"]:
-            return names.get(str(event), "RC2")
-    return "RC2"
+#: a lower bound's method, as the report's column names it
+METHOD_NAMES = {
+    "certificate": "certificate",
+    "openings": "openings",
+    "rc2": "RC2",
+    "per-level minima": "levels",
+    "mip dual bound": "MIP",
+    "hinted": "hinted",
+}
 
 
 def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]:
@@ -74,26 +143,28 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
         "found (by the method in the next column: greedy + local search, forced search, "
         "large-neighbourhood search, the hinted descent or RC2's model), each verified by "
         "`minttt verify` and saved under `games/`; "
-        "lower bound (proven: no smaller table exists) = RC2's cores on the whole formula, the sum "
-        "of each table level's own minimum (`levels`, `minttt scale --levels`), HiGHS's dual bound "
-        "(`MIP`, `minttt scale --mip`), or the least over "
-        "X's canonical openings of RC2's bound with that opening fixed (`openings`), whichever is "
-        "higher; seconds = RC2 and table search, all runs.",
+        "lower bound (no smaller table exists) = a certificate's refutation one below a table "
+        "(`certificate`: checked, in `proofs/mnk/index.json`), RC2's cores on the whole formula, "
+        "the sum of each table level's own minimum (`levels`, `minttt scale --levels`), HiGHS's "
+        "dual bound (`MIP`, `minttt scale --mip`), or the least over X's canonical openings of "
+        "RC2's bound with that opening fixed (`openings`), whichever is higher; status `proven` "
+        "only where a checked certificate backs the minimum; seconds = RC2 and table search, all "
+        "runs.",
         "",
         "| game | player | lower | by | upper (verified table) | by | status | gap | greedy "
         "| seconds |",
         "| --- | --- | ---: | --- | ---: | --- | --- | ---: | ---: | ---: |",
     ]
-    split = {d["variant"]: d["lower"] for d in bounds.get("opening_decomposition", [])}
     for name, v in bounds.get("variants", {}).items():
         role, game = name.split("@")
         player = "first (X)" if role.startswith("first") else "second (O)"
-        lo, hi, by = v["lower"], v["upper"], _lower_by(v)
-        if split.get(name, 0) > lo:
-            lo, by = split[name], "openings"
-        optimal = v["optimal"] or lo >= hi
-        status = "proven" if optimal else "bounded"
-        gap = "0" if optimal else f"{hi - lo} ({(hi - lo) / hi:.0%})"
+        lo, hi, method = v["lower"], v["upper"], v["lower_by"]["method"]
+        by = METHOD_NAMES.get(method, method)
+        if method == "certificate":
+            status = "proven"
+        else:
+            status = "met, not certified" if lo >= hi else "bounded"
+        gap = "0" if lo >= hi else f"{hi - lo} ({(hi - lo) / hi:.0%})"
         lines.append(
             f"| {GAME_NAMES.get(game, game)} | {player} | {lo} | {by} | {hi} | {_found_by(v)} | "
             f"{status} | {gap} | "

@@ -27,7 +27,7 @@ from minttt.errors import DefectError, InputError
 from minttt.evolve.plot import save_plot
 from minttt.evolve.runner import evolution_summary, evolved_table
 from minttt.evolve.situations import HochmuthConfig
-from minttt.fileio import write_json_atomic, write_text_atomic
+from minttt.fileio import write_json_atomic, write_many_atomic, write_text_atomic
 from minttt.formula.encode import encode
 from minttt.formula.variants import Variant, standard_variants
 from minttt.game.counts import count_all
@@ -36,7 +36,8 @@ from minttt.interrupt import shielded, worker_init
 from minttt.play.players import make_player
 from minttt.play.search import plot_states_per_move
 from minttt.play.tournament import playing_strength, strength_markdown
-from minttt.proof.certify import certify_all
+from minttt.proof.certify import certify_all, pending_files
+from minttt.proof.index import SECOND_CHECK, attach_second_checks, second_checks
 from minttt.render import graphviz_version, render_results
 from minttt.report.encodings import write_encodings
 from minttt.report.minima import beyond_report_markdown, beyond_results
@@ -279,10 +280,16 @@ def step_beyond(ctx: Context) -> None:
 def step_certify(ctx: Context) -> None:
     """Certificates for every proven minimum: CNF at k-1, DRAT proof, table (results/proofs/).
 
-    The proofs are checked by the tests and ``minttt certify``, not here (minutes in Python)."""
+    The proofs are not checked here (minutes in Python): each record names what checked its
+    proof, the second check (drat-trim and minttt.lrat, ``proofs/second-check.json``) where it
+    verified the same proof (SHA-256), else nothing (``checked_by`` null); the tests check every
+    shipped proof."""
 
-    done = certify_all(ctx.out / "proofs", check=False, graph_3x3=ctx.graph)
+    folder = ctx.out / "proofs"
+    done = certify_all(folder, check=False, graph_3x3=ctx.graph, write=False)
     records = [c.record for c in done]
+    attach_second_checks(records, "proofs", second_checks(folder / SECOND_CHECK))
+    write_many_atomic(pending_files(folder, done))
     ctx.figures["certificates"] = records
     ctx.report += certificates_markdown(records)
 
@@ -317,7 +324,7 @@ PARALLEL_STEPS = ("evolution", "beyond", "certify")
 #: (the raw minima confirmed by Z3 and DRAT). They stay where they are.
 # what the long runs wrote and reproduce reads (checked on load, never recomputed); a name ending
 # in "/" is a folder, carried whole (games/: bounds.json and the tables it names)
-LONG_RUN_INPUTS = ("games_study.json", "games/", RAW_CROSS_CHECK)
+LONG_RUN_INPUTS = ("games_study.json", "games/", RAW_CROSS_CHECK, f"proofs/{SECOND_CHECK}")
 
 
 def reproduce(

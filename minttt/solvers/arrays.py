@@ -111,6 +111,7 @@ class ArrayRC2(RC2):
         solver: str = DEFAULT_SAT,
         lazy: bool = False,
         objective: np.ndarray | None = None,
+        deadline: float | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(WCNF(), solver=solver, **kw)  # nv = 0: no per-variable maps
@@ -119,6 +120,8 @@ class ArrayRC2(RC2):
         self.vmap = _VariableMap(e2i=_Identity(n), i2e=_Identity(n))
         self._filtered: set[int] = set()
         self._live: dict[int, None] | None = None  # the selectors still assumed, in order
+        # every clause in (a ``deadline``, in time.perf_counter's seconds, may stop the loading)
+        self.loaded = lazy
         if lazy:
             return
         self._live = {}
@@ -128,7 +131,10 @@ class ArrayRC2(RC2):
         add = fast_adder(self.oracle)
         with gc_paused():
             for chunk in formula.chunks():
+                if deadline is not None and time.perf_counter() > deadline:
+                    return
                 deque(map(add, chunk), maxlen=0)  # the loop runs in C
+        self.loaded = True
 
     def _assume(self, variables: np.ndarray, weights: np.ndarray | None = None) -> None:
         """Register ``-v`` as a unit soft clause for each objective variable (weight 1, or its
@@ -193,11 +199,16 @@ def rc2_arrays(
 ) -> RawResult[np.ndarray]:
     """Core-guided MaxSAT (PySAT RC2) under :func:`~minttt.solvers.outcome.time_limit`: the
     model as a bool array indexed by variable, or none (``timed_out``) when the deadline came
-    first; the cost of the cores found is a proven lower bound either way. ``on_bound`` is
-    called (from the watcher thread) when the lower bound rises."""
+    first (``timeout`` counts loading the clauses too); the cost of the cores found is a proven
+    lower bound either way. ``on_bound`` is called (from the watcher thread) when the lower
+    bound rises."""
     start = time.perf_counter()
-    solver = ArrayRC2(formula, solver=sat, **kw)
+    deadline = None if timeout is None else start + timeout
+    solver = ArrayRC2(formula, solver=sat, deadline=deadline, **kw)
     load = time.perf_counter() - start
+    if not solver.loaded:  # the time ran out while loading: no search, no bound
+        solver.delete()
+        return RawResult(None, 0, 0, True, load, load)
     last = [-1]
 
     def rose() -> None:

@@ -1,0 +1,198 @@
+"""Re-derive part of a cube-and-conquer certificate and compare: anyone can check that the proof
+a certificate records is the one its solver sessions make.
+
+A cube-and-conquer certificate ships a session record (``<stem>.sessions.json``,
+:func:`minttt.proof.certify.sessions_document`): the formula's SHA-256, the split, the solver and
+its settings, and each solver session's cubes in the order it refuted them with the SHA-256 of
+each segment. :func:`audit` rebuilds the formula (it must have the recorded SHA-256), replays
+sessions chosen at random (each: CaDiCaL loaded with the formula once, refuting the session's
+cubes in order, as the worker did; a prefix of them with ``prefix``), compares every segment
+with its recorded SHA-256, and checks what it replayed: the formula with the last replayed cube
+as unit clauses is refuted by the session's segments (:mod:`minttt.drat`, and drat-trim with
+its LRAT checked by :mod:`minttt.lrat` when given). A replayed segment equal to the recorded one
+is a segment of the joined proof the certificate's check verified.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from minttt.errors import DefectError, InputError
+from minttt.fileio import read_regular
+from minttt.formula.instance import instance_for
+from minttt.formula.variants import Variant
+from minttt.proof import drat
+from minttt.proof.cnf import certificate_cnf
+from minttt.proof.conquer import lookup_splits
+from minttt.proof.cubes import CubeSolver, decision_cubes
+from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
+from minttt.proof.index import INDEX, MAX_SESSIONS, SESSIONS_FORMAT, check_record, load_index
+
+
+@dataclass
+class SessionAudit:
+    """One session replayed: its place in the record, the cubes replayed (of how many), and
+    how many segments matched their recorded SHA-256."""
+
+    session: int
+    replayed: int
+    cubes: int
+    matched: int
+    seconds: float
+
+
+@dataclass
+class Audit:
+    """What :func:`audit` did: the sessions replayed (a sample unless every session was
+    replayed whole), whether every replayed segment matched and the replay's refutation
+    checked (``valid``), and by what."""
+
+    variant: str
+    sessions: int
+    replayed: list[SessionAudit] = field(default_factory=list)
+    checked_by: list[str] = field(default_factory=list)
+    seed: int = 0
+
+    @property
+    def whole(self) -> bool:
+        """Every session replayed, every cube of each."""
+        return len(self.replayed) == self.sessions and all(
+            s.replayed == s.cubes for s in self.replayed
+        )
+
+    @property
+    def valid(self) -> bool:
+        """Every replayed segment is the recorded one."""
+        return all(s.matched == s.replayed for s in self.replayed)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The audit as ``second-check.json`` records it (a full re-check or a sample)."""
+        return {
+            "kind": "full replay" if self.whole else "sample",
+            "seed": self.seed,
+            "sessions": self.sessions,
+            "replayed": [
+                {"session": s.session, "cubes": s.replayed, "of": s.cubes, "matched": s.matched}
+                for s in self.replayed
+            ],
+            "checked_by": self.checked_by,
+            "valid": self.valid,
+        }
+
+
+def load_sessions(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
+    """The session record a certificate names, checked against its SHA-256 (InputError)."""
+    name = record.get("sessions")
+    if name is None:
+        raise InputError(
+            f"{folder / INDEX}, {record['variant']}: no session record (not a cube-and-conquer "
+            "certificate, or one made before minttt recorded its sessions)"
+        )
+    data = read_regular(folder / str(name), max_bytes=MAX_SESSIONS)
+    if hashlib.sha256(data).hexdigest() != record.get("sessions_sha256"):
+        raise InputError(f"{folder / str(name)}: not the file the certificate records")
+    doc = json.loads(data)
+    if not isinstance(doc, dict) or doc.get("format") != SESSIONS_FORMAT:
+        raise InputError(f"{folder / str(name)}: not a {SESSIONS_FORMAT} record")
+    return doc
+
+
+def audit(
+    variant: Variant,
+    folder: Path,
+    *,
+    sessions: int = 1,
+    seed: int = 0,
+    prefix: int | None = None,
+    drat_trim: Path | None = None,
+    say: Callable[[str], None] = print,
+) -> Audit:
+    """Replay ``sessions`` sessions of ``variant``'s certificate in ``folder`` chosen at random
+    (``seed``; the first ``prefix`` cubes of each when given), compare every segment, and check
+    the replay (see the module docstring). DefectError when a segment differs or the check
+    fails; InputError for a certificate that cannot be audited."""
+    index = load_index(folder / INDEX)
+    record = next((r for r in index["certificates"] if r["variant"] == variant.name), None)
+    if record is None:
+        raise InputError(f"{folder / INDEX}: no certificate of {variant.name}")
+    check_record(folder, record)
+    doc = load_sessions(folder, record)
+    inst = instance_for(variant)
+    cnf, nvars, clauses = certificate_cnf(inst.graph, inst.formula, int(record["minimum"]))
+    if hashlib.sha256(cnf).hexdigest() != doc["cnf_sha256"]:
+        raise DefectError(f"{variant.name}: the formula rebuilt is not the one the record holds")
+    every = lookup_splits(inst.formula, doc["depth"] + doc["sub_depth"])
+    cubes = decision_cubes(every[: doc["depth"]])
+    below = every[doc["depth"] :]
+    log: list[list[list[Any]]] = doc["sessions"]
+    chosen = sorted(random.Random(seed).sample(range(len(log)), min(sessions, len(log))))
+    result = Audit(variant.name, len(log), seed=seed)
+    for number in chosen:
+        replayed, lines, last = _replay(number, log[number], cubes, below, clauses, prefix, say)
+        result.replayed.append(replayed)
+        if not result.valid:
+            raise DefectError(f"{variant.name}: session {number} replays to another proof")
+        result.checked_by = _check(nvars, clauses, lines, last, drat_trim)
+    return result
+
+
+def _replay(
+    number: int,
+    session: list[list[Any]],
+    cubes: Sequence[tuple[int, ...]],
+    below: Sequence[Sequence[int]],
+    clauses: list[list[int]],
+    prefix: int | None,
+    say: Callable[[str], None],
+) -> tuple[SessionAudit, list[str], tuple[int, ...]]:
+    """Session ``number`` replayed by a solver of its own, each segment compared: the audit,
+    the replayed segments' lines, and the last cube replayed."""
+    start = time.perf_counter()
+    todo = session if prefix is None else session[:prefix]
+    matched, lines = 0, []
+    with CubeSolver(clauses) as solver:
+        for place, (cube, sub_depth, digest) in enumerate(todo):
+            result = solver.refute(cubes[cube], below[:sub_depth])
+            text = ("\n".join(result.proof) + "\n").encode("ascii")
+            if hashlib.sha256(text).hexdigest() != digest:
+                say(f"  session {number}, place {place} (cube {cube}): another segment")
+                break
+            matched += 1
+            lines += result.proof
+    say(f"  session {number}: {matched} of {len(todo)} segments as recorded")
+    seconds = time.perf_counter() - start
+    audit = SessionAudit(number, len(todo), len(session), matched, seconds)
+    return audit, lines, cubes[todo[-1][0]]
+
+
+def _check(
+    nvars: int,
+    clauses: list[list[int]],
+    lines: list[str],
+    cube: tuple[int, ...],
+    drat_trim: Path | None,
+) -> list[str]:
+    """The replayed segments ``lines`` refute the formula with ``cube`` as unit clauses: checked
+    by minttt.drat, and drat-trim (its LRAT by minttt.lrat) when given; the checkers' names."""
+    body = [*clauses, *([lit] for lit in cube)]
+    text = f"p cnf {nvars} {len(body)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in body)
+    cnf = text.encode("ascii")
+    proof = ("\n".join([*lines, "0"]) + "\n").encode("ascii")
+    verdict = drat.check(cnf, proof)
+    if not verdict.valid:
+        raise DefectError(f"the replayed segments do not refute their last cube: {verdict.message}")
+    names = ["minttt.drat"]
+    if drat_trim is not None:
+        drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, lrat=True)
+        names.append("drat-trim, its LRAT by minttt.lrat")
+    return names
+
+
+__all__ = ["Audit", "SessionAudit", "audit", "load_sessions"]
