@@ -217,11 +217,7 @@ def test_the_package_is_ready_for_an_index() -> None:
 
 def test_the_intersphinx_inventories_are_the_scripts_own() -> None:
     """docs/_inventories is what scripts/docs_inventories.py writes (rerun it after a change)."""
-    spec = importlib.util.spec_from_file_location("inv", ROOT / "scripts" / "docs_inventories.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    written = module.inventories()
+    written = _script("docs_inventories").inventories()
     committed = {p.name: p.read_bytes() for p in (ROOT / "docs" / "_inventories").glob("*.inv")}
     assert committed == written, "run python scripts/docs_inventories.py"
     assert b"pathlib.Path py:class 1 library/pathlib.html#$" in _inflate(written["python.inv"])
@@ -231,25 +227,32 @@ def _inflate(inventory: bytes) -> bytes:
     return zlib.decompress(inventory.split(b"\n", 4)[4])
 
 
-@pytest.mark.skipif(not _importable("nbclient"), reason="needs nbclient and ipykernel (dev extra)")
-def test_the_notebook_executes_and_draws() -> None:
-    import nbclient
-    import nbformat
-
-    nb = nbformat.read(ROOT / "docs" / "notebook.ipynb", as_version=4)
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", cwd=str(ROOT)).execute()
-    kinds = {
-        k for c in nb.cells if c.cell_type == "code" for o in c.outputs for k in o.get("data", {})
-    }
-    assert {"image/svg+xml", "text/html"} <= kinds
-
-
-def _check_site():  # noqa: ANN202 - the module scripts/check_site.py
-    spec = importlib.util.spec_from_file_location("check_site", ROOT / "scripts" / "check_site.py")
+def _script(name: str):  # noqa: ANN202 - a module of scripts/
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.mark.skipif(not _importable("nbclient"), reason="needs nbclient and ipykernel (dev extra)")
+def test_the_notebook_executes_draws_and_stores_what_it_draws() -> None:
+    """The site shows the notebook's stored outputs: they must be what it draws when run."""
+    import nbformat
+
+    nb = _script("docs_notebook").executed()
+    kinds = {
+        k for c in nb.cells if c.cell_type == "code" for o in c.outputs for k in o.get("data", {})
+    }
+    assert {"image/svg+xml", "text/html"} <= kinds
+    stored = nbformat.read(ROOT / "docs" / "notebook.ipynb", as_version=4)
+    assert [c.get("outputs") for c in stored.cells] == [c.get("outputs") for c in nb.cells], (
+        "run python scripts/docs_notebook.py"
+    )
+
+
+def _check_site():  # noqa: ANN202 - the module scripts/check_site.py
+    return _script("check_site")
 
 
 def test_the_site_check_finds_literal_markup_and_broken_links(tmp_path: Path) -> None:
@@ -291,7 +294,8 @@ def test_the_site_builds_strict_and_reads_clean(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert _check_site().check_site(tmp_path) == []
-    assert "<svg" in (tmp_path / "notebook.html").read_text("utf-8")
+    notebook = (tmp_path / "notebook.html").read_text("utf-8")
+    assert "win 97.92%" in notebook and "cell_output" in notebook  # its stored outputs
     game = (tmp_path / "api" / "game.html").read_text("utf-8")
     assert "viewcode-link" in game and 'id="minttt.game.rules.Board"' in game
     assert minttt.__version__ in (tmp_path / "index.html").read_text("utf-8")
