@@ -2,9 +2,9 @@
 
 Pages are Markdown (MyST), the API reference is autodoc over the docstrings (numpydoc sections
 through napoleon, reST roles as written), the notebook is shown with its stored outputs (myst-nb,
-never executed here), and cross-links to Python, numpy and PySAT resolve from small committed
-inventories (``docs/_inventories``, written by ``scripts/docs_inventories.py``), so the build needs
-no network and gives the same site every time.
+never executed here), and cross-links to Python, numpy, PySAT, networkx and Rich resolve from
+small committed inventories (``docs/_inventories``, written by ``scripts/docs_inventories.py``), so
+the build needs no network and gives the same site every time.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ nitpick_ignore_regex = [
 ]
 nitpick_ignore = [
     # minttt/report/minima.py names minttt.formula.variants.standard_variants by a wrong path;
-    # that module is not this branch's to edit (DESIGN.md's owners): remove once fixed there
+    # that module belongs to the report's owner: remove this line once it is fixed there
     ("py:func", "minttt.solvers.standard_variants"),
 ]
 # names that annotations spell as the module imported them (``import numpy as np``, names
