@@ -5,9 +5,11 @@
 Sphinx resolves a name such as ``pathlib.Path`` or ``numpy.ndarray`` in a signature through the
 other project's ``objects.inv``, which intersphinx downloads at every build. The docs build offline
 and deterministically instead: each inventory here holds only the names minttt's docstrings and
-signatures use, each with the address it has on that project's site (checked against the real
-inventories: Python 3.11's, numpy's, PySAT's and networkx's). A name added to a signature that no
-inventory holds fails the strict build (``nitpicky``); add it below and rerun this script.
+signatures use, each with the address it has on that project's site (Python's checked against
+Python 3.11's own ``objects.inv``, Debian's python3-doc; PySAT's against its ``docs/api`` pages;
+numpy's, networkx's and Rich's follow their sites' one page per class or module). A name added
+to a signature that no inventory holds fails the strict build (``nitpicky``); add it below and
+rerun this script.
 tests/test_docs.py fails when the committed files and this table disagree.
 """
 
