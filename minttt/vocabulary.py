@@ -30,7 +30,25 @@ class Word(StrEnum):
 
     @classmethod
     def parse(cls, text: object, what: str | None = None) -> Self:
-        """The member named by ``text`` (a member, or its text in any case), else InputError."""
+        """The member named by ``text`` (a member, or its text in any case).
+
+        Parameters
+        ----------
+        text
+            A member, or its text.
+        what
+            What the word names, for the error message (default: the class's name).
+
+        Returns
+        -------
+        Self
+            The member.
+
+        Raises
+        ------
+        InputError
+            For any other text, naming the choices.
+        """
         if isinstance(text, cls):
             return text
         key = str(text).strip().lower() if isinstance(text, str) else None
@@ -49,7 +67,19 @@ class Word(StrEnum):
 
 
 class Role(Word):
-    """Who a table plays: X (moves first), O, or both sides (one table for either)."""
+    """Who a table plays: X (moves first), O, or both sides (one table for either).
+
+    Parameters
+    ----------
+    value
+        ``X``, ``O`` or ``both``, exactly. :meth:`Role.parse` also takes ``first`` and
+        ``second``, in any case, and raises :class:`~minttt.errors.InputError` instead.
+
+    Raises
+    ------
+    ValueError
+        For any other text.
+    """
 
     X = "X"
     O = "O"  # noqa: E741 (the second player's mark)
@@ -93,7 +123,19 @@ class Role(Word):
 
 class Criterion(Word):
     """Which moves a table may play: ``optimal`` keeps the minimax value (003's "best moves");
-    ``never-lose`` keeps the mover from being forced to lose (000's notion)."""
+    ``never-lose`` keeps the mover from being forced to lose (000's notion).
+
+    Parameters
+    ----------
+    value
+        ``optimal`` or ``never-lose``, exactly. :meth:`Word.parse` also takes any case and raises
+        :class:`~minttt.errors.InputError` instead.
+
+    Raises
+    ------
+    ValueError
+        For any other text.
+    """
 
     OPTIMAL = "optimal"
     NEVER_LOSE = "never-lose"
@@ -101,7 +143,19 @@ class Criterion(Word):
 
 class Objective(Word):
     """What a table's size counts: its positions (terminal ones included, 003's count) or its
-    entries (lookups)."""
+    entries (lookups).
+
+    Parameters
+    ----------
+    value
+        ``positions`` or ``entries``, exactly. :meth:`Word.parse` also takes any case and raises
+        :class:`~minttt.errors.InputError` instead.
+
+    Raises
+    ------
+    ValueError
+        For any other text.
+    """
 
     POSITIONS = "positions"
     ENTRIES = "entries"
@@ -109,14 +163,38 @@ class Objective(Word):
 
 class Encoding(Word):
     """003's two formulas: ``tree`` (a variable per position) and ``lookup`` (even-depth
-    grandchildren, with edge variables)."""
+    grandchildren, with edge variables).
+
+    Parameters
+    ----------
+    value
+        ``tree`` or ``lookup``, exactly. :meth:`Word.parse` also takes any case and raises
+        :class:`~minttt.errors.InputError` instead.
+
+    Raises
+    ------
+    ValueError
+        For any other text.
+    """
 
     TREE = "tree"
     LOOKUP = "lookup"
 
 
 class Symmetry(Word):
-    """How a table is keyed: by the canonical board (``full``) or by the raw board (``none``)."""
+    """How a table is keyed: by the canonical board (``full``) or by the raw board (``none``).
+
+    Parameters
+    ----------
+    value
+        ``full`` or ``none``, exactly. :meth:`Word.parse` also takes any case and raises
+        :class:`~minttt.errors.InputError` instead.
+
+    Raises
+    ------
+    ValueError
+        For any other text.
+    """
 
     FULL = "full"
     NONE = "none"

@@ -1,6 +1,7 @@
 """The documentation runs: every code block of the README and of ``docs/`` is checked, the API
 reference covers every public name, every public name has a docstring, the command reference is
-the CLI's own, the notebook executes and the site builds with ``--strict``.
+the CLI's own, the notebook executes, the site builds strict and reads clean (no reST shown as
+text, no broken link), and the package metadata is ready for an index.
 
 Code blocks by tag: ``pycon`` runs as a doctest (a file's blocks in one namespace, from the
 repository's root); ``python`` runs as a script; in ``bash`` every ``minttt ...`` line is parsed by
@@ -13,12 +14,12 @@ from __future__ import annotations
 import ast
 import doctest
 import importlib.util
-import os
 import re
 import shlex
 import subprocess
 import sys
 import tomllib
+import zlib
 from pathlib import Path
 
 import pytest
@@ -137,11 +138,11 @@ def test_bash_blocks_name_real_commands_and_options(page: Path) -> None:
 
 
 def test_the_api_reference_covers_every_public_name_and_module() -> None:
-    api = "\n".join(p.read_text("utf-8") for p in (ROOT / "docs" / "api").glob("*.md"))
-    documented = set(re.findall(r"^::: ([\w.]+)", api, re.M))
+    api = "\n".join(p.read_text("utf-8") for p in (ROOT / "docs" / "api").glob("*.rst"))
+    documented = set(re.findall(r"^\.\. automodule:: ([\w.]+)", api, re.M))
     for name in minttt.__all__:
         if name != "__version__":
-            assert f"[`minttt.{name}`]" in api, f"minttt.{name} is not in docs/api/index.md"
+            assert f":py:obj:`minttt.{name} <" in api, f"minttt.{name} is not in docs/api/index.rst"
     modules = {
         ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
         for p in (ROOT / "minttt").rglob("*.py")
@@ -192,33 +193,111 @@ def test_license_citation_changelog_and_one_version() -> None:
     assert f'version: "{minttt.__version__}"' in citation
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
     assert "version" not in project and "version" in project["dynamic"]
-    assert "## Unreleased" in (ROOT / "CHANGELOG.md").read_text("utf-8")
+    changelog = (ROOT / "CHANGELOG.md").read_text("utf-8")
+    assert "## Unreleased" in changelog
+    assert f"## {minttt.__version__} - " in changelog, "each release has its changelog section"
+    assert f'repository-code: "{project["urls"]["Source"]}"' in citation
+
+
+def test_the_package_is_ready_for_an_index() -> None:
+    """SPDX license, classifiers, URLs, authors, keywords, py.typed shipped, and ranges (no exact
+    pins: exact versions are the lock's)."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    project = pyproject["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert project["authors"] and project["keywords"] and project["urls"]
+    assert "Typing :: Typed" in project["classifiers"]
+    assert "py.typed" in pyproject["tool"]["setuptools"]["package-data"]["minttt"]
+    assert (ROOT / "minttt" / "py.typed").is_file()
+    requirements = [*project["dependencies"]]
+    for extra in project["optional-dependencies"].values():
+        requirements += extra
+    assert not [r for r in requirements if "==" in r], "exact versions belong in the lock"
+
+
+def test_the_intersphinx_inventories_are_the_scripts_own() -> None:
+    """docs/_inventories is what scripts/docs_inventories.py writes (rerun it after a change)."""
+    written = _script("docs_inventories").inventories()
+    committed = {p.name: p.read_bytes() for p in (ROOT / "docs" / "_inventories").glob("*.inv")}
+    assert committed == written, "run python scripts/docs_inventories.py"
+    assert b"pathlib.Path py:class 1 library/pathlib.html#$" in _inflate(written["python.inv"])
+
+
+def _inflate(inventory: bytes) -> bytes:
+    return zlib.decompress(inventory.split(b"\n", 4)[4])
+
+
+def _script(name: str):  # noqa: ANN202 - a module of scripts/
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.mark.skipif(not _importable("nbclient"), reason="needs nbclient and ipykernel (dev extra)")
-def test_the_notebook_executes_and_draws() -> None:
-    import nbclient
+def test_the_notebook_executes_draws_and_stores_what_it_draws() -> None:
+    """The site shows the notebook's stored outputs: they must be what it draws when run."""
     import nbformat
 
-    nb = nbformat.read(ROOT / "docs" / "notebook.ipynb", as_version=4)
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", cwd=str(ROOT)).execute()
+    nb = _script("docs_notebook").executed()
     kinds = {
         k for c in nb.cells if c.cell_type == "code" for o in c.outputs for k in o.get("data", {})
     }
     assert {"image/svg+xml", "text/html"} <= kinds
+    stored = nbformat.read(ROOT / "docs" / "notebook.ipynb", as_version=4)
+    assert [c.get("outputs") for c in stored.cells] == [c.get("outputs") for c in nb.cells], (
+        "run python scripts/docs_notebook.py"
+    )
 
 
-@pytest.mark.slow  # mkdocstrings over the whole package, about 10 s
-@pytest.mark.skipif(not _importable("mkdocs"), reason="needs mkdocs (pip install -e '.[docs]')")
-def test_the_site_builds_strict(tmp_path: Path) -> None:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+def _check_site():  # noqa: ANN202 - the module scripts/check_site.py
+    return _script("check_site")
+
+
+def test_the_site_check_finds_literal_markup_and_broken_links(tmp_path: Path) -> None:
+    """scripts/check_site.py on a small site of its own: each kind of defect is found, and a
+    clean page passes."""
+    (tmp_path / "api").mkdir()
+    (tmp_path / "index.html").write_text(
+        '<h1 id="top">minttt</h1><a href="api/game.html#minttt.Board">Board</a>'
+        '<a href="#top">top</a><a href="https://docs.python.org/3/">Python</a>'
+        "<pre>x = ``code in a block is code``</pre>"
+    )
+    (tmp_path / "api" / "game.html").write_text('<dt id="minttt.Board">Board</dt>')
+    check = _check_site()
+    assert check.check_site(tmp_path) == []
+    (tmp_path / "api" / "game.html").write_text(
+        '<dt id="x">:class:`Board`</dt><a href="../missing.html">m</a>'
+    )
+    (tmp_path / "guide.html").write_text("<p>run ``minttt verify``</p>")
+    problems = check.check_site(tmp_path)
+    assert any("missing anchor api/game.html#minttt.Board" in p for p in problems)
+    assert any("missing file ../missing.html" in p for p in problems)
+    assert any(p.startswith("api/game.html: reST shown as text") for p in problems)
+    assert any(p.startswith("guide.html: reST shown as text") for p in problems)
+    assert check.main([str(tmp_path / "api")]) == 2
+    assert check.main([str(tmp_path)]) == 1
+
+
+@pytest.mark.slow  # autodoc over the whole package, about 40 s
+@pytest.mark.skipif(not _importable("sphinx"), reason="needs Sphinx (pip install -e '.[docs]')")
+def test_the_site_builds_strict_and_reads_clean(tmp_path: Path) -> None:
+    """The strict build (-W -n), then what a reader meets: no reST as text, no broken internal
+    link, the notebook with its pictures, source links, the version, the changelog."""
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path)],
+        [sys.executable, "-m", "sphinx", "-q", "-W", "-n", "-b", "html", "docs", str(tmp_path)],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env=env,
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert (tmp_path / "api" / "index.html").is_file()
+    assert _check_site().check_site(tmp_path) == []
+    notebook = (tmp_path / "notebook.html").read_text("utf-8")
+    assert "win 97.92%" in notebook and "cell_output" in notebook  # its stored outputs
+    game = (tmp_path / "api" / "game.html").read_text("utf-8")
+    assert "viewcode-link" in game and 'id="minttt.game.rules.Board"' in game
+    assert minttt.__version__ in (tmp_path / "index.html").read_text("utf-8")
+    assert "Unreleased" in (tmp_path / "changelog.html").read_text("utf-8")
+    assert list((tmp_path / "_images").glob("*.svg")), "the guides show the library's pictures"

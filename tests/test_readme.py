@@ -4,9 +4,13 @@ the front door lists the data line."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+REPOSITORY = PROJECT["urls"]["Source"]
 
 
 def test_quick_start_is_two_commands_install_then_test() -> None:
@@ -28,7 +32,19 @@ def test_the_readme_is_a_front_page() -> None:
         "docs/guides/certificates.md",
         "docs/reference/commands.md",
     ):
-        assert f"({page})" in "\n".join(lines)
+        assert f"({REPOSITORY}/blob/main/{page})" in "\n".join(lines)
+
+
+def test_every_readme_link_works_on_a_package_page() -> None:
+    """A package index shows the README away from the repository: every link is absolute, and
+    each into the repository names a file or folder that exists."""
+    links = re.findall(r"\]\(([^)\s]+)\)", README.read_text(encoding="utf-8"))
+    assert links
+    for link in links:
+        assert link.startswith(("https://", "#")), f"relative, broken on a package page: {link}"
+        inside = re.match(rf"{re.escape(REPOSITORY)}/(?:blob|tree)/main/(.+)", link)
+        if inside:
+            assert (ROOT / inside[1]).exists(), f"{link}: no {inside[1]} in the repository"
 
 
 def test_front_door_lists_the_data_line():

@@ -107,7 +107,53 @@ def certify_command(
     proof that it is UNSAT (checked by minttt's own checker) and a verified size-k table.
 
     With --cubes the refutation is split into cubes solved in parallel on a Dask cluster and
-    resumable from --checkpoint; the joined proof is checked like any other."""
+    resumable from --checkpoint; the joined proof is checked like any other.
+
+    \f
+    Parameters
+    ----------
+    variants
+        Variant names, e.g. first-center-lookup-entries.
+    all_
+        Every proven minimum the project reports.
+    out
+        Folder for the certificates and index.json.
+    json_out
+        Print the index records as JSON.
+    no_check
+        Skip minttt's DRAT check (the tests run it).
+    drat_trim
+        A drat-trim binary: checks the proofs, and minttt.lrat checks the LRAT refutation it
+        writes, instead of minttt's DRAT checker (for proofs of hundreds of MB); recorded in
+        the index.
+    cubes
+        Cube and conquer: split on the first N start positions' moves and refute each cube
+        on a Dask cluster; the cubes' proofs are joined into one DRAT proof (0: one
+        refutation).
+    sub_cubes
+        With --cubes: a worker refutes each cube through the sub-cubes of the next M start
+        positions, one after another in its solver (a hard cube split further is often far
+        quicker); checkpoints stay per cube.
+    workers
+        Local Dask workers for --cubes.
+    scheduler
+        A Dask scheduler's address for --cubes (instead of --workers).
+    checkpoint
+        Folder of the refuted cubes, resumed when it exists (default: OUT/.cubes).
+    table
+        One lookup-entries VARIANT: its minimum is this table's size (the table is verified
+        again; no solver runs for it): the certificate, the table and the refutation one
+        entry below, proves it on its own.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt certify`` prints it in one line and exits 2.
+    DefectError
+        A proof fails its check, a cube is satisfiable or a table fails verification: exit
+        1, nothing written.
+    """
 
     if audit:
         _audit(variants, out, audit, seed, prefix, drat_trim, json_out)
@@ -317,6 +363,29 @@ def check_proof_command(
     An LRAT proof (drat-trim -L) is checked in one pass over its hints instead.
     Exit 0 when the proof is valid, 1 when it is not (naming the first lemma that fails),
     2 for a file that cannot be read.
+
+    \f
+    Parameters
+    ----------
+    cnf
+        DIMACS CNF (plain, .xz or .gz).
+    proof
+        DRAT proof, text or binary, or LRAT text (plain, .xz or .gz).
+    json_out
+        Print one JSON object.
+    lrat
+        PROOF is LRAT (DRAT with hints, as drat-trim -L writes it; implied by a file name
+        with .lrat), checked in one pass by minttt.lrat.
+    lrat_out
+        Write the refutation as LRAT (the needed lemmas with their hints; .xz or .gz
+        compresses) once the DRAT proof is found valid, for minttt.lrat or a verified LRAT
+        checker such as cake_lpr. RUP proofs only.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt check-proof`` prints it in one line and exits 2.
     """
 
     is_lrat = lrat or ".lrat" in proof.name

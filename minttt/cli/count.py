@@ -54,7 +54,28 @@ def count_command(
         help="full: every count; none: only the raw positions (the graph of raw tables).",
     ),
 ) -> None:
-    """Count the game tree, positions and symmetry classes (every count of 003 and 000)."""
+    """Count the game tree, positions and symmetry classes (every count of 003 and 000).
+
+    \f
+    Parameters
+    ----------
+    json_out
+        Print one JSON object.
+    game
+        3x3, 3x3-misere or mnk:M,N,K.
+    force
+        Allow boards larger than 4x4.
+    full
+        Also count the full tree and hashed positions (default: boards up to 12 cells).
+    symmetry
+        full: every count; none: only the raw positions (the graph of raw tables).
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt count`` prints it in one line and exits 2.
+    """
 
     rules = Rules.from_name(game, force=force)
     if symmetry is Symmetry.NONE:

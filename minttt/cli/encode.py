@@ -50,7 +50,34 @@ def encode_command(
         help="full: canonical positions; none: the raw positions.",
     ),
 ) -> None:
-    """Write a variant's formula (hard clauses + objective) as WCNF or SMT-LIB 2."""
+    """Write a variant's formula (hard clauses + objective) as WCNF or SMT-LIB 2.
+
+    \f
+    Parameters
+    ----------
+    variant
+        role[-opening]-encoding-objective[-never-lose], e.g. first-center-lookup-entries
+    fmt
+        wcnf, smt2.
+    out
+        Output file (default: stdout).
+    game
+        3x3, 3x3-misere or mnk:M,N,K[-misere].
+    optimum
+        Solve first (RC2) to put the optimum in the header.
+    timeout
+        Seconds for the optimum (header only).
+    all_dir
+        Write every standard 3x3 variant in both formats into this folder.
+    symmetry
+        full: canonical positions; none: the raw positions.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt encode`` prints it in one line and exits 2.
+    """
 
     symmetric = symmetry is Symmetry.FULL
     if all_dir is not None:

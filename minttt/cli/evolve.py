@@ -119,6 +119,51 @@ def evolve_command(
 
     Exits 0 with a perfect strategy; 1 when the budget ran out first (the best strategy
     still loses games: nothing is written to --out; resume from --checkpoint).
+
+    \f
+    Parameters
+    ----------
+    recipe
+        hochmuth (000) or cornell (002).
+    population
+        Individuals (500 / 100).
+    generations
+        Most generations (500 / 200).
+    seed
+        Seed of the run's numpy PCG64 generator.
+    fitness
+        hochmuth: not-lost (000's final) or points (000's table 1).
+    genes
+        hochmuth: 627 decision positions or 000's 827 situations.
+    p_replicate
+        hochmuth: 0.10.
+    p_mutate
+        0.001 (hochmuth) / 0.025 (cornell).
+    p_crossover
+        hochmuth: 0.15 per gene.
+    out
+        Write the evolved strategy as a table file.
+    checkpoint
+        Resume from FILE if it exists; write it as the run goes.
+    every
+        Generations between checkpoints.
+    plot
+        Write best and mean fitness per generation (PNG).
+    restarts
+        Restart a run that ends imperfect from a fresh population (seed + 1000 k), at most N
+        times (default: 20 for hochmuth, 0 for cornell, which never reaches perfection).
+    max_seconds
+        Time budget over all attempts, in seconds.
+    single_run
+        000's exact protocol: one run, no restarts, no budget.
+    json_out
+        Print one JSON object.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt evolve`` prints it in one line and exits 2.
     """
 
     if every < 1:

@@ -50,7 +50,33 @@ def match_command(
     ),
     json_out: bool = option(False, "--json", help="Print the result as JSON."),
 ) -> None:
-    """Our engine against OPPONENT: wins, draws, losses, score and nodes per second."""
+    """Our engine against OPPONENT: wins, draws, losses, score and nodes per second.
+
+    \f
+    Parameters
+    ----------
+    opponent
+        Engine to play against: baseline, ours.
+    games
+        Games; colours alternate.
+    movetime
+        Seconds per move (default 0.2 unless --nodes is given). Results vary with machine
+        load.
+    nodes
+        Node budget per move instead of a clock: repeatable results.
+    seed
+        Seed of the random openings.
+    opening_plies
+        Random plies opening each pair of games.
+    json_out
+        Print the result as JSON.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt nine match`` prints it in one line and exits 2.
+    """
     limits = _limits(movetime, nodes, DEFAULT_MATCH_MOVETIME)
     make_engine(opponent)
     if games <= 0:
@@ -108,7 +134,26 @@ def play_command(
     ),
 ) -> None:
     """Play 9-board against the engine in the console, a move typed as 'board space', both 0-8
-    row by row from the top left (as every command names cells)."""
+    row by row from the top left (as every command names cells).
+
+    \f
+    Parameters
+    ----------
+    side
+        Play X or O (asked when not given).
+    movetime
+        Engine seconds per move (default 1.0).
+    nodes
+        Engine node budget per move.
+    engine
+        Engine to play: baseline, ours.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt nine play`` prints it in one line and exits 2.
+    """
     limits = _limits(movetime, nodes, DEFAULT_PLAY_MOVETIME)
     human = None if side is None else parse_side(side)
     play_console(human, limits, make_engine(engine))

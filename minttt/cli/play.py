@@ -28,7 +28,28 @@ def play_command(
     move_timeout: float = move_timeout_option(),
 ) -> None:
     """Play tic-tac-toe at the console, naming cells 0-8 row by row from the top left (as every
-    command does). End of input quits cleanly."""
+    command does). End of input quits cleanly.
+
+    \f
+    Parameters
+    ----------
+    table
+        Play against a table file.
+    player
+        A player or module:callable (default alphabeta).
+    side
+        Your side, X or O (asked if absent).
+    seed
+        Seed for random players.
+    move_timeout
+        Seconds a module:callable agent may take per move (then it is stopped).
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt play`` prints it in one line and exits 2.
+    """
 
     if seed is not None and not 0 <= seed <= 2**63 - 1:
         raise InputError(f"--seed {seed}: must be 0-{2**63 - 1}")

@@ -31,7 +31,26 @@ def render_command(
         False, "--graph", help="Draw all 765 canonical positions by depth instead of a table."
     ),
 ) -> None:
-    """Draw a table as a printable sheet (grid) or strategy tree, or all 765 positions."""
+    """Draw a table as a printable sheet (grid) or strategy tree, or all 765 positions.
+
+    \f
+    Parameters
+    ----------
+    table_path
+        A minttt-table/1 file (not with --graph).
+    out
+        Output file: .svg, .png or .dot (the format follows the suffix).
+    style
+        grid (a printable sheet, the default) or tree (Graphviz; default for .dot).
+    graph
+        Draw all 765 canonical positions by depth instead of a table.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt render`` prints it in one line and exits 2.
+    """
 
     output_format(out)  # reject an unsupported suffix before any work
     if style is not None and style not in STYLES:

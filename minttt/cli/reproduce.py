@@ -29,7 +29,24 @@ def register(app: Group) -> None:
             None, "--step", metavar="STEP", help="Run only these steps (repeatable); default: all."
         ),
     ) -> None:
-        """Rebuild every table, proof, verification, figure and report, deterministically."""
+        """Rebuild every table, proof, verification, figure and report, deterministically.
+
+        \f
+        Parameters
+        ----------
+        out
+            Folder for the results.
+        encodings
+            Folder for the exported formulas.
+        step
+            Run only these steps (repeatable); default: all.
+
+        Raises
+        ------
+        InputError
+            Bad input (an argument, an option's value, a file that cannot be read or breaks its
+            format): ``minttt reproduce`` prints it in one line and exits 2.
+        """
 
         names = [n for n, _ in STEPS]
         unknown = [s for s in step or [] if s not in names]

@@ -90,7 +90,55 @@ def scale_command(
     """Bound the smallest lookup table: greedy table, RC2 lower bounds, checkpoint, resume.
 
     Every write of the checkpoint (and of its best table, verified, next to it) is atomic: an
-    interrupted run exits 130/143 and the checkpoint holds the last completed bounds."""
+    interrupted run exits 130/143 and the checkpoint holds the last completed bounds.
+
+    \f
+    Parameters
+    ----------
+    game
+        mnk:M,N,K (e.g. mnk:4,4,4) or 3x3.
+    role
+        first (X) or second (O).
+    time_limit
+        Seconds for this run.
+    checkpoint
+        Checkpoint JSON: created, or resumed when it exists.
+    hint
+        Upper bounds only: a hinted SAT descent this many seconds.
+    search
+        Upper bounds only: a portfolio of searches (--method) this many seconds, on a Dask
+        cluster, from the saved table.
+    method
+        The search for --search: lns (re-solve neighbourhoods exactly with MaxSAT) or forced
+        (forced alternative moves, greedy rebuilds).
+    levels
+        Lower bounds only: the sum of each table level's minimum, RC2 for at most this many
+        seconds per level.
+    mip
+        Lower bounds: HiGHS's branch and bound on the 0/1 program this many seconds (its
+        dual bound; its best point, verified, as a table). Needs the lp extra (scipy).
+    seeds
+        Searches per round for --search.
+    rounds
+        Rounds for --search, each from the best table so far.
+    slack
+        For --search --method forced: also keep a change while the table stays within this
+        many entries of the best (record-to-record travel; 0: never a larger table).
+    workers
+        Local Dask workers for --search.
+    scheduler
+        A Dask scheduler's address for --search (instead of --workers).
+    json_out
+        Print the final state as JSON.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt scale`` prints it in one line and exits 2.
+    DefectError
+        A table a search found fails verification: exit 1 (one line).
+    """
 
     side = _side(role)
     if not time_limit > 0 or min(hint, search, levels, mip) < 0:

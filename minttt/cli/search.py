@@ -34,6 +34,24 @@ def search_command(
 
     States count every position visited below the root, as 001's counter does (add 1 for the
     root). The value is from X's side: +1 X wins, 0 draw, -1 O wins.
+
+    \f
+    Parameters
+    ----------
+    board
+        Position, 9 characters of x, o and . row by row.
+    algorithm
+        One of minimax, negamax, alphabeta.
+    ordering
+        Try wins, blocks, centre, corners, edges first (negamax, alphabeta).
+    json_out
+        Print one JSON object.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt search`` prints it in one line and exits 2.
     """
     position = Board.parse(board)
     result = search(position, algorithm.strip().lower(), ordering)

@@ -138,7 +138,55 @@ def solve_command(
         "no transform when playing.",
     ),
 ) -> None:
-    """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal)."""
+    """Minimise a lookup table and prove the minimum (size, proven lower bound, optimal).
+
+    \f
+    Parameters
+    ----------
+    role
+        first, second, both.
+    opening
+        center, corner, edge, any, CELL (first/both; default center).
+    encoding
+        tree, lookup (default lookup).
+    objective
+        positions, entries (entries: lookup only; default positions).
+    criterion
+        optimal, never-lose.
+    solver
+        rc2, pysat-linear, pysat-binary, z3-opt, z3-binary.
+    card
+        PySAT cardinality encoding (pysat-*).
+    sat
+        PySAT SAT solver (rc2, pysat-*).
+    timeout
+        Seconds per variant (wall).
+    out
+        Write the table (JSON); with --all a directory, one file per variant.
+    json_out
+        Print JSON.
+    all_
+        Every standard variant (18 for 3x3).
+    check
+        Re-solve with the other solver family; optimal only if both agree.
+    game
+        3x3, 3x3-misere or mnk:M,N,K[-misere].
+    enumerate_
+        Count every minimal table.
+    limit
+        Stop enumerating after this many tables.
+    tie_break
+        max-wins: of the minimal tables, keep the one winning most.
+    symmetry
+        full: keys are canonical boards (765 positions); none: raw boards (5,478), no
+        transform when playing.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt solve`` prints it in one line and exits 2.
+    """
     _check_limits(timeout, limit, tie_break)
     options = _solver_options(solver, card, sat)
     variants = _variants(role, opening, encoding, objective, criterion, game, all_)

@@ -86,6 +86,28 @@ def verify_command(
     ``optimal`` every move keeps the minimax value (``never-lose``: never turns a not-lost
     position into a lost one). Exit 0 when it holds, 1 with the first counterexample, 2 for a
     file that cannot be read or breaks the schema.
+
+    \f
+    Parameters
+    ----------
+    table_path
+        Table file.
+    player
+        Verify a player instead: a name (random, alphabeta, ...) or module:callable.
+    role
+        X, O or both (default: the table's role; both for a player).
+    criterion
+        optimal or never-lose (default: the table's; optimal).
+    json_out
+        Print one JSON object.
+    move_timeout
+        Seconds a module:callable agent may take per move (then it is stopped).
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt verify`` prints it in one line and exits 2.
     """
     table, who = _player_or_table(table_path, player, move_timeout)
     report = _verify(table, who, role, criterion)
@@ -112,7 +134,26 @@ def odds_command(
     json_out: bool = option(False, "--json", help="Print one JSON object."),
     move_timeout: float = move_timeout_option(),
 ) -> None:
-    """Exact win / draw / loss odds against a uniformly random opponent, as X and as O."""
+    """Exact win / draw / loss odds against a uniformly random opponent, as X and as O.
+
+    \f
+    Parameters
+    ----------
+    table_path
+        Table file.
+    player
+        A player by name.
+    json_out
+        Print one JSON object.
+    move_timeout
+        Seconds a module:callable agent may take per move (then it is stopped).
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt odds`` prints it in one line and exits 2.
+    """
 
     table, named = _player_or_table(table_path, player, move_timeout)
     roles = [Role.X, Role.O]
@@ -147,7 +188,26 @@ def export_command(
     ),
 ) -> None:
     """Export a table: a C header with a player loop (-DMINTTT_MAIN), Python, JSON, or
-    ATmega328P firmware (avr: an ELF, or Intel HEX for --out NAME.hex; needs avr-gcc)."""
+    ATmega328P firmware (avr: an ELF, or Intel HEX for --out NAME.hex; needs avr-gcc).
+
+    \f
+    Parameters
+    ----------
+    table_path
+        Table file.
+    fmt
+        c, python, json or avr.
+    out
+        Write here (default: stdout).
+    layout
+        avr only: bytes, nibbles, packed or hash (README: bytes).
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt export`` prints it in one line and exits 2.
+    """
 
     refuse_overwrite(out, table_path)
     if fmt != "avr" and layout != "bytes":

@@ -29,7 +29,32 @@ def tournament_command(
     json_out: bool = option(False, "--json", help="Print one JSON object."),
     move_timeout: float = move_timeout_option(),
 ) -> None:
-    """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds."""
+    """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds.
+
+    \f
+    Parameters
+    ----------
+    first
+        Player 1 (X): random, alphabeta, table:PATH, module:callable, ...
+    second
+        Player 2 (O).
+    games
+        Games per pairing.
+    seed
+        Random seed (same seed, same games).
+    both_ways
+        Also play B as X against A as O (seed + 1).
+    json_out
+        Print one JSON object.
+    move_timeout
+        Seconds a module:callable agent may take per move (then it is stopped).
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt tournament`` prints it in one line and exits 2.
+    """
 
     if not 1 <= games <= MAX_GAMES:
         raise InputError(f"--games {games}: must be 1-{MAX_GAMES:,}")

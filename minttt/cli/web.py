@@ -17,7 +17,24 @@ def web_command(
     ),
     json_out: bool = option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
-    """Write a self-contained play page for TABLE into OUT (open OUT/index.html)."""
+    """Write a self-contained play page for TABLE into OUT (open OUT/index.html).
+
+    \f
+    Parameters
+    ----------
+    table
+        A minttt-table/1 JSON file.
+    out
+        Folder to write the site into (created).
+    json_out
+        Print the files written as JSON.
+
+    Raises
+    ------
+    InputError
+        Bad input (an argument, an option's value, a file that cannot be read or breaks its
+        format): ``minttt web`` prints it in one line and exits 2.
+    """
     loaded = load_table(table)
     paths = build_site(loaded, out, final=True)
     if json_out:

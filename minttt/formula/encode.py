@@ -64,8 +64,28 @@ class Part:
 class Formula:
     """Hard clauses (lists of non-zero ints, DIMACS style), objective literals, variable names.
 
-    Minimise the number of true objective literals subject to every clause. ``names[v - 1]`` names
-    variable ``v``. ``graph`` is kept (not compared) so a model can be read back as a table.
+    Minimise the number of true objective literals subject to every clause. Built by
+    :func:`encode`.
+
+    Parameters
+    ----------
+    variant
+        The problem the formula states.
+    num_vars
+        Variables are ``1 .. num_vars``.
+    clauses
+        The hard clauses, each a tuple of non-zero literals (``-v`` is "not ``v``").
+    objective
+        The literals whose true count is minimised (each a soft unit clause of weight 1).
+    names
+        ``names[v - 1]`` names variable ``v``.
+    parts
+        The clauses grouped by what they say (for the certificate's comments).
+    shared
+        The ``u`` variable of each position present in both parts (``role="both"``), so a
+        shared position is counted once.
+    graph
+        Kept (not compared) so a model can be read back as a table.
     """
 
     variant: Variant
@@ -225,8 +245,24 @@ def _objective(
 def encode(graph: Graph, variant: Variant) -> Formula:
     """Build the CNF of ``variant`` over ``graph`` (any rules; symmetric or not).
 
-    Raises InputError if the graph's game differs from the variant's, or if a fixed opening is
-    not an allowed move under the criterion.
+    Parameters
+    ----------
+    graph
+        The game graph (:func:`~minttt.game.graph.build_graph` or
+        :func:`~minttt.game.graph.graph_for`) of the variant's game.
+    variant
+        What to minimise: role, opening, encoding, objective and criterion.
+
+    Returns
+    -------
+    Formula
+        Hard clauses and objective: a model of least cost is a smallest table.
+
+    Raises
+    ------
+    InputError
+        If the graph's game differs from the variant's, or a fixed opening is not an allowed move
+        under the criterion.
     """
     if graph.rules.name != variant.rules.name:
         raise InputError(

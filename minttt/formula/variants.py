@@ -26,13 +26,32 @@ OPENINGS = ("center", "corner", "edge", "any")
 class Variant:
     """One minimisation problem: who the table plays, how it opens, encoding, objective, criterion.
 
-    ``opening`` is ``center``/``corner``/``edge`` (3x3 names), ``any``, or a cell number as text; it
-    is ``None`` for the second player and defaults to ``center`` for ``first`` and ``both``.
-
     >>> Variant("first", "center", "lookup", "entries").name
     'first-center-lookup-entries'
     >>> Variant.parse("second-lookup-positions-never-lose").criterion
     <Criterion.NEVER_LOSE: 'never-lose'>
+
+    Parameters
+    ----------
+    role
+        ``first`` (X), ``second`` (O) or ``both``, or a :class:`~minttt.vocabulary.Role`.
+    opening
+        ``center``/``corner``/``edge`` (3x3 names), ``any``, or a cell number as text; ``None`` for
+        the second player, and ``center`` by default for ``first`` and ``both``.
+    encoding
+        003's ``tree`` or ``lookup`` formula.
+    objective
+        Count ``positions`` (003's count) or ``entries`` (lookups).
+    criterion
+        ``optimal`` or ``never-lose``.
+    game
+        The game's name (``3x3``, ``3x3-misere``, ``mnk:M,N,K``).
+
+    Raises
+    ------
+    InputError
+        For a word outside the vocabulary, an opening the role cannot have (O has none), or a
+        combination the encodings do not define.
     """
 
     role: Role
@@ -151,9 +170,19 @@ def standard_variants(
 ) -> list[Variant]:
     """Every role/opening combination, both encodings, both objectives where defined.
 
-    18 per criterion for 3x3 (openings center/corner/edge/any, second, both with the center). Other
-    games have no named openings that are sure to be allowed, so they get first-any, second and
-    both-any (9 per criterion).
+    Parameters
+    ----------
+    criteria
+        The criteria to include (default: ``optimal`` only).
+    game
+        The game's name.
+
+    Returns
+    -------
+    list[Variant]
+        18 per criterion for 3x3 (openings center/corner/edge/any, second, both with the center).
+        Other games have no named openings that are sure to be allowed, so they get first-any,
+        second and both-any (9 per criterion).
     """
     combos: list[tuple[Role, str | None]]
     if game == "3x3":

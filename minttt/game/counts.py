@@ -217,9 +217,19 @@ FULL_COUNT_MAX_CELLS = 12
 def count_all(rules: Rules = TIC_TAC_TOE, *, full: bool | None = None) -> dict[str, Any]:
     """Every count in the ``minttt count --json`` shape.
 
-    ``full`` (default: boards of at most 12 cells) adds what needs the non-symmetric graph or every
-    board state: the full tree, the hashed recursion and the game counts. Larger boards get the
-    symmetric graph from the numpy builder, and those keys are ``None``.
+    Parameters
+    ----------
+    rules
+        The game (default: tic-tac-toe).
+    full
+        Add what needs the non-symmetric graph or every board state: the full tree, the hashed
+        recursion and the game counts. Default: for boards of at most 12 cells. Larger boards get
+        the symmetric graph from the numpy builder, and those keys are ``None``.
+
+    Returns
+    -------
+    dict[str, Any]
+        Count name -> value, as ``minttt count --json`` prints it (JSON-ready).
     """
     if full is None:
         full = rules.cells <= FULL_COUNT_MAX_CELLS

@@ -34,7 +34,25 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Graph:
-    """A game graph over board hashes (canonical hashes when ``symmetric``)."""
+    """A game graph over board hashes (canonical hashes when ``symmetric``).
+
+    Built by :func:`build_graph` or :func:`graph_for`, not by hand.
+
+    Parameters
+    ----------
+    rules
+        The game the graph is of.
+    symmetric
+        Whether positions are keyed by canonical hash (one per symmetry class) or by raw hash.
+    root
+        The hash of the empty board.
+    boards
+        Hash -> the board's cells.
+    children
+        Hash -> ``(move, child hash)`` of every legal move (none from a finished game).
+    examined
+        The calls of the recursion that built the graph (003's "nodes examined").
+    """
 
     rules: Rules
     symmetric: bool
@@ -208,6 +226,19 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
     """Run 003's hashed (``symmetric=False``) or symmetric recursion from the empty board.
 
     ``examined`` counts the recursion's calls, as 003 counts "nodes examined".
+
+    Parameters
+    ----------
+    rules
+        The game (default: tic-tac-toe). The recursion walks every position: use
+        :func:`graph_for`, which picks the numpy builder for large boards.
+    symmetric
+        Key positions by their canonical board (765 on 3x3) rather than the raw one (5,478).
+
+    Returns
+    -------
+    Graph
+        Every position reachable from the empty board, with its moves and minimax value.
     """
     boards: dict[int, tuple[int, ...]] = {}
     children: dict[int, tuple[tuple[int, int], ...]] = {}
@@ -257,11 +288,27 @@ RECURSION_CELLS = 12
 
 def graph_for(rules: Rules, symmetric: bool = True) -> Graph:
     """The graph of ``rules``: 003's recursion (the reference) up to :data:`RECURSION_CELLS`
-    cells, the object view of the numpy builder beyond. Raw (``symmetric=False``) graphs are the
-    recursion's only (InputError beyond).
+    cells, the object view of the numpy builder beyond.
 
     numpy is imported only for a large board: the quick commands never pay for it
     (``tests/test_startup.py``).
+
+    Parameters
+    ----------
+    rules
+        The game.
+    symmetric
+        Canonical positions (any board size) or raw ones (the recursion's only).
+
+    Returns
+    -------
+    Graph
+        The same positions, moves and values whichever builder made it.
+
+    Raises
+    ------
+    InputError
+        For a raw graph (``symmetric=False``) of a board over :data:`RECURSION_CELLS` cells.
     """
     if rules.cells <= RECURSION_CELLS:
         return build_graph(rules, symmetric=symmetric)

@@ -72,12 +72,24 @@ def _lines(rows: int, cols: int, k: int) -> tuple[tuple[int, ...], ...]:
 class Rules:
     """A game of the tic-tac-toe family: an ``rows`` x ``cols`` board, ``k`` in a row.
 
-    With ``misere`` the player who completes ``k`` in a row loses.
-
     >>> TIC_TAC_TOE.name, len(TIC_TAC_TOE.lines), len(TIC_TAC_TOE.symmetries)
     ('3x3', 8, 8)
     >>> Rules.from_name("mnk:3,4,3").name, len(Rules.from_name("mnk:3,4,3").symmetries)
     ('mnk:3,4,3', 4)
+
+    Parameters
+    ----------
+    rows, cols
+        The board's size.
+    k
+        How many in a row win.
+    misere
+        The player who completes ``k`` in a row loses instead.
+
+    Raises
+    ------
+    InputError
+        For an empty board, or a ``k`` that cannot fit on it.
     """
 
     rows: int = 3
@@ -280,6 +292,14 @@ class Board:
     o . .
     . x .
     . . .
+
+    Parameters
+    ----------
+    cells
+        One of 0, 1, 2 per cell, row by row. :meth:`parse` reads the ``x.o......`` text and
+        :meth:`empty` gives the start.
+    rules
+        The game (default: tic-tac-toe).
     """
 
     cells: tuple[int, ...]

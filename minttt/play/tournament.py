@@ -42,7 +42,25 @@ class GameRecord:
 
 
 def play_game(x_player: Any, o_player: Any, rng: random.Random | None = None) -> GameRecord:
-    """Play one game with ``player.choose``; raises InputError on an illegal move."""
+    """Play one game with ``player.choose``.
+
+    Parameters
+    ----------
+    x_player, o_player
+        Players with ``choose(board, rng)``.
+    rng
+        The random source of both players (default: a new unseeded one).
+
+    Returns
+    -------
+    GameRecord
+        The moves, the winner (0 for a draw) and the final board.
+
+    Raises
+    ------
+    InputError
+        When a player plays an illegal move.
+    """
     rng = rng or random.Random()
     board = Board.empty()
     moves: list[int] = []
@@ -274,8 +292,28 @@ def tournament(
 ) -> MatchResult:
     """``games`` games, ``x_player`` as X against ``o_player`` as O (vectorised).
 
-    With ``exact`` the exact odds of the pairing are attached
-    (:func:`minttt.table.odds.exact_outcome`).
+    Parameters
+    ----------
+    x_player, o_player
+        Players with ``choices(board)`` (each game picks among them at random).
+    games
+        How many games to play.
+    seed
+        The random seed (``None``: a fresh one).
+    exact
+        Attach the exact odds of the pairing (:func:`minttt.table.odds.exact_outcome`).
+    rules
+        The game (default: tic-tac-toe).
+
+    Returns
+    -------
+    MatchResult
+        Wins, draws and losses counted, and the exact odds with ``exact``.
+
+    Raises
+    ------
+    InputError
+        For a negative number of games, or a player with no legal move where it must play.
     """
     px, po = policy(x_player, X, rules), policy(o_player, 2, rules)
     xw, ow, dr = simulate(px, po, games, seed, rules)

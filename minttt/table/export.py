@@ -31,7 +31,25 @@ FORMATS = ("c", "python", "json")
 
 
 def export_table(table: Table, fmt: str) -> str:
-    """The table as text in ``fmt`` (``c``, ``python`` or ``json``)."""
+    """The table as text in ``fmt`` (``c``, ``python`` or ``json``).
+
+    Parameters
+    ----------
+    table
+        The table to ship.
+    fmt
+        ``c`` (a C source), ``python`` (a Python module) or ``json`` (the table file itself).
+
+    Returns
+    -------
+    str
+        The source or document; the same table always gives the same text.
+
+    Raises
+    ------
+    InputError
+        For another format, or ``c`` or ``python`` for a game other than 3x3.
+    """
     if fmt in ("c", "python") and table.rules.cells != 9:
         raise InputError(
             f"--format {fmt}: the player programs are for 3x3 boards; game {table.game} "

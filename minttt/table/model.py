@@ -90,8 +90,23 @@ def _depth(board: str) -> int:
 class Table:
     """A lookup table: the positions it answers, on canonical boards, each with a move.
 
-    ``entries`` are sorted by (depth, hash). ``opening`` is X's fixed first move (a real cell) or
-    None; with an opening and no entry for the empty board, the table plays the opening there.
+    Parameters
+    ----------
+    role
+        Who it plays: X, O or both.
+    opening
+        X's fixed first move (a real cell), or ``None``. With an opening and no entry for the empty
+        board, the table plays the opening there.
+    criterion
+        Which moves it was made to play: ``optimal`` or ``never-lose``.
+    entries
+        The answered positions, sorted by (depth, hash).
+    provenance
+        How it was made (variant, solver, bounds): kept in its file, not compared.
+    game
+        The game's name.
+    symmetry
+        Keyed by canonical boards (``full``) or raw ones (``none``).
     """
 
     role: Role
@@ -599,7 +614,24 @@ MAX_TABLE_CHARS = 4_000_000
 
 
 def load_table(path: str | os.PathLike[str]) -> Table:
-    """Read and validate a table file; InputError (one line naming the file and field) otherwise."""
+    """Read and validate a table file.
+
+    Parameters
+    ----------
+    path
+        A ``minttt-table/1`` JSON file (``minttt solve --out``, :func:`save_table`).
+
+    Returns
+    -------
+    Table
+        The table, every entry checked for meaning (legal move, hash of its board, ...).
+
+    Raises
+    ------
+    InputError
+        One line naming the file and the field, for a file that is missing, unreadable, too
+        large, not JSON, against the schema, or whose entries do not mean what they say.
+    """
     name = os.fspath(path)
     try:
         with open(name, encoding="utf-8") as handle:
@@ -659,7 +691,20 @@ def _check_unicode(value: Any, where: str) -> None:
 
 
 def save_table(table: Table, path: str | os.PathLike[str]) -> None:
-    """Write ``table`` atomically; the same table always gives the same bytes."""
+    """Write ``table`` atomically; the same table always gives the same bytes.
+
+    Parameters
+    ----------
+    table
+        The table.
+    path
+        The file to write (its folder is made if needed).
+
+    Raises
+    ------
+    InputError
+        If the path cannot be written (one line naming it).
+    """
     write_text_atomic(path, table.to_json())
 
 

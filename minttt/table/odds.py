@@ -156,6 +156,26 @@ def exact_odds(player: Any, as_role: str, *, rules: Rules = TIC_TAC_TOE) -> Odds
     >>> from minttt.game.player import RandomPlayer
     >>> exact_odds(RandomPlayer(), "O").win
     Fraction(121, 420)
+
+    Parameters
+    ----------
+    player
+        Any player: an object with ``choices(board)`` (the moves it may play, each taken with equal
+        probability), such as :meth:`Table.player() <minttt.table.model.Table.player>`.
+    as_role
+        ``"X"`` or ``"O"``: the side ``player`` takes.
+    rules
+        The game (default: tic-tac-toe).
+
+    Returns
+    -------
+    Odds
+        Exact fractions of games won, drawn and lost (``print`` shows percentages).
+
+    Raises
+    ------
+    InputError
+        For another role, or a player that offers no move, or an illegal one, at a position.
     """
 
     if as_role == Role.X:

@@ -352,7 +352,31 @@ def verify_player(
     *,
     rules: Rules = TIC_TAC_TOE,
 ) -> VerifyReport:
-    """Verify any player (``choices(board)``) as X, O or both against every opponent line."""
+    """Verify any player as X, O or both against every opponent line.
+
+    Parameters
+    ----------
+    player
+        An object with ``choices(board)`` (every move it may play there): a table's
+        :meth:`~minttt.table.model.Table.player`, a player of
+        :func:`~minttt.play.players.registry.make_player`, your agent.
+    role
+        ``X``, ``O`` or ``both``.
+    criterion
+        ``optimal`` (every move keeps the minimax value) or ``never-lose``.
+    rules
+        The game (default: tic-tac-toe).
+
+    Returns
+    -------
+    VerifyReport
+        ``ok``, the positions and games checked, and the first counterexample when one is found.
+
+    Raises
+    ------
+    InputError
+        For a role or criterion outside the vocabulary.
+    """
     return _verify(player, role, criterion, rules)[0]
 
 
@@ -392,6 +416,16 @@ def verify_table(table: Any) -> VerifyReport:
     """Verify a :class:`~minttt.table.model.Table` as the role and criterion it declares.
 
     Also checks every stored value against minimax, and lists entries no game reaches.
+
+    Parameters
+    ----------
+    table
+        The table (its own role, criterion and game are used).
+
+    Returns
+    -------
+    VerifyReport
+        ``ok`` when it plays perfectly; else the first counterexample (the moves that lead to it).
     """
     rules = table.rules
     report, moved = _verify(table.player(), table.role, table.criterion, rules)

@@ -64,10 +64,29 @@ PLAYER_HELP: dict[str, str] = {
 
 
 def make_player(spec: str, *, move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> Player:
-    """The player named by ``spec`` (see :data:`PLAYER_NAMES`); InputError for an unknown name.
+    """The player named by ``spec``.
 
     A ``module:callable`` agent runs in its own process, ``move_timeout`` seconds per move
-    (:mod:`minttt.play.players.isolated`)."""
+    (:mod:`minttt.play.players.isolated`).
+
+    Parameters
+    ----------
+    spec
+        A name of :data:`PLAYER_NAMES` (``random``, ``alphabeta``, ...), ``table:PATH``,
+        ``avr:FIRMWARE.elf``, ``module.path:callable`` or ``file.py:callable``.
+    move_timeout
+        Seconds an agent may take per move.
+
+    Returns
+    -------
+    Player
+        A player with ``choose(board, rng)`` and ``choices(board)``.
+
+    Raises
+    ------
+    InputError
+        For an unknown name, or a ``table:`` or agent that cannot be loaded.
+    """
     text = spec.strip()
     if text.lower().startswith("table:"):
         path = text[len("table:") :]
