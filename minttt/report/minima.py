@@ -37,7 +37,8 @@ PROOF = "PySAT/CaDiCaL: model at k, UNSAT at k-1; Z3 Optimize: same optimum"
 
 
 def standard_variants_for(criterion: Criterion | str) -> list[Variant]:
-    """The 18 standard variants of one criterion (as :func:`minttt.solvers.standard_variants`)."""
+    """The 18 standard variants of one criterion
+    (as :func:`minttt.formula.variants.standard_variants`)."""
 
     return standard_variants((criterion,))
 
