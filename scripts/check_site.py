@@ -22,9 +22,6 @@ from urllib.parse import unquote, urlsplit
 
 # reST that rendered would have left no such text on a page
 LITERAL_MARKUP = re.compile(r":(?:mod|class|func|meth|data|attr|exc|obj):`|``")
-# markup a docstring cannot render (reST does not nest inline markup) in a module this branch may
-# not edit: page -> the exact text; each entry is to go when its docstring is fixed
-KNOWN_LITERAL = {"api/bounds.html": {"at most ``size - 1`` table"}}
 
 
 class _Page(HTMLParser):
@@ -91,8 +88,6 @@ def _literal_markup(name: str, page: _Page) -> list[str]:
     if name.startswith("_modules/"):
         return []
     text = "".join(page.text)
-    for known in KNOWN_LITERAL.get(name, ()):
-        text = text.replace(known, "")
     return [
         f"{name}: reST shown as text: ...{text[max(0, m.start() - 30) : m.end() + 30]!r}..."
         for m in LITERAL_MARKUP.finditer(text)

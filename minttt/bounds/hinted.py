@@ -1,7 +1,7 @@
 """Hinted solving: a SAT descent from a known table, with the table as the solver's phases.
 
 :func:`hinted_descent` loads the lookup formula into Minicard, adds the native cardinality
-constraint *at most ``size - 1`` table positions* (the position objective of
+constraint "at most size - 1 table positions" (the position objective of
 :meth:`minttt.formula.arrays.ArrayFormula.soft`, :class:`minttt.solvers.arrays.BoundedSAT`), sets
 the incumbent's assignment as the decision phases, and solves under a time limit. A model is
 walked to a table, verified, and becomes the new incumbent (and phases) with a tighter
