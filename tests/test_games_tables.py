@@ -32,20 +32,24 @@ def test_every_large_upper_bound_is_a_verified_table(name: str) -> None:
     assert report.ok and report.losses == 0 and table.size == BOUNDS["variants"][name]["upper"]
 
 
+#: a lower bound named as RC2's (no certificate to check in a copy without the index)
+RC2 = {"lower_by": {"method": "rc2", "evidence": "a checkpoint's run"}}
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
         ({"lower": 200, "upper": 193}, "not 0 <= lower <= upper"),
-        ({"optimal": True, "lower": 100}, "claims optimal"),
-        ({"upper": 17, "lower": 0, "optimal": False}, "its table has 189 entries"),
-        ({"table": "first-any-lookup-entries_mnk343.table.json"}, "not a table of"),
+        ({"optimal": True, "lower": 100}, "optimal is True, its bounds 100 .. 189"),
+        ({"upper": 17, "lower": 0, "optimal": False}, "189 entries, not the 17 recorded"),
+        ({"table": "first-any-lookup-entries_mnk343.table.json"}, "not of second-lookup"),
     ],
 )
 def test_a_bounds_file_that_lies_is_refused(tmp_path: Path, change: dict, message: str) -> None:
     for path in GAMES.glob("*mnk343*"):
         shutil.copy(path, tmp_path / path.name)
     doc = {"variants": {"second-lookup-entries@mnk:3,4,3": {
-        **BOUNDS["variants"]["second-lookup-entries@mnk:3,4,3"], **change}}}  # fmt: skip
+        **BOUNDS["variants"]["second-lookup-entries@mnk:3,4,3"], **RC2, **change}}}  # fmt: skip
     (tmp_path / "bounds.json").write_text(json.dumps(doc))
     with pytest.raises(InputError, match=message):
         load_bounds(tmp_path / "bounds.json")
@@ -57,7 +61,7 @@ def test_a_cut_table_behind_the_bounds_is_refused(tmp_path: Path) -> None:
     table = json.loads((GAMES / record["table"]).read_text("utf-8"))
     table["entries"], table["size"] = table["entries"][:17], 17
     (tmp_path / record["table"]).write_text(json.dumps(table))
-    doc = {"variants": {name: {**record, "lower": 17, "upper": 17}}}
+    doc = {"variants": {name: {**record, **RC2, "lower": 17, "upper": 17}}}
     (tmp_path / "bounds.json").write_text(json.dumps(doc))
     with pytest.raises(InputError, match="fails minttt verify"):
         load_bounds(tmp_path / "bounds.json")
