@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from minttt.fileio import write_json_atomic
-from minttt.proof.conquer import READ_FORMATS, SCHEMA, STATE, WHAT, Checkpoint
+from minttt.proof.conquer import CUBE_CHECKPOINT, CUBES_SCHEMA, READ_FORMATS, STATE, Checkpoint
 from minttt.proof.cubes import decision_cubes
 from minttt.schema import load_json
 
@@ -28,7 +28,7 @@ def record(folder: Path, variant: str, claim: str, before: dict | None = None) -
     (:class:`~minttt.proof.conquer.Checkpoint`): a cube counts as refuted only with its proof on
     disk and its solver's earlier cubes kept; the proofs themselves are checked by the
     certificate they join into, not here."""
-    state = load_json(folder / STATE, SCHEMA, what=WHAT)
+    state = load_json(folder / STATE, CUBES_SCHEMA, what=CUBE_CHECKPOINT)
     if state["format"] not in READ_FORMATS:
         raise ValueError(f"{folder / STATE}: not a checkpoint this minttt reads")
     with Checkpoint(folder, state["cnf_sha256"], state["splits"], lambda _m: None) as kept:

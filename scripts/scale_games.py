@@ -19,7 +19,7 @@ from pathlib import Path
 
 from minttt.bounds.openings import opening_bounds
 from minttt.bounds.runs import hinted_upper, level_lower, long_solve, searched_upper
-from minttt.bounds.state import checkpoint_store, read_state
+from minttt.bounds.state import read_state, scale_store
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.variants import Variant
 from minttt.render.bounds import bounds_plot
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         v = variant(game, role)
         path = args.out / f"{_stem(v.name)}.json"
         if args.lp or (args.only and args.only not in v.name):
-            with checkpoint_store(path) as store:  # kept as it is (run before)
+            with scale_store(path) as store:  # kept as it is (run before)
                 states[v.name] = read_state(store, v)
             continue
         if args.levels > 0:

@@ -11,7 +11,7 @@ from pysat.formula import WCNF
 
 from minttt.bounds.greedy import greedy_for
 from minttt.bounds.runs import long_solve
-from minttt.bounds.state import checkpoint_store, read_state
+from minttt.bounds.state import read_state, scale_store
 from minttt.errors import InputError
 from minttt.formula.arrays import encode_arrays, hard_clauses
 from minttt.formula.encode import encode
@@ -117,7 +117,7 @@ def test_long_solve_checkpoints_and_resumes(tmp_path):
     again = long_solve(variant, path, time_limit=30, say=lambda _m: None)
     assert again.runs == 2 and again.upper == 72
     with pytest.raises(InputError, match="checkpoint of 'second-lookup-entries'"):
-        read_state(checkpoint_store(path), Variant("first", "any", "lookup", "entries"))
+        read_state(scale_store(path), Variant("first", "any", "lookup", "entries"))
 
 
 def test_a_copied_checkpoint_keeps_its_table_and_a_lost_one_is_said(tmp_path):

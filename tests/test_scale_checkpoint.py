@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from minttt.bounds.state import SCHEMA, BoundsState, checkpoint_store, read_state
+from minttt.bounds.state import SCALE_SCHEMA, BoundsState, read_state, scale_store
 from minttt.cli import app
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
@@ -21,7 +21,7 @@ VARIANT = Variant("second", None, "lookup", "entries", game="mnk:3,4,3")
 
 
 def schema() -> dict[str, Any]:
-    return load_schema(SCHEMA)
+    return load_schema(SCALE_SCHEMA)
 
 
 def good() -> dict[str, Any]:
@@ -54,7 +54,7 @@ def test_schema_is_valid_and_holds_every_shipped_checkpoint() -> None:
 
 
 def load(path: Path) -> BoundsState:
-    return read_state(checkpoint_store(path), VARIANT)
+    return read_state(scale_store(path), VARIANT)
 
 
 def test_a_fresh_state_and_a_good_file_load(tmp_path: Path) -> None:
@@ -125,7 +125,7 @@ def _run(tmp_path: Path, *args: str):
 
 
 def test_a_second_run_on_a_held_checkpoint_is_refused_in_one_line(tmp_path: Path) -> None:
-    with checkpoint_store(tmp_path / "c.json"):  # another run holds it
+    with scale_store(tmp_path / "c.json"):  # another run holds it
         result = _run(tmp_path, "--time-limit", "5")
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1 and "in use by another run" in lines[0]

@@ -34,9 +34,9 @@ from minttt.bounds.levels import LevelBound, level_bounds
 from minttt.bounds.neighbourhood import HORIZONS
 from minttt.bounds.state import (
     BoundsState,
-    checkpoint_store,
     read_state,
     read_table,
+    scale_store,
     table_name,
 )
 from minttt.errors import DefectError, InputError
@@ -86,7 +86,7 @@ class BoundsRun:
         self.variant, self.checkpoint, self.say = variant, checkpoint, say
         self.seconds = seconds  # this run's time (None: no limit), from the checked checkpoint
         self.deadline: float | None = None
-        self.store = checkpoint_store(checkpoint)
+        self.store = scale_store(checkpoint)
         self.state = BoundsState(variant.name)
         # what this run proves: "optimal" is claimed only from this, never from the file (an
         # earlier run's lower bound cannot be re-checked on load; it stays as history)

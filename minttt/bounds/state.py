@@ -20,8 +20,8 @@ from minttt.store import RunStore
 from minttt.table.model import Table, table_from_json
 
 #: the checkpoint's JSON Schema (package data, ``minttt/schemas/``)
-SCHEMA = "scale-checkpoint.schema.json"
-WHAT = "scale checkpoint"
+SCALE_SCHEMA = "scale-checkpoint.schema.json"
+SCALE_CHECKPOINT = "scale checkpoint"
 #: the largest table file a checkpoint may name (bytes; 4x4 k=4 tables are about 1 MB)
 MAX_TABLE_BYTES = 1 << 27
 
@@ -127,9 +127,9 @@ class BoundsState:
         return f"{self.lower} .. {self.upper} entries"
 
 
-def checkpoint_store(checkpoint: Path) -> RunStore:
+def scale_store(checkpoint: Path) -> RunStore:
     """The run store of a scale checkpoint (its tables beside it)."""
-    return RunStore(checkpoint, SCHEMA, what=WHAT)
+    return RunStore(checkpoint, SCALE_SCHEMA, what=SCALE_CHECKPOINT)
 
 
 def table_name(checkpoint: Path) -> str:
@@ -186,12 +186,12 @@ def read_table(store: RunStore, state: BoundsState, variant: Variant) -> Table |
 __all__ = [
     "MAX_TABLE_BYTES",
     "RECORDS",
-    "SCHEMA",
+    "SCALE_SCHEMA",
     "BoundsState",
     "HintedRecord",
     "LevelsRecord",
     "SearchRecord",
-    "checkpoint_store",
+    "scale_store",
     "read_state",
     "read_table",
     "table_name",

@@ -50,8 +50,8 @@ STATE = "cubes.json"
 #: and place in it) is read too, its files checked by the joined proof's check only
 CUBES_FORMAT = "minttt-cubes/3"
 READ_FORMATS = ("minttt-cubes/2", CUBES_FORMAT)
-SCHEMA = "cube-checkpoint.schema.json"  # in minttt/schemas/
-WHAT = "cube checkpoint"
+CUBES_SCHEMA = "cube-checkpoint.schema.json"  # in minttt/schemas/
+CUBE_CHECKPOINT = "cube checkpoint"
 CHECKPOINT_XZ = 1  # a cube's proof in the checkpoint: fast xz (the certificate recompresses)
 #: the largest cube proof a checkpoint may hold (bytes, decompressed)
 MAX_CUBE_PROOF = 1 << 32
@@ -220,7 +220,7 @@ class Checkpoint:
         self, folder: Path, digest: str, splits: list[list[int]], say: Callable[[str], None]
     ) -> None:
         self.folder, self.digest, self.splits, self.say = folder, digest, splits, say
-        self.store = RunStore(folder / STATE, SCHEMA, what=WHAT)
+        self.store = RunStore(folder / STATE, CUBES_SCHEMA, what=CUBE_CHECKPOINT)
         self.cubes: dict[int, CubeRecord] = {}
         self.resumed = 0  # cubes taken from the checkpoint (their proofs were not made now)
 

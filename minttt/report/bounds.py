@@ -23,11 +23,17 @@ from minttt.table.model import load_table
 #: tables up to this many entries are verified whenever bounds.json is read (about 10 s in all);
 #: the two 4x4 k=4 tables (2,462 and 4,873 entries, about 75 s each) by tests/test_games_tables.py
 VERIFY_ON_LOAD = 1000
-SCHEMA = "bounds.schema.json"  # in minttt/schemas/
+BOUNDS_SCHEMA = "bounds.schema.json"  # in minttt/schemas/
 #: the certificates of the m,n,k minima, relative to the results folder
 CERTIFICATES = Path("proofs") / "mnk" / INDEX
-#: the methods a lower bound can name (``lower_by.method``)
-METHODS = ("certificate", "openings", "rc2", "per-level minima", "mip dual bound", "hinted")
+LOWER_BOUND_METHODS = (
+    "certificate",
+    "openings",
+    "rc2",
+    "per-level minima",
+    "mip dual bound",
+    "hinted",
+)
 
 
 def certified(index: Path) -> dict[str, int]:
@@ -48,7 +54,7 @@ def load_bounds(path: Path) -> dict[str, Any]:
     where it can be checked (a certificate in ``../proofs/mnk/index.json``, the decomposition by
     opening), and the table it names beside it is that variant's, of ``upper`` entries, and (up
     to :data:`VERIFY_ON_LOAD` entries) passes the exhaustive verifier."""
-    bounds = load_json(path, SCHEMA, what="bounds file")
+    bounds = load_json(path, BOUNDS_SCHEMA, what="bounds file")
     proofs = certified(path.parent.parent / CERTIFICATES)
     openings = {d["variant"]: d["lower"] for d in bounds.get("opening_decomposition", [])}
     for name, record in bounds["variants"].items():

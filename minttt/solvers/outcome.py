@@ -56,7 +56,7 @@ class Deadline:
 
 
 @dataclass
-class Clock:
+class TimedCall:
     """A timed call's outcome: ``expired`` once the deadline interrupted it (whatever the call
     returned then is not a result), and its ``seconds``."""
 
@@ -72,7 +72,7 @@ def time_limit(
     *,
     poll: Callable[[], None] | None = None,
     every: float = 0.5,
-) -> Iterator[Clock]:
+) -> Iterator[TimedCall]:
     """Run the block (one solver call) for at most ``seconds`` (``None``: no limit): a watcher
     thread calls ``interrupt()`` at the deadline and sets ``clock.expired``, and calls ``poll``
     every ``every`` seconds meanwhile (progress: a bound that rose). A Ctrl-C the solver library
@@ -83,7 +83,7 @@ def time_limit(
     >>> clock.expired
     False
     """
-    clock = Clock(seconds)
+    clock = TimedCall(seconds)
     start = time.monotonic()
     done = threading.Event()
 
@@ -124,7 +124,7 @@ def trivial_lower(formula: Formula) -> int:
 
 
 __all__ = [
-    "Clock",
+    "TimedCall",
     "Deadline",
     "RawResult",
     "time_limit",
