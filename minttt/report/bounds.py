@@ -26,14 +26,6 @@ VERIFY_ON_LOAD = 1000
 BOUNDS_SCHEMA = "bounds.schema.json"  # in minttt/schemas/
 #: the certificates of the m,n,k minima, relative to the results folder
 CERTIFICATES = Path("proofs") / "mnk" / INDEX
-LOWER_BOUND_METHODS = (
-    "certificate",
-    "openings",
-    "rc2",
-    "per-level minima",
-    "mip dual bound",
-    "hinted",
-)
 
 
 def certified(index: Path) -> dict[str, int]:
