@@ -12,7 +12,7 @@ from minttt.cli import app
 from minttt.errors import InputError
 from minttt.game.graph import build_graph
 from minttt.game.player import RandomPlayer
-from minttt.game.rules import Board
+from minttt.game.rules import Board, Rules
 from minttt.play.players import make_player
 from minttt.table.model import Entry, first_move_table, merge_tables, save_table
 from minttt.table.verify import minimax, verify_player, verify_table
@@ -180,3 +180,48 @@ def test_the_report_lines_say_ok_with_the_counts_or_failed_with_the_counterexamp
     assert verdict == "FAILED: player random as O (never-lose)"
     assert example == bad.counterexample.describe()
     assert bad.role == "O" and bad.criterion == "never-lose"  # vocabulary members are their text
+
+
+# ------------------------------------------------------------ boards of more than 16 cells
+
+BIG = Rules(3, 6, 3)  # 18 cells: allowed with --force
+
+
+def _plain(cells: tuple[int, ...], rules: Rules) -> int:
+    """Minimax by plain search: no memo, no bit boards (the reference for the verifier's)."""
+    winner = rules.winner(cells)
+    if winner:
+        return 1 if winner == 1 else -1
+    free = [i for i, v in enumerate(cells) if v == 0]
+    if not free:
+        return 0
+    mover = 1 if cells.count(1) == cells.count(2) else 2
+    values = [_plain(cells[:i] + (mover,) + cells[i + 1 :], rules) for i in free]
+    return max(values) if mover == 1 else min(values)
+
+
+def test_the_memo_key_is_exact_past_16_cells():
+    """With 18 cells, X on cell 16 and O on cell 1 against X on 17 and O on 0: a key of
+    ``xm | om << 16`` gave both one memo entry (and one value); their values differ."""
+    a = Board.parse(".oo.o.xoxoxx..xox.", BIG).cells
+    b = Board.parse("o.o.o.xoxoxx..xo.x", BIG).cells
+    assert (_plain(a, BIG), _plain(b, BIG)) == (-1, 1)
+    assert (minimax(a, BIG), minimax(b, BIG)) == (-1, 1)
+
+
+def test_minimax_agrees_with_a_plain_search_on_an_18_cell_board():
+    """300 random positions of 3x6 (three in a row) with 11-13 stones, no line yet."""
+    import random
+
+    rng = random.Random(44)
+    checked = 0
+    while checked < 300:
+        stones = rng.randint(11, 13)
+        cells = [0] * BIG.cells
+        for n, i in enumerate(rng.sample(range(BIG.cells), stones)):
+            cells[i] = 1 if n % 2 == 0 else 2
+        position = tuple(cells)
+        if BIG.winner(position):
+            continue
+        assert minimax(position, BIG) == _plain(position, BIG), Board(position, BIG)
+        checked += 1
