@@ -28,13 +28,15 @@ True
 from __future__ import annotations
 
 import lzma
+import os
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from minttt.errors import InputError
+
+if TYPE_CHECKING:  # annotations only: the checkers start in a few milliseconds (no pathlib)
+    from pathlib import Path
 
 ADD, DELETE = 0, 1
 PROGRESS_EVERY = 4096  # steps between two progress calls
@@ -45,8 +47,7 @@ class ProofFormatError(InputError):
     """A CNF or proof file that cannot be read (exit 2, not an invalid proof)."""
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One proof line: an added lemma or a deletion, with its 1-based line (or record) number."""
 
     kind: int
@@ -54,23 +55,33 @@ class Step:
     line: int
 
 
-@dataclass
 class CheckResult:
-    """The verdict. ``failed`` names the first (in proof order) needed lemma that fails."""
+    """The verdict. ``failed`` names the first (in proof order) needed lemma that fails.
 
-    valid: bool
-    message: str
-    lemmas: int = 0  # lemmas added by the proof (deletions not counted)
-    deletions: int = 0
-    core_lemmas: int = 0  # lemmas the refutation needs (each checked)
-    core_clauses: int = 0  # formula clauses the refutation uses
-    rat_lemmas: int = 0
-    ignored_deletions: int = 0
-    failed: Step | None = None
-    failed_index: int | None = None  # 1-based among the added lemmas
-    core_formula: list[int] = field(default_factory=list)  # 0-based formula clause indices
-    core_steps: list[int] = field(default_factory=list)  # 0-based proof step indices, checked
-    lrat: bytes | None = None  # the refutation as LRAT (check(..., lrat=True), RUP proofs only)
+    ``lemmas`` counts the lemmas the proof adds (deletions not counted), ``core_lemmas`` those
+    the refutation needs (each checked), ``core_clauses`` the formula clauses it uses;
+    ``failed_index`` is 1-based among the added lemmas; ``core_formula`` lists the 0-based
+    indices of the formula clauses used, ``core_steps`` the 0-based indices of the proof steps
+    checked; ``lrat`` is the refutation as LRAT (``check(..., lrat=True)``, RUP proofs only).
+    """
+
+    def __init__(self, valid: bool, message: str, *, lemmas: int = 0, deletions: int = 0) -> None:
+        self.valid = valid
+        self.message = message
+        self.lemmas = lemmas
+        self.deletions = deletions
+        self.core_lemmas = 0
+        self.core_clauses = 0
+        self.rat_lemmas = 0
+        self.ignored_deletions = 0
+        self.failed: Step | None = None
+        self.failed_index: int | None = None
+        self.core_formula: list[int] = []
+        self.core_steps: list[int] = []
+        self.lrat: bytes | None = None
+
+    def __repr__(self) -> str:
+        return f"CheckResult(valid={self.valid!r}, message={self.message!r})"
 
     def to_dict(self) -> dict[str, object]:
         """The verdict as JSON-ready data."""
@@ -112,9 +123,9 @@ def read_chunks(
     (:data:`MAX_INFLATION`) and, with ``text``, at the first NUL byte (``/dev/zero`` is refused
     at once, not read for ever). ``check_first`` is shown the first decompressed piece and may
     refuse the file before the rest is read."""
-    p = Path(path)
+    p = os.fspath(path)
     try:
-        with p.open("rb") as handle:
+        with open(p, "rb") as handle:
             reader = _Counted(handle)
             first = reader.read()
             if first[:6] == b"\xfd7zXZ\x00":

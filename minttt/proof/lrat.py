@@ -27,9 +27,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from minttt.proof.drat import CheckResult, ProofFormatError, Step, parse_cnf, read_bytes, read_lines
+
+if TYPE_CHECKING:  # annotations only: the checker starts in a few milliseconds (no pathlib)
+    from pathlib import Path
 
 _CONFLICT = ""  # what _propagate returns on a conflict (else the reason it failed)
 _NO_CONFLICT = "the hints end without a conflict"
@@ -49,7 +52,7 @@ def check_files(
     ``progress("lines", done, 0)`` is called every 65,536 lines (the total is not known ahead).
     """
     _, clauses = parse_cnf(read_bytes(cnf, text=True))
-    lines: Iterable[bytes] = read_lines(Path(proof))
+    lines: Iterable[bytes] = read_lines(proof)
     if progress is not None:
         lines = _counted(lines, progress)
     return check_lines(clauses, lines)
