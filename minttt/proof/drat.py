@@ -241,8 +241,62 @@ def read_lines(path: str | Path, max_line: int = 1 << 26) -> Iterator[bytes]:
         yield rest
 
 
-def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:  # noqa: C901 - one pass
-    """``(variables, clauses)`` of DIMACS CNF text; raises ProofFormatError naming the line."""
+def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:
+    """``(variables, clauses)`` of DIMACS CNF text; raises ProofFormatError naming the line.
+
+    The common file (comments, the header, then numbers only) is read in one sweep; any other,
+    and every file with an error, line by line (which names the line)."""
+    fast = _parse_cnf_numbers(data)
+    return fast if fast is not None else _parse_cnf_lines(data)
+
+
+#: the bytes of a CNF's body of clauses in the common case: numbers and white space
+_NUMBERS = b"0123456789- \t\n\r\x0b\x0c"
+
+
+def _parse_cnf_numbers(data: bytes) -> tuple[int, list[tuple[int, ...]]] | None:
+    """:func:`parse_cnf` for comment lines, the header, then only numbers; None for any other
+    text, or an error (:func:`_parse_cnf_lines` reads it then, and names the line)."""
+    start, header = 0, None
+    while header is None:
+        end = data.find(b"\n", start)
+        line = (data[start:] if end < 0 else data[start:end]).strip()
+        if line[:1] == b"p":
+            try:
+                header = _cnf_header(line, 0)
+            except ProofFormatError:
+                return None
+        elif line and line[:1] not in (b"c", b"%"):
+            return None
+        if end < 0:
+            break
+        start = end + 1
+    body = data[start:] if header is not None and end >= 0 else b""
+    if header is None or body.translate(None, _NUMBERS):
+        return None
+    try:
+        nums = list(map(int, body.split()))
+    except ValueError:
+        return None
+    nvars, count = header
+    if nums and (max(nums) > nvars or min(nums) < -nvars):
+        return None
+    clauses: list[tuple[int, ...]] = []
+    append, index, i = clauses.append, nums.index, 0
+    try:
+        while True:
+            j = index(0, i)
+            append(tuple(nums[i:j]))
+            i = j + 1
+    except ValueError:
+        pass
+    if i != len(nums) or len(clauses) != count:
+        return None
+    return nvars, clauses
+
+
+def _parse_cnf_lines(data: bytes) -> tuple[int, list[tuple[int, ...]]]:  # noqa: C901 - one pass
+    """:func:`parse_cnf` line by line."""
     header: tuple[int, int] | None = None
     clauses: list[tuple[int, ...]] = []
     current: list[int] = []
