@@ -31,6 +31,7 @@ import lzma
 import os
 import zlib
 from collections.abc import Callable, Iterator
+from operator import itemgetter
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from minttt.errors import InputError
@@ -445,12 +446,8 @@ class _Checker:
     and :meth:`mark` keep them so, and propagation never meets a deleted clause.
     """
 
-    def __init__(self, nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) -> None:
-        top = nvars
-        for s in steps:
-            for x in s.lits:
-                top = max(top, abs(x))
-        self.nvars = top
+    def __init__(self, nvars: int, nformula: int) -> None:
+        top = self.nvars = nvars  # no literal of the formula or the proof goes beyond
         size = 2 * top + 1  # literal l indexes l (negative l from the end)
         self.val = [0] * size
         # long clauses watching a literal, and binary clauses as (other literal, id), each in
@@ -474,7 +471,7 @@ class _Checker:
         self.active = bytearray()
         self.marked = bytearray()
         self.key_to_ids: dict[tuple[int, ...], list[int]] = {}
-        self.nformula = len(clauses)
+        self.nformula = nformula
         self.seen = bytearray(top + 1)
         self.occurs: dict[int, list[int]] | None = None
         self.pivot: dict[int, int] = {}  # lemma id -> its first literal as written (RAT pivot)
@@ -521,10 +518,12 @@ class _Checker:
             if val[b] == -1 and val[a] == 0:
                 return self._propagate_top(a, cid)
             return -1
-        # true, then unassigned, then false; the sort is stable, so a clause restored in the
-        # backward pass watches what it watched when it was deleted (a false watch, then, became
-        # false after its true partner became true: truncate_top never keeps the one alone)
-        c.sort(key=lambda x: -val[x])
+        if val[c[0]] == -1 or val[c[1]] == -1:
+            # true, then unassigned, then false; the sort is stable, so a clause restored in the
+            # backward pass watches what it watched when it was deleted (a false watch, then,
+            # became false after its true partner became true: truncate_top never keeps the one
+            # alone)
+            c.sort(key=lambda x: -val[x])
         watches = self.watches[self.marked[cid]]
         watches[c[0]].append(cid)
         watches[c[1]].append(cid)
@@ -686,27 +685,23 @@ class _Checker:
 
     def mark_conflict(self, cid: int) -> None:
         """Mark ``cid`` and every reason the conflict depends on."""
-        mark, lits, reason, seen, cone, in_top = (
-            self.mark,
-            self.lits,
-            self.reason,
-            self.seen,
-            self.cone,
-            self.in_top,
-        )
+        mark, marked, lits, reason = self.mark, self.marked, self.lits, self.reason
+        seen, cone, in_top = self.seen, self.cone, self.in_top
         mark(cid)
-        stack = [abs(x) for x in lits[cid]]
+        stack = list(lits[cid])
         visited: list[int] = []
         while stack:
-            v = stack.pop()
+            x = stack.pop()
+            v = x if x > 0 else -x
             if seen[v] or cone[v]:
                 continue
             seen[v] = 1
             visited.append(v)
             r = reason[v]
             if r >= 0:
-                mark(r)
-                stack.extend(abs(x) for x in lits[r])
+                if not marked[r]:
+                    mark(r)
+                stack.extend(lits[r])
         for v in visited:
             seen[v] = 0
             if in_top[v]:
@@ -847,7 +842,7 @@ def check_parsed(
         result.message = "the proof never adds the empty clause"
         return result
     top, clauses, dense, names = _dense(nvars, clauses, steps)
-    ch = _Checker(top, clauses, dense)
+    ch = _Checker(top, len(clauses))
     ch.names = names
     if lrat:
         ch.hints = {}
@@ -879,13 +874,14 @@ def check_parsed(
 def _dense(
     nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]
 ) -> tuple[int, list[tuple[int, ...]], list[Step], list[int] | None]:
-    """``(variables, clauses, steps, names)``: as given when the numbering is compact, else
-    renumbered 1..n in the variables' order, ``names[v]`` the original of dense variable ``v``."""
-    used = {abs(x) for c in clauses for x in c}
-    used.update(abs(x) for st in steps for x in st.lits)
-    top = max(used, default=0)
-    if max(top, nvars) <= 2 * len(used) + 1024:
+    """``(variables, clauses, steps, names)``: as given when the numbering is compact (the
+    arrays it needs are at most twice the literals written, plus 1,024), else renumbered 1..n
+    in the variables' order, ``names[v]`` the original of dense variable ``v``."""
+    written = [*filter(None, clauses), *filter(None, map(itemgetter(1), steps))]
+    top = max(max(map(max, written), default=0), -min(map(min, written), default=0))
+    if max(top, nvars) <= 2 * sum(map(len, written)) + 1024:
         return max(top, nvars), clauses, steps, None
+    used = {abs(x) for c in written for x in c}
     names = [0, *sorted(used)]
     index = {v: i for i, v in enumerate(names)}
 
