@@ -143,3 +143,11 @@ def test_xz_cut_short_is_refused(tmp_path: Path):
     path.write_bytes(data[: len(data) // 2])
     with pytest.raises(drat.ProofFormatError, match="corrupt compressed|ends early"):
         drat.read_bytes(path, text=True)
+
+
+def test_a_bomb_is_refused_once_past_64_mib(tmp_path: Path):
+    """80 MiB of zeros in about 80 kB: past 64 MiB it inflates more than 200 times."""
+    bomb = tmp_path / "bomb.drat.gz"
+    bomb.write_bytes(gzip.compress(bytes(80 << 20), 1))
+    with pytest.raises(drat.ProofFormatError, match="refused as a bomb"):
+        drat.read_bytes(bomb)
