@@ -6,7 +6,7 @@ import gzip
 import lzma
 
 import pytest
-from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases
+from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases, satisfiable
 from typer.testing import CliRunner
 
 from minttt.cli import app
@@ -165,13 +165,6 @@ def test_cli_exit_codes(tmp_path):
     assert r.exit_code == 2 and "corrupt compressed" in r.output
 
 
-def _satisfiable(n: int, clauses: list[tuple[int, ...]]) -> bool:
-    for bits in range(1 << n):
-        if all(any((x > 0) == bool(bits >> (abs(x) - 1) & 1) for x in c) for c in clauses):
-            return True
-    return False
-
-
 def test_an_accepted_proof_means_unsatisfiable():
     """Soundness on 5,000 random formulas (7 variables, mostly units and binary clauses) with
     random proofs (units, binary and ternary lemmas, deletions of present clauses, then the
@@ -182,7 +175,7 @@ def test_an_accepted_proof_means_unsatisfiable():
         r = drat.check(cnf, proof)
         if r.valid:
             accepted += 1
-            assert not _satisfiable(7, clauses), (cnf, proof)
+            assert not satisfiable(7, clauses), (cnf, proof)
     assert accepted > 100  # the test exercises accepted proofs, not only rejections
 
 

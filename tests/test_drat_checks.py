@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 
 import pytest
-from proof_helpers import PHP32, PHP32_PROOF
+from proof_helpers import PHP32, PHP32_PROOF, satisfiable
 
 from minttt.proof import drat, lrat
 
@@ -49,7 +49,7 @@ def _valid_forward_proof(rng: random.Random, n: int) -> tuple[bytes, list[str]] 
     (lemmas more often: units and reasons among them), then the empty clause once it is RUP.
     None when the formula is satisfiable or the walk stalls."""
     clauses = [_clause(rng, n, 3) for _ in range(6 * n)]
-    if _satisfiable(n, clauses):
+    if satisfiable(n, clauses):
         return None
     kept, lemmas, lines = list(clauses), [], []
     for _ in range(100):
@@ -73,13 +73,6 @@ def _valid_forward_proof(rng: random.Random, n: int) -> tuple[bytes, list[str]] 
 
 def _clause(rng: random.Random, n: int, size: int) -> tuple[int, ...]:
     return tuple(v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), size))
-
-
-def _satisfiable(n: int, clauses: list[tuple[int, ...]]) -> bool:
-    for bits in range(1 << n):
-        if all(any((x > 0) == bool(bits >> (abs(x) - 1) & 1) for x in c) for c in clauses):
-            return True
-    return False
 
 
 def test_every_proof_a_naive_forward_checker_accepts_is_accepted():
