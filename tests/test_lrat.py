@@ -443,8 +443,8 @@ def test_comment_lines_are_skipped_and_the_core_is_named():
 
 @pytest.mark.parametrize(
     "line",
-    [b"5 d -3 0", b"5 d 3 0 4 0", b"5 d 3", b"5 d", b"5 d 0 0"],
-    ids=["negative", "zero inside", "no end", "nothing", "zero id"],
+    [b"5 d -3 0", b"5 d -1 0", b"5 d 3 -4 0", b"5 d 3 0 4 0", b"5 d 3", b"5 d", b"5 d 0 0"],
+    ids=["negative", "minus one", "negative second", "zero inside", "no end", "nothing", "0"],
 )
 def test_bad_deletions_are_refused(line: bytes):
     with pytest.raises(drat.ProofFormatError, match="LRAT line 1: bad deletion"):
