@@ -36,8 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"
@@ -59,8 +59,7 @@ sys.exit(0 if r.valid else 1)
 PROGRAMS = ("drat_trim", "minttt_drat", "lrat_check", "minttt_lrat", "minttt_drat_lrat_out")
 
 
-@dataclass(frozen=True)
-class Certificate:
+class Certificate(NamedTuple):
     name: str
     group: str
     cnf: Path
