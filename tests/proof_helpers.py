@@ -47,3 +47,11 @@ def random_drat_cases(
             " ".join(map(str, c)) + " 0\n" for c in clauses
         )
         yield cnf.encode(), clauses, ("".join(lines) + "0\n").encode()
+
+
+def satisfiable(n: int, clauses: list[tuple[int, ...]]) -> bool:
+    """Brute force over the 2^n assignments of variables 1..n."""
+    for bits in range(1 << n):
+        if all(any((x > 0) == bool(bits >> (abs(x) - 1) & 1) for x in c) for c in clauses):
+            return True
+    return False

@@ -6,13 +6,39 @@ import gzip
 import lzma
 
 import pytest
-from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases
+from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases, satisfiable
 from typer.testing import CliRunner
 
 from minttt.cli import app
 from minttt.proof import drat
 
 runner = CliRunner()
+
+#: mutants of minttt/proof/drat.py no test can tell from it (scripts/mutation.py), and why
+EQUIVALENT_MUTANTS = {
+    'elif line and line[:1] not in (b"c", b"%"):  # 1 -> 2': "the one-sweep CNF reader then "
+    "gives up on a comment line, and the line-by-line reader returns the same",
+    "if line[:1] == b\"p\":  # line[:1] == b'p' -> line[:1] != b'p'": "the one-sweep reader "
+    "then gives up, and the line-by-line reader returns the same",
+    "if nums and (max(nums) > nvars or min(nums) < -nvars):  # max(nums) > nvars -> "
+    "max(nums) >= nvars": "the one-sweep reader gives up on the largest variable, and the "
+    "line-by-line reader returns the same",
+    'body = data[start:] if header is not None and end >= 0 else b""  # 0 -> -1': "with no "
+    "line after the header the body is the header line, which the one-sweep reader refuses: "
+    "the line-by-line reader returns the same",
+    "return tuple(index[x] if x > 0 else -index[-x] for x in lits)  # 0 -> -1": "no literal is 0",
+    "self.seen = bytearray(top + 1)  # 1 -> 2": "one more mark, never read",
+    "self.reason = [-1] * (top + 1)  # -1 -> 1": "a reason is read only for an assigned "
+    "variable, and every assignment writes it",
+    "found.append((local[v] if v in local else tpos[v] if in_top[v] else -1, r))  # 1 -> 0": (
+        "every variable of a refutation is the lemma's (local) or top-level"
+    ),
+    "return -1  # 1 -> 2": "callers only ask whether a conflict id is negative",
+    "return False  # False -> True": "unreachable: an empty lemma never reaches the backward "
+    "pass (the forward pass stops at the first empty clause)",
+    "return  # return -> pass": "unreachable: only present clauses are marked (reasons, "
+    "conflicts, RAT candidates)",
+}
 
 XOR2 = b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
 
@@ -139,13 +165,6 @@ def test_cli_exit_codes(tmp_path):
     assert r.exit_code == 2 and "corrupt compressed" in r.output
 
 
-def _satisfiable(n: int, clauses: list[tuple[int, ...]]) -> bool:
-    for bits in range(1 << n):
-        if all(any((x > 0) == bool(bits >> (abs(x) - 1) & 1) for x in c) for c in clauses):
-            return True
-    return False
-
-
 def test_an_accepted_proof_means_unsatisfiable():
     """Soundness on 5,000 random formulas (7 variables, mostly units and binary clauses) with
     random proofs (units, binary and ternary lemmas, deletions of present clauses, then the
@@ -156,5 +175,53 @@ def test_an_accepted_proof_means_unsatisfiable():
         r = drat.check(cnf, proof)
         if r.valid:
             accepted += 1
-            assert not _satisfiable(7, clauses), (cnf, proof)
+            assert not satisfiable(7, clauses), (cnf, proof)
     assert accepted > 100  # the test exercises accepted proofs, not only rejections
+
+
+# ------------------------------------------------------------------- what the mutants showed
+
+
+def test_binary_detection_looks_at_the_first_1024_bytes_only():
+    assert not drat.is_binary(b"1 0\n" + b"\x7f 0\n")  # DEL is text, 0x80 is not
+    assert drat.is_binary(b"1 0\n\x80")
+    text = b"1 0\n" * 256  # 1,024 bytes of text
+    assert not drat.is_binary(text + b"\x00")
+    assert drat.is_binary(text[:-1] + b"\x00")
+
+
+def test_binary_literals_decode_both_signs_and_refuse_code_1():
+    assert drat.parse_proof(b"a\x04\x05\x00d\x82\x01\x00") == [
+        drat.Step(drat.ADD, (2, -2), 1),
+        drat.Step(drat.DELETE, (65,), 2),
+    ]
+    with pytest.raises(drat.ProofFormatError, match="invalid literal code 1"):
+        drat.parse_proof(b"a\x01\x00")
+
+
+def test_an_unreadable_line_is_quoted_in_the_error():
+    with pytest.raises(drat.ProofFormatError, match="proof line 2: not a lemma: '1 x 0'"):
+        drat.parse_proof(b"1 0\n1 x 0\n")
+    long = b"1 " * 30 + b"y 0"
+    with pytest.raises(drat.ProofFormatError, match=r"'(1 ){20}\.\.\.'"):
+        drat.parse_proof(long)
+
+
+def test_a_line_of_the_longest_length_is_read(tmp_path):
+    path = tmp_path / "lines.txt"
+    path.write_bytes(b"abc\n" + b"x" * 10)
+    assert list(drat.read_lines(path, max_line=10)) == [b"abc", b"x" * 10]
+    with pytest.raises(drat.ProofFormatError, match="longer than 9 bytes"):
+        list(drat.read_lines(path, max_line=9))
+
+
+def test_progress_is_reported_every_4096_steps():
+    proof = b"3 0\n" * 5000 + b"0\n"
+    calls = []
+    drat.check(b"p cnf 3 1\n1 2 3 0\n", proof, progress=lambda p, d, t: calls.append((p, d)))
+    assert [c for c in calls if c[0] == "forward"] == [("forward", 0), ("forward", 4096)]
+
+
+def test_a_binary_formula_clause_falsified_while_loading_is_the_conflict():
+    r = drat.check(b"p cnf 2 3\n1 0\n2 0\n-1 -2 0\n", b"0\n")
+    assert r.valid and r.core_lemmas == 0 and r.core_clauses == 3

@@ -21,6 +21,27 @@ from minttt.proof.drat_trim import drat_trim_check
 
 runner = CliRunner()
 
+#: mutants of minttt/proof/lrat.py no test can tell from it (scripts/mutation.py), and why
+EQUIVALENT_MUTANTS = {
+    "rup = hints if not hints or min(hints) > 0 else hints[: _first_negative(hints)]  # 0 -> -1": (
+        "no hint is 0 (refused when read): > -1 is > 0"
+    ),
+    "rup = hints if not hints or min(hints) > 0 else hints[: _first_negative(hints)]  # 0 -> 1": (
+        "both branches give the hints up to the first negative one: the first is a shortcut"
+    ),
+    "rup = hints if not hints or min(hints) > 0 else hints[: _first_negative(hints)]  "
+    "# min(hints) > 0 -> min(hints) >= 0": "no hint is 0 (refused when read)",
+    "if not ids or ids[-1] != 0 or 0 in ids[:-1] or min(ids[:-1], default=1) < 0:  # 1 -> 2": (
+        "the default of an empty list of ids (a line deleting nothing): 1 and 2 are both >= 0 "
+        "(the other 1 -> 2 of the line, ids[-2], a test kills)"
+    ),
+    "if h < 0:  # 0 -> 1": "no hint is 0 (refused when read): < 1 is < 0",
+    "zero = nums.index(0, 1)  # 1 -> 0": "nums[0] is the id, checked positive just before",
+    "if TYPE_CHECKING:  # annotations only: the checker starts in a few milliseconds (no "
+    "pathlib)  # TYPE_CHECKING -> not (TYPE_CHECKING)": "pathlib imported at run time: slower "
+    "to start, the same verdicts",
+}
+
 # -1: (-1 -3) and (-1 -5) make 3 and 5 false, (3 4) and (5 6) make 4 and 6 true: (-4 -6) fails.
 PHP32_LRAT = b"""10 -1 0 4 5 2 3 9 0
 11 -3 0 4 6 1 3 8 0
@@ -403,3 +424,57 @@ def test_lrat_check_reads_a_shipped_cnf_whole_and_refuses_a_cut_refutation(tmp_p
     assert "c VERIFIED" in verdict(lrat)
     cut = b"".join(line + b"\n" for line in lrat.splitlines()[:-1])
     assert "c VERIFIED" not in verdict(cut)
+
+
+# ------------------------------------------------------------------- what the mutants showed
+
+XOR2 = b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
+XOR2_LRAT = b"5 2 0 1 2 0\n6 0 5 3 4 0\n"
+
+
+def test_comment_lines_are_skipped_and_the_core_is_named():
+    r = lrat.check(XOR2, b"c a comment\ncomment too\n" + XOR2_LRAT)
+    assert r.valid and r.lemmas == 2
+    assert r.core_formula == [0, 1, 2, 3] and r.core_clauses == 4
+    unit_first = b"p cnf 2 5\n1 0\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
+    r = lrat.check(unit_first, b"6 0 1 3 5 0\n")
+    assert r.valid and r.core_formula == [0, 2, 4] and r.core_clauses == 3
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b"5 d -3 0", b"5 d -1 0", b"5 d 3 -4 0", b"5 d 3 0 4 0", b"5 d 3", b"5 d", b"5 d 0 0"],
+    ids=["negative", "minus one", "negative second", "zero inside", "no end", "nothing", "0"],
+)
+def test_bad_deletions_are_refused(line: bytes):
+    with pytest.raises(drat.ProofFormatError, match="LRAT line 1: bad deletion"):
+        lrat.check(XOR2, line + b"\n" + XOR2_LRAT)
+
+
+def test_deletions_of_several_ids_and_of_none():
+    r = lrat.check(XOR2, b"4 d 1 2 0\n4 d 0\n" + XOR2_LRAT)
+    assert not r.valid and "hint 1 is not a live clause" in r.message and r.deletions == 2
+    assert lrat.check(XOR2, b"4 d 0\n" + XOR2_LRAT).valid
+
+
+@pytest.mark.parametrize("line", [b"5", b"5 2 0", b"0 0 1 0", b"5 2 0 1 0 2 0", b"-5 0 1 0"])
+def test_lemma_lines_that_are_not_lrat_are_refused(line: bytes):
+    with pytest.raises(drat.ProofFormatError, match="LRAT line 1: not 'ID LITERALS 0 HINTS 0'"):
+        lrat.check(XOR2, line + b"\n")
+
+
+def test_an_empty_clause_with_no_hints_and_a_first_id_of_1_are_read_then_judged():
+    r = lrat.check(XOR2, b"5 0 0\n")
+    assert not r.valid and r.message.endswith("the hints end without a conflict")
+    r = lrat.check(b"p cnf 1 0\n", b"1 0 0\n")
+    assert not r.valid and r.message == "lemma 1 (id 1, line 1): the hints end without a conflict"
+    r = lrat.check(XOR2, b"5 -1 0 2 4 0\n6 0 5 1 3 0\n")  # a negative literal first
+    assert r.valid
+
+
+def test_a_cnf_with_a_nul_byte_is_refused(tmp_path: Path):
+    cnf, proof = tmp_path / "f.cnf", tmp_path / "p.lrat"
+    cnf.write_bytes(XOR2 + b"c \x00\n")
+    proof.write_bytes(XOR2_LRAT)
+    with pytest.raises(drat.ProofFormatError, match="NUL byte"):
+        lrat.check_files(cnf, proof)

@@ -12,10 +12,19 @@ from minttt.cli import app
 from minttt.errors import InputError
 from minttt.game.graph import build_graph
 from minttt.game.player import RandomPlayer
-from minttt.game.rules import Board
+from minttt.game.rules import Board, Rules
 from minttt.play.players import make_player
 from minttt.table.model import Entry, first_move_table, merge_tables, save_table
 from minttt.table.verify import minimax, verify_player, verify_table
+
+#: mutants of minttt/table/verify.py no test can tell from it (scripts/mutation.py), and why
+EQUIVALENT_MUTANTS = {
+    "result = -1  # 1 -> 2": "X to move has a child (the board is not full): the max over the "
+    "children is at least -1, so a start of -2 never shows",
+    "self.sign = 1 if side == X else -1  # 1 -> 2": "the sign only orients values: scaling "
+    "either side's by 2 keeps every comparison (!=, < min(value, 0), < 0)",
+    "return None  # return None -> pass": "the function returns None without it",
+}
 
 GRAPH = build_graph()
 FULL = build_graph(symmetric=False)
@@ -180,3 +189,152 @@ def test_the_report_lines_say_ok_with_the_counts_or_failed_with_the_counterexamp
     assert verdict == "FAILED: player random as O (never-lose)"
     assert example == bad.counterexample.describe()
     assert bad.role == "O" and bad.criterion == "never-lose"  # vocabulary members are their text
+
+
+# ------------------------------------------------------------ boards of more than 16 cells
+
+BIG = Rules(3, 6, 3)  # 18 cells: allowed with --force
+
+
+def _plain(cells: tuple[int, ...], rules: Rules) -> int:
+    """Minimax by plain search: no memo, no bit boards (the reference for the verifier's)."""
+    winner = rules.winner(cells)
+    if winner:
+        return 1 if winner == 1 else -1
+    free = [i for i, v in enumerate(cells) if v == 0]
+    if not free:
+        return 0
+    mover = 1 if cells.count(1) == cells.count(2) else 2
+    values = [_plain(cells[:i] + (mover,) + cells[i + 1 :], rules) for i in free]
+    return max(values) if mover == 1 else min(values)
+
+
+def test_the_memo_key_is_exact_past_16_cells():
+    """With 18 cells, X on cell 16 and O on cell 1 against X on 17 and O on 0: a key of
+    ``xm | om << 16`` gave both one memo entry (and one value); their values differ."""
+    a = Board.parse(".oo.o.xoxoxx..xox.", BIG).cells
+    b = Board.parse("o.o.o.xoxoxx..xo.x", BIG).cells
+    assert (_plain(a, BIG), _plain(b, BIG)) == (-1, 1)
+    assert (minimax(a, BIG), minimax(b, BIG)) == (-1, 1)
+
+
+def test_minimax_agrees_with_a_plain_search_on_an_18_cell_board():
+    """300 random positions of 3x6 (three in a row) with 11-13 stones, no line yet."""
+    import random
+
+    rng = random.Random(44)
+    checked = 0
+    while checked < 300:
+        stones = rng.randint(11, 13)
+        cells = [0] * BIG.cells
+        for n, i in enumerate(rng.sample(range(BIG.cells), stones)):
+            cells[i] = 1 if n % 2 == 0 else 2
+        position = tuple(cells)
+        if BIG.winner(position):
+            continue
+        assert minimax(position, BIG) == _plain(position, BIG), Board(position, BIG)
+        checked += 1
+
+
+# ------------------------------------------------------------------- what the mutants showed
+
+
+def test_a_counterexample_equals_another_whatever_its_rules():
+    from minttt.table.verify import Counterexample
+
+    a = Counterexample("r", (4,), "....x....")
+    assert a == Counterexample("r", (4,), "....x....", Rules(3, 3, 3, misere=True))
+    assert a.describe().startswith("r\nmoves: x4\n")
+    assert Counterexample("r", (4, 0, 8), "o...x...x").describe().startswith("r\nmoves: x4 o0 x8\n")
+
+
+def test_a_report_is_frozen():
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        verify_table(TX).ok = False  # type: ignore[misc]
+
+
+class _Perfect:
+    """Every move that keeps the minimax value (of any rules)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    def choices(self, board: Board) -> list[int]:
+        best = minimax(board.cells, self.rules)
+        return [m for m in board.legal_moves() if minimax(board.play(m).cells, self.rules) == best]
+
+
+def test_a_perfect_misere_player_verifies_with_lines_completed_by_either_side():
+    """In misère the one who completes a line loses: the opponent's lines are the player's wins."""
+    misere = Rules(3, 3, 3, misere=True)
+    for side in ("X", "O"):
+        report = verify_player(_Perfect(misere), side, "optimal", rules=misere)
+        assert report.ok, report.counterexample
+        assert report.losses == 0 and report.wins > 0 and report.draws > 0
+
+
+def test_a_lost_side_counts_each_lost_game_once():
+    """2x2, two in a row: X wins at its second move whatever happens: 4 * 3 * 2 games."""
+    report = verify_player(RandomPlayer(), "O", "optimal", rules=Rules(2, 2, 2))
+    assert (report.games, report.losses, report.wins, report.draws) == (24, 24, 0, 0)
+
+
+class _Answers:
+    """Always the same answer, whatever the board."""
+
+    def __init__(self, move: object) -> None:
+        self.move = move
+
+    def choices(self, board: Board) -> list[object]:
+        return [self.move]
+
+
+@pytest.mark.parametrize("move", [-1, 9, True, "4"])
+def test_a_move_off_the_board_is_illegal(move):
+    report = verify_player(_Answers(move), "X", "optimal")
+    assert not report.ok
+    assert report.counterexample.reason == f"illegal move {move!r}: not a cell 0-8"
+    assert report.counterexample.moves == ()
+
+
+def test_the_first_side_that_fails_is_the_one_reported():
+    """A random player fails as X and as O; with role both the report is X's failure."""
+    report = verify_player(RandomPlayer(), "both", "never-lose")
+    assert not report.ok
+    moves = report.counterexample.moves
+    assert len(moves) % 2 == 0  # X to move
+    assert report.counterexample == verify_player(RandomPlayer(), "X", "never-lose").counterexample
+
+
+def test_a_failed_table_reports_the_walk_and_no_unreached_entries():
+    """A table missing an entry fails in the walk; its unreached entries are not listed (nor
+    are its stored values checked): the counterexample is the walk's."""
+    extra = Entry(1, "x........", 4, 0)  # never reached: this table opens in the centre
+    index = _index_of_reached(TX4, lambda e: e.board != ".........")
+    entries = [e for i, e in enumerate(TX4.entries) if i != index]
+    report = verify_table(replace(TX4, entries=(*entries, extra)))
+    assert not report.ok and "no move" in report.counterexample.reason
+    assert report.unreached == ()
+
+
+def test_a_raw_table_lists_exactly_its_unreached_entries():
+    """A raw table (keyed by the board itself) reaches a board only as it is, not through a
+    symmetry: an entry for a mirror image of a reached board is unreached, the others are not."""
+    raw = first_move_table(FULL, "X", opening=4)
+    assert raw.raw
+    reached = verify_table(raw)
+    assert reached.ok and reached.unreached == ()
+    known = {e.board for e in raw.entries}
+    board = next(
+        Board.parse(e.board).transform(t)
+        for e in raw.entries
+        for t in range(8)
+        if str(Board.parse(e.board).transform(t)) not in known
+    )
+    extra = Entry(board.hash, str(board), raw.entries[0].move, minimax(board.cells))
+    mirror = next(m for m in board.legal_moves() if minimax(board.play(m).cells) == extra.value)
+    extra = replace(extra, move=mirror)
+    report = verify_table(replace(raw, entries=(*raw.entries, extra)))
+    assert report.ok and report.unreached == (board.hash,)

@@ -28,13 +28,16 @@ True
 from __future__ import annotations
 
 import lzma
+import os
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import BinaryIO
+from operator import itemgetter
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from minttt.errors import InputError
+
+if TYPE_CHECKING:  # annotations only: the checkers start in a few milliseconds (no pathlib)
+    from pathlib import Path
 
 ADD, DELETE = 0, 1
 PROGRESS_EVERY = 4096  # steps between two progress calls
@@ -45,8 +48,7 @@ class ProofFormatError(InputError):
     """A CNF or proof file that cannot be read (exit 2, not an invalid proof)."""
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One proof line: an added lemma or a deletion, with its 1-based line (or record) number."""
 
     kind: int
@@ -54,23 +56,33 @@ class Step:
     line: int
 
 
-@dataclass
 class CheckResult:
-    """The verdict. ``failed`` names the first (in proof order) needed lemma that fails."""
+    """The verdict. ``failed`` names the first (in proof order) needed lemma that fails.
 
-    valid: bool
-    message: str
-    lemmas: int = 0  # lemmas added by the proof (deletions not counted)
-    deletions: int = 0
-    core_lemmas: int = 0  # lemmas the refutation needs (each checked)
-    core_clauses: int = 0  # formula clauses the refutation uses
-    rat_lemmas: int = 0
-    ignored_deletions: int = 0
-    failed: Step | None = None
-    failed_index: int | None = None  # 1-based among the added lemmas
-    core_formula: list[int] = field(default_factory=list)  # 0-based formula clause indices
-    core_steps: list[int] = field(default_factory=list)  # 0-based proof step indices, checked
-    lrat: bytes | None = None  # the refutation as LRAT (check(..., lrat=True), RUP proofs only)
+    ``lemmas`` counts the lemmas the proof adds (deletions not counted), ``core_lemmas`` those
+    the refutation needs (each checked), ``core_clauses`` the formula clauses it uses;
+    ``failed_index`` is 1-based among the added lemmas; ``core_formula`` lists the 0-based
+    indices of the formula clauses used, ``core_steps`` the 0-based indices of the proof steps
+    checked; ``lrat`` is the refutation as LRAT (``check(..., lrat=True)``, RUP proofs only).
+    """
+
+    def __init__(self, valid: bool, message: str, *, lemmas: int = 0, deletions: int = 0) -> None:
+        self.valid = valid
+        self.message = message
+        self.lemmas = lemmas
+        self.deletions = deletions
+        self.core_lemmas = 0
+        self.core_clauses = 0
+        self.rat_lemmas = 0
+        self.ignored_deletions = 0
+        self.failed: Step | None = None
+        self.failed_index: int | None = None
+        self.core_formula: list[int] = []
+        self.core_steps: list[int] = []
+        self.lrat: bytes | None = None
+
+    def __repr__(self) -> str:
+        return f"CheckResult(valid={self.valid!r}, message={self.message!r})"
 
     def to_dict(self) -> dict[str, object]:
         """The verdict as JSON-ready data."""
@@ -112,9 +124,9 @@ def read_chunks(
     (:data:`MAX_INFLATION`) and, with ``text``, at the first NUL byte (``/dev/zero`` is refused
     at once, not read for ever). ``check_first`` is shown the first decompressed piece and may
     refuse the file before the rest is read."""
-    p = Path(path)
+    p = os.fspath(path)
     try:
-        with p.open("rb") as handle:
+        with open(p, "rb") as handle:
             reader = _Counted(handle)
             first = reader.read()
             if first[:6] == b"\xfd7zXZ\x00":
@@ -230,8 +242,62 @@ def read_lines(path: str | Path, max_line: int = 1 << 26) -> Iterator[bytes]:
         yield rest
 
 
-def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:  # noqa: C901 - one pass
-    """``(variables, clauses)`` of DIMACS CNF text; raises ProofFormatError naming the line."""
+def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:
+    """``(variables, clauses)`` of DIMACS CNF text; raises ProofFormatError naming the line.
+
+    The common file (comments, the header, then numbers only) is read in one sweep; any other,
+    and every file with an error, line by line (which names the line)."""
+    fast = _parse_cnf_numbers(data)
+    return fast if fast is not None else _parse_cnf_lines(data)
+
+
+#: the bytes of a CNF's body of clauses in the common case: numbers and white space
+_NUMBERS = b"0123456789- \t\n\r\x0b\x0c"
+
+
+def _parse_cnf_numbers(data: bytes) -> tuple[int, list[tuple[int, ...]]] | None:
+    """:func:`parse_cnf` for comment lines, the header, then only numbers; None for any other
+    text, or an error (:func:`_parse_cnf_lines` reads it then, and names the line)."""
+    start, header = 0, None
+    while header is None:
+        end = data.find(b"\n", start)
+        line = (data[start:] if end < 0 else data[start:end]).strip()
+        if line[:1] == b"p":
+            try:
+                header = _cnf_header(line, 0)
+            except ProofFormatError:
+                return None
+        elif line and line[:1] not in (b"c", b"%"):
+            return None
+        if end < 0:
+            break
+        start = end + 1
+    body = data[start:] if header is not None and end >= 0 else b""
+    if header is None or body.translate(None, _NUMBERS):
+        return None
+    try:
+        nums = list(map(int, body.split()))
+    except ValueError:
+        return None
+    nvars, count = header
+    if nums and (max(nums) > nvars or min(nums) < -nvars):
+        return None
+    clauses: list[tuple[int, ...]] = []
+    append, index, i = clauses.append, nums.index, 0
+    try:
+        while True:
+            j = index(0, i)
+            append(tuple(nums[i:j]))
+            i = j + 1
+    except ValueError:
+        pass
+    if i != len(nums) or len(clauses) != count:
+        return None
+    return nvars, clauses
+
+
+def _parse_cnf_lines(data: bytes) -> tuple[int, list[tuple[int, ...]]]:  # noqa: C901 - one pass
+    """:func:`parse_cnf` line by line."""
     header: tuple[int, int] | None = None
     clauses: list[tuple[int, ...]] = []
     current: list[int] = []
@@ -372,34 +438,40 @@ def _parse_binary(data: bytes) -> list[Step]:
 
 
 class _Checker:
-    """Clause database with two watched literals, a top-level trail and core marking."""
+    """Clause database with two watched literals, a top-level trail and core marking.
 
-    def __init__(self, nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]) -> None:
-        top = nvars
-        for s in steps:
-            for x in s.lits:
-                top = max(top, abs(x))
-        self.nvars = top
+    The watch lists are exact: a clause is listed under its two watched literals (a binary
+    clause under both, as ``(other literal, id)``) while it is present, in the marked lists once
+    it is in the core and in the unmarked ones before; :meth:`activate`, :meth:`deactivate`
+    and :meth:`mark` keep them so, and propagation never meets a deleted clause.
+    """
+
+    def __init__(self, nvars: int, nformula: int) -> None:
+        top = self.nvars = nvars  # no literal of the formula or the proof goes beyond
         size = 2 * top + 1  # literal l indexes l (negative l from the end)
         self.val = [0] * size
         # long clauses watching a literal, and binary clauses as (other literal, id), each in
-        # two lists: unmarked and marked (core) clauses
-        self.wu: list[list[int]] = [[] for _ in range(size)]
-        self.wm: list[list[int]] = [[] for _ in range(size)]
-        self.bu: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-        self.bm: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+        # two lists: [0] unmarked, [1] marked (core) clauses
+        self.watches: tuple[list[list[int]], list[list[int]]] = (
+            [[] for _ in range(size)],
+            [[] for _ in range(size)],
+        )
+        self.binaries: tuple[list[list[tuple[int, int]]], list[list[tuple[int, int]]]] = (
+            [[] for _ in range(size)],
+            [[] for _ in range(size)],
+        )
         self.reason = [-1] * (top + 1)
         self.in_top = bytearray(top + 1)
         self.cone = bytearray(top + 1)  # the reasons of this top-level literal are all marked
         self.tpos = [0] * (top + 1)
         self.trail: list[int] = []
+        self.wave = 0  # where the propagation of the last lemma added began (on the trail)
         self.names: list[int] | None = None  # original variable of each dense one (_dense)
         self.lits: list[list[int]] = []
         self.active = bytearray()
         self.marked = bytearray()
-        self.units: dict[int, None] = {}  # active unit clauses, in order
         self.key_to_ids: dict[tuple[int, ...], list[int]] = {}
-        self.nformula = len(clauses)
+        self.nformula = nformula
         self.seen = bytearray(top + 1)
         self.occurs: dict[int, list[int]] | None = None
         self.pivot: dict[int, int] = {}  # lemma id -> its first literal as written (RAT pivot)
@@ -414,10 +486,6 @@ class _Checker:
         self.active.append(0)
         self.marked.append(0)
         key = tuple(sorted(self.lits[cid]))
-        if len(key) == 2:  # binary clauses are never re-watched: both implications, once
-            a, b = key
-            self.bu[a].append((b, cid))
-            self.bu[b].append((a, cid))
         self.key_to_ids.setdefault(key, []).append(cid)
         if self.occurs is not None:
             for x in self.lits[cid]:
@@ -432,38 +500,74 @@ class _Checker:
         if len(c) == 0:
             return cid
         if len(c) == 1:
-            self.units[cid] = None
             x = c[0]
             if val[x] == -1:
                 return cid
             if val[x] == 0:
-                self._assign_top(x, cid)
-                return self.propagate(len(self.trail) - 1)
+                return self._propagate_top(x, cid)
             return -1
         if len(c) == 2:
             a, b = c
+            binaries = self.binaries[self.marked[cid]]
+            binaries[a].append((b, cid))
+            binaries[b].append((a, cid))
             if val[a] == -1 and val[b] == -1:
                 return cid
             if val[a] == -1 and val[b] == 0:
                 a, b = b, a
             if val[b] == -1 and val[a] == 0:
-                self._assign_top(a, cid)
-                return self.propagate(len(self.trail) - 1)
+                return self._propagate_top(a, cid)
             return -1
-        c.sort(key=lambda x: -val[x])  # true, then unassigned, then false
-        watches = self.wm if self.marked[cid] else self.wu
+        if val[c[0]] == -1 or val[c[1]] == -1:
+            # true, then unassigned, then false; the sort is stable, so a clause restored in the
+            # backward pass watches what it watched when it was deleted (a false watch, then,
+            # became false after its true partner became true: truncate_top never keeps the one
+            # alone)
+            c.sort(key=lambda x: -val[x])
+        watches = self.watches[self.marked[cid]]
         watches[c[0]].append(cid)
         watches[c[1]].append(cid)
         if val[c[0]] == -1:
             return cid
         if val[c[1]] == -1 and val[c[0]] == 0:
-            self._assign_top(c[0], cid)
-            return self.propagate(len(self.trail) - 1)
+            return self._propagate_top(c[0], cid)
         return -1
 
     def deactivate(self, cid: int) -> None:
+        """Take ``cid`` out of the database (out of its watch lists)."""
+        if not self.active[cid]:
+            return
         self.active[cid] = 0
-        self.units.pop(cid, None)
+        self._unwatch(cid, self.marked[cid])
+
+    def _unwatch(self, cid: int, marked: int) -> None:
+        c = self.lits[cid]
+        if len(c) == 2:
+            a, b = c
+            binaries = self.binaries[marked]
+            binaries[a].remove((b, cid))
+            binaries[b].remove((a, cid))
+        elif len(c) > 2:
+            watches = self.watches[marked]
+            watches[c[0]].remove(cid)
+            watches[c[1]].remove(cid)
+
+    def mark(self, cid: int) -> None:
+        """Put ``cid`` in the core; from now on it propagates in the marked (first) pass."""
+        if self.marked[cid]:
+            return
+        self.marked[cid] = 1
+        if not self.active[cid]:
+            return
+        self._unwatch(cid, 0)
+        c = self.lits[cid]
+        if len(c) == 2:
+            a, b = c
+            self.binaries[1][a].append((b, cid))
+            self.binaries[1][b].append((a, cid))
+        elif len(c) > 2:
+            self.watches[1][c[0]].append(cid)
+            self.watches[1][c[1]].append(cid)
 
     def top_reason_pos(self, cid: int) -> int:
         """Trail position of the top-level literal ``cid`` is the reason of, or -1.
@@ -479,158 +583,125 @@ class _Checker:
 
     # --- assignment
 
-    def _assign_top(self, x: int, cid: int) -> None:
-        v = abs(x)
+    def _propagate_top(self, x: int, cid: int) -> int:
+        """Assign ``x`` (the unit of ``cid``) at top level and propagate; conflict id or -1."""
+        trail = self.trail
+        base = len(trail)
         self.val[x], self.val[-x] = 1, -1
-        self.reason[v] = cid
-        self.in_top[v] = 1
-        self.tpos[v] = len(self.trail)
-        self.trail.append(x)
+        self.reason[abs(x)] = cid
+        trail.append(x)
+        conflict = self.propagate(base)
+        in_top, tpos = self.in_top, self.tpos
+        for position in range(base, len(trail)):
+            v = abs(trail[position])
+            in_top[v] = 1
+            tpos[v] = position
+        return conflict
 
-    def propagate(self, qhead: int, top: bool = True) -> int:  # noqa: C901 - the hot loop, inlined
+    def propagate(self, qhead: int) -> int:  # noqa: C901 - the hot loop, inlined
         """Unit propagation from ``trail[qhead]``; the conflicting clause's id, or -1.
 
         Core first (as drat-trim): marked clauses propagate to a fixpoint before an unmarked
         clause is used, so conflicts are found among clauses already needed and cores stay small.
-        In the unmarked lists a clause marked since it was listed is skipped (its long-clause
-        entry dropped): :meth:`mark` listed it in the marked lists.
         """
-        trail, val, lits, active, reason, marked = (
-            self.trail,
-            self.val,
-            self.lits,
-            self.active,
-            self.reason,
-            self.marked,
-        )
-        in_top, tpos, bm, wm, bu, wu = self.in_top, self.tpos, self.bm, self.wm, self.bu, self.wu
+        trail, val, lits, reason = self.trail, self.val, self.lits, self.reason
+        bu, bm = self.binaries
+        wu, wm = self.watches
         qm = qu = qhead
         while True:
             if qm < len(trail):
                 f = -trail[qm]
                 qm += 1
-                bl, ws, watches, unmarked = bm[f], wm[f], wm, False
+                bl, ws, watches = bm[f], wm[f], wm
             elif qu < len(trail):
                 f = -trail[qu]
                 qu += 1
-                bl, ws, watches, unmarked = bu[f], wu[f], wu, True
+                bl, ws, watches = bu[f], wu[f], wu
             else:
                 return -1
             for o, cid in bl:
                 vo = val[o]
-                if vo == 1 or not active[cid] or (unmarked and marked[cid]):
+                if vo == 1:
                     continue
                 if vo == -1:
                     return cid
-                val[o], val[-o] = 1, -1
-                v = o if o > 0 else -o
-                reason[v] = cid
-                if top:
-                    in_top[v] = 1
-                    tpos[v] = len(trail)
+                val[o] = 1
+                val[-o] = -1
+                reason[o if o > 0 else -o] = cid
                 trail.append(o)
-            i = j = 0
-            n = len(ws)
-            while i < n:
-                cid = ws[i]
-                i += 1
-                if not active[cid] or (unmarked and marked[cid]):
-                    continue
+            if not ws:
+                continue
+            j = 0
+            for i, cid in enumerate(ws):
                 c = lits[cid]
-                if c[0] == f:
-                    c[0], c[1] = c[1], f
-                elif c[1] != f:
-                    continue  # stale entry: the clause watches other literals now
                 other = c[0]
-                if val[other] == 1:
-                    ws[j] = cid
-                    j += 1
+                if other == f:
+                    other = c[1]
+                    c[0] = other
+                    c[1] = f
+                vo = val[other]
+                if vo != 1:
+                    for k in range(2, len(c)):
+                        x = c[k]
+                        if val[x] != -1:
+                            c[1] = x
+                            c[k] = f
+                            watches[x].append(cid)
+                            break
+                    else:
+                        if vo == -1:
+                            del ws[j:i]
+                            return cid
+                        val[other] = 1
+                        val[-other] = -1
+                        reason[other if other > 0 else -other] = cid
+                        trail.append(other)
+                        ws[j] = cid
+                        j += 1
                     continue
-                for k in range(2, len(c)):
-                    x = c[k]
-                    if val[x] != -1:
-                        c[1], c[k] = x, f
-                        watches[x].append(cid)
-                        break
-                else:
-                    ws[j] = cid
-                    j += 1
-                    if val[other] == -1:
-                        while i < n:
-                            ws[j] = ws[i]
-                            j += 1
-                            i += 1
-                        del ws[j:]
-                        return cid
-                    val[other], val[-other] = 1, -1
-                    v = other if other > 0 else -other
-                    reason[v] = cid
-                    if top:
-                        in_top[v] = 1
-                        tpos[v] = len(trail)
-                    trail.append(other)
+                ws[j] = cid
+                j += 1
             del ws[j:]
 
-    def mark(self, cid: int) -> None:
-        """Put ``cid`` in the core; from now on it propagates in the marked (first) pass."""
-        if self.marked[cid]:
-            return
-        self.marked[cid] = 1
-        c = self.lits[cid]
-        if len(c) == 2:
-            a, b = c
-            self.bm[a].append((b, cid))
-            self.bm[b].append((a, cid))
-        elif len(c) > 2:
-            self.wm[c[0]].append(cid)
-            self.wm[c[1]].append(cid)
-
     def backtrack(self, length: int) -> None:
-        val, reason = self.val, self.reason
+        val = self.val
         for x in self.trail[length:]:
             val[x] = val[-x] = 0
-            reason[abs(x)] = -1
         del self.trail[length:]
 
     def truncate_top(self, length: int) -> None:
-        """Unassign the top-level trail from ``length`` on, then restore the closure."""
+        """Unassign the top-level trail from ``length`` on: where the wave of propagation of a
+        lemma being removed began. Nothing is propagated again (as in drat-trim): the lemmas are
+        removed in the reverse of their order, so ``trail[:length]`` is the closure of the
+        clauses present now, as it was in the forward pass before the lemma came."""
+        in_top, cone = self.in_top, self.cone
         for x in self.trail[length:]:
             v = abs(x)
-            self.in_top[v] = 0
-            self.cone[v] = 0
+            in_top[v] = 0
+            cone[v] = 0
         self.backtrack(length)
-        for cid in self.units:
-            x = self.lits[cid][0]
-            if self.val[x] == 0:
-                self._assign_top(x, cid)
-        if self.propagate(0) >= 0:  # pragma: no cover - the closure was conflict-free before
-            raise RuntimeError("internal: top-level conflict after removing a lemma")
 
     # --- analysis and checks
 
     def mark_conflict(self, cid: int) -> None:
         """Mark ``cid`` and every reason the conflict depends on."""
-        mark, lits, reason, seen, cone, in_top = (
-            self.mark,
-            self.lits,
-            self.reason,
-            self.seen,
-            self.cone,
-            self.in_top,
-        )
+        mark, marked, lits, reason = self.mark, self.marked, self.lits, self.reason
+        seen, cone, in_top = self.seen, self.cone, self.in_top
         mark(cid)
-        stack = [abs(x) for x in lits[cid]]
+        stack = list(lits[cid])
         visited: list[int] = []
         while stack:
-            v = stack.pop()
+            x = stack.pop()
+            v = x if x > 0 else -x
             if seen[v] or cone[v]:
                 continue
             seen[v] = 1
             visited.append(v)
             r = reason[v]
             if r >= 0:
-                mark(r)
-                stack.extend(abs(x) for x in lits[r])
+                if not marked[r]:
+                    mark(r)
+                stack.extend(lits[r])
         for v in visited:
             seen[v] = 0
             if in_top[v]:
@@ -649,11 +720,13 @@ class _Checker:
                 self.mark_conflict_lit(x)
                 return True
         base = len(self.trail)
+        reason = self.reason
         for x in lemma:
             if val[-x] == 0:
                 val[-x], val[x] = 1, -1
+                reason[abs(x)] = -1
                 self.trail.append(-x)
-        conflict = self.propagate(base, top=False)
+        conflict = self.propagate(base)
         if conflict >= 0:
             if hints:
                 self.last_hints = self.hints_for(conflict, base, lemma)
@@ -769,7 +842,7 @@ def check_parsed(
         result.message = "the proof never adds the empty clause"
         return result
     top, clauses, dense, names = _dense(nvars, clauses, steps)
-    ch = _Checker(top, clauses, dense)
+    ch = _Checker(top, len(clauses))
     ch.names = names
     if lrat:
         ch.hints = {}
@@ -801,13 +874,14 @@ def check_parsed(
 def _dense(
     nvars: int, clauses: list[tuple[int, ...]], steps: list[Step]
 ) -> tuple[int, list[tuple[int, ...]], list[Step], list[int] | None]:
-    """``(variables, clauses, steps, names)``: as given when the numbering is compact, else
-    renumbered 1..n in the variables' order, ``names[v]`` the original of dense variable ``v``."""
-    used = {abs(x) for c in clauses for x in c}
-    used.update(abs(x) for st in steps for x in st.lits)
-    top = max(used, default=0)
-    if max(top, nvars) <= 2 * len(used) + 1024:
+    """``(variables, clauses, steps, names)``: as given when the numbering is compact (the
+    arrays it needs are at most twice the literals written, plus 1,024), else renumbered 1..n
+    in the variables' order, ``names[v]`` the original of dense variable ``v``."""
+    written = [*filter(None, clauses), *filter(None, map(itemgetter(1), steps))]
+    top = max(max(map(max, written), default=0), -min(map(min, written), default=0))
+    if max(top, nvars) <= 2 * sum(map(len, written)) + 1024:
         return max(top, nvars), clauses, steps, None
+    used = {abs(x) for c in written for x in c}
     names = [0, *sorted(used)]
     index = {v: i for i, v in enumerate(names)}
 
@@ -874,6 +948,7 @@ def _forward(
             events.append((ADD, cid, index))
             if _tautology(s.lits):
                 continue
+            ch.wave = len(ch.trail)
             conflict = ch.activate(cid)
             if conflict >= 0:
                 return conflict, None
@@ -907,9 +982,9 @@ def _backward(
             if ch.activate(cid) >= 0:  # pragma: no cover - see the module docstring
                 raise RuntimeError("internal: top-level conflict when restoring a clause")
             continue
-        if position == 0:  # the lemma that conflicts: rebuild the closure without it
+        if position == 0:  # the lemma that conflicts: back to the closure before it came
             ch.deactivate(cid)
-            ch.truncate_top(0)
+            ch.truncate_top(ch.wave)
         else:
             pos = ch.top_reason_pos(cid)
             ch.deactivate(cid)

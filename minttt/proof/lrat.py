@@ -27,9 +27,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from minttt.proof.drat import CheckResult, ProofFormatError, Step, parse_cnf, read_bytes, read_lines
+
+if TYPE_CHECKING:  # annotations only: the checker starts in a few milliseconds (no pathlib)
+    from pathlib import Path
 
 _CONFLICT = ""  # what _propagate returns on a conflict (else the reason it failed)
 _NO_CONFLICT = "the hints end without a conflict"
@@ -49,7 +52,7 @@ def check_files(
     ``progress("lines", done, 0)`` is called every 65,536 lines (the total is not known ahead).
     """
     _, clauses = parse_cnf(read_bytes(cnf, text=True))
-    lines: Iterable[bytes] = read_lines(Path(proof))
+    lines: Iterable[bytes] = read_lines(proof)
     if progress is not None:
         lines = _counted(lines, progress)
     return check_lines(clauses, lines)
@@ -78,19 +81,19 @@ def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> Check
             continue
         cid, lits, hints = _lemma(words, number)
         result.lemmas += 1
-        step = Step(0, lits, number)
         if cid <= last:
-            return _fail(result, step, cid, f"its id is not above the previous id {last}")
+            why = f"its id is not above the previous id {last}"
+            return _fail(result, Step(0, lits, number), cid, why)
         why = checker.implied(lits, hints)
         if why:
-            return _fail(result, step, cid, why)
+            return _fail(result, Step(0, lits, number), cid, why)
         checker.db[cid] = lits
         last = cid
         if not lits:
             result.valid = True
             result.core_lemmas = result.lemmas
-            result.core_formula = sorted(i - 1 for i in checker.used)
-            result.core_clauses = len(checker.used)
+            result.core_formula = sorted(i - 1 for i in checker.used if i <= checker.formula)
+            result.core_clauses = len(result.core_formula)
             result.message = f"valid: {result.lemmas} lemmas checked" + (
                 f" ({result.rat_lemmas} by RAT)" if result.rat_lemmas else ""
             )
@@ -105,15 +108,15 @@ class _Checker:
     def __init__(self, clauses: list[tuple[int, ...]]) -> None:
         self.db: dict[int, tuple[int, ...]] = {i: c for i, c in enumerate(clauses, start=1)}
         self.formula = len(clauses)
-        self.used: set[int] = set()
+        self.used: set[int] = set()  # the ids of the hints used (formula clauses: 1..formula)
         self.result = CheckResult(False, "")
 
     def implied(self, lits: tuple[int, ...], hints: list[int]) -> str:
         """Why the lemma ``lits`` does not follow with ``hints`` ("" when it does)."""
         true = {-lit for lit in lits}
-        if any(-lit in true for lit in true):
+        if not true.isdisjoint(lits):
             return ""  # a tautology follows from anything
-        rup = hints[: _first_negative(hints)]
+        rup = hints if not hints or min(hints) > 0 else hints[: _first_negative(hints)]
         why = self.propagate(true, rup)
         if why == _CONFLICT:
             return ""
@@ -128,25 +131,29 @@ class _Checker:
         return rat_why if len(rup) < len(hints) else f"{why}, and it is not RAT ({rat_why})"
 
     def propagate(self, true: set[int], hints: list[int]) -> str:
-        """Make each hint clause unit under ``true`` (adding its literal) until one is falsified."""
-        for h in hints:
-            clause = self.db.get(h)
+        """Make each hint clause unit under ``true`` (adding its literal) until one is falsified.
+
+        The hints it used (up to the conflict) join :attr:`used`."""
+        get = self.db.get
+        for i, h in enumerate(hints):
+            clause = get(h)
             if clause is None:
                 return f"hint {h} is not a live clause"
-            if h <= self.formula:
-                self.used.add(h)
             unit = 0
             free = 0
             for lit in clause:
                 if lit in true:
                     return f"hint {h} is satisfied, not unit"
                 if -lit not in true:
-                    unit, free = lit, free + 1
+                    unit = lit
+                    free += 1
             if free == 0:
+                self.used.update(hints[: i + 1])
                 return _CONFLICT
             if free > 1:
                 return f"hint {h} is not unit ({free} literals unassigned)"
             true.add(unit)
+        self.used.update(hints)
         return _NO_CONFLICT
 
     def rat(self, pivot: int, true: set[int], groups: list[int]) -> str:
@@ -174,7 +181,7 @@ class _Checker:
 
 def _ints(words: list[bytes], number: int) -> list[int]:
     try:
-        return [int(w) for w in words]
+        return list(map(int, words))
     except ValueError:
         raise ProofFormatError(f"LRAT line {number}: not numbers: {_show(words)}") from None
 

@@ -31,12 +31,17 @@ from minttt.vocabulary import Criterion, Role
 
 
 class _Solver:
-    """Memoised minimax over (X mask, O mask) bit boards; one per rule set."""
+    """Memoised minimax over (X mask, O mask) bit boards; one per rule set.
+
+    The memo key is ``xm | om << cells``: the O mask sits just above every cell, so two
+    positions share a key only if they are the same position, on a board of any size.
+    """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.lines = tuple(sum(1 << i for i in line) for line in rules.lines)
         self.full = (1 << rules.cells) - 1
+        self.shift = rules.cells
         self.memo: dict[int, int] = {}
 
     def maker(self, xm: int, om: int) -> int:
@@ -49,7 +54,7 @@ class _Solver:
         return 0
 
     def value(self, xm: int, om: int) -> int:
-        key = xm | (om << 16)
+        key = xm | (om << self.shift)
         got = self.memo.get(key)
         if got is not None:
             return got
