@@ -128,7 +128,35 @@ def certify(
     check: bool = True,
     drat_trim: Path | None = None,
 ) -> Certificate:
-    """Build ``variant``'s certificate (:func:`build_certificate`) and write its files."""
+    """Build ``variant``'s certificate (:func:`build_certificate`) and write its files.
+
+    Parameters
+    ----------
+    variant
+        The minimum to certify (any variant of
+        :func:`~minttt.formula.variants.certificate_variants`).
+    out_dir
+        The folder the CNF, the DRAT proof and the table are written to.
+    graph
+        The variant's object graph, to save rebuilding it for several variants of a game.
+    check
+        Check the proof with :mod:`minttt.drat` before anything is written (else the index
+        records it unchecked, ``checked_by`` null).
+    drat_trim
+        A drat-trim binary: it checks the proof instead, and :mod:`minttt.lrat` its LRAT.
+
+    Returns
+    -------
+    Certificate
+        The index record, the files written, and the check's verdict.
+
+    Raises
+    ------
+    DefectError
+        The bound is satisfiable, a check fails, or the table fails the verifier.
+    InputError
+        A variant no certificate covers, or a folder that cannot be written.
+    """
     cert = build_certificate(variant, out_dir, graph=graph, check=check, drat_trim=drat_trim)
     write_many_atomic(cert.files)
     return cert

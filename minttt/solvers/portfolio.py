@@ -99,8 +99,28 @@ def solve(
 ) -> Solution:
     """Minimise ``formula`` with one driver; never claims optimality it did not prove.
 
-    ``options`` go to the driver: ``card`` (PySAT cardinality encoding) and ``sat`` (PySAT SAT
-    solver name). ``timeout`` is wall seconds for the whole search.
+    Parameters
+    ----------
+    formula
+        The formula of a variant (:func:`minttt.formula.encode.encode`).
+    solver
+        The driver: ``rc2`` (default), ``pysat-linear``, ``pysat-binary``, ``z3-opt``,
+        ``z3-binary``.
+    timeout
+        Wall seconds for the whole search (``None``: no limit); under it the solution carries
+        the proven lower bound and the best table found, ``optimal`` false.
+    **options
+        To the driver: ``card`` (PySAT cardinality encoding) and ``sat`` (PySAT SAT solver).
+
+    Returns
+    -------
+    Solution
+        Size, proven lower bound, ``optimal`` exactly when they meet, and the table's moves.
+
+    Raises
+    ------
+    InputError
+        An unknown solver, option or time limit.
     """
     _check_timeout(timeout)
     run = driver(solver)
@@ -133,9 +153,31 @@ def solve(
 def cross_check(
     formula: Formula, solution: Solution, solver: str | None = None, timeout: float | None = None
 ) -> Solution:
-    """Re-solve with the other solver family; returns ``solution`` with a ``cross_check`` record.
+    """Re-solve with the other solver family.
 
-    ``optimal`` stays true only if both families proved the same optimum.
+    Parameters
+    ----------
+    formula
+        The formula ``solution`` solves.
+    solution
+        A solution of one family (PySAT or Z3).
+    solver
+        The other family's driver (default: ``z3-opt`` for PySAT, ``rc2`` for Z3).
+    timeout
+        Wall seconds for the second solve.
+
+    Returns
+    -------
+    Solution
+        ``solution`` with a ``cross_check`` record; ``optimal`` stays true only if both
+        families proved the same optimum.
+
+    Raises
+    ------
+    InputError
+        A solver of the same family.
+    RuntimeError
+        Both families proved different optima (a bug in one of them).
     """
     other = solver or CROSS_CHECKER[SOLVERS[solution.solver]]
     if SOLVERS[other] == SOLVERS[solution.solver]:
@@ -177,7 +219,20 @@ def provenance(solution: Solution) -> dict[str, Any]:
 
 
 def make_table(graph: Graph, solution: Solution) -> Table:
-    """The solution as a :class:`minttt.table.model.Table`."""
+    """The solution as a :class:`minttt.table.model.Table`.
+
+    Parameters
+    ----------
+    graph
+        The graph the solution's formula was encoded from.
+    solution
+        A solution with moves (:func:`solve`).
+
+    Returns
+    -------
+    Table
+        The table its moves play, its provenance saying what is proven.
+    """
     v = solution.variant
     prov = provenance(solution)
     if not graph.symmetric:

@@ -19,6 +19,35 @@ class Solution:
     what the table's own play reaches; ``None`` for an array formula, whose model is not kept);
     ``moves`` maps a canonical hash to the move on the canonical board, one per position the table
     answers. ``calls`` counts SAT/SMT oracle calls.
+
+    Parameters
+    ----------
+    variant
+        The problem solved.
+    size
+        The best table's objective value, ``None`` if no model was found.
+    lower_bound
+        The proven lower bound.
+    optimal
+        ``size == lower_bound``.
+    model
+        The true variables of the extracted table (``None`` for an array formula).
+    moves
+        Canonical hash -> move on the canonical board.
+    solver
+        The driver that found it.
+    seconds
+        Wall seconds of the solve.
+    calls
+        SAT/SMT oracle calls.
+    variables
+        The formula's position and edge variables (``positions``, ``edges``).
+    positions
+        The positions the table's own play reaches, finished games included.
+    timed_out
+        The time limit stopped the search.
+    cross_check
+        The other family's record (:func:`~minttt.solvers.portfolio.cross_check`), if asked.
     """
 
     variant: Variant
