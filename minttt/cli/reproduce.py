@@ -18,8 +18,11 @@ def register(app: typer.Typer) -> None:
     @guarded
     def reproduce_command(
         out: Path = path_option(Path("results"), "--out", help="Folder for the results."),
-        encodings: Path = path_option(
-            Path("encodings"), "--encodings", help="Folder for the exported formulas."
+        encodings: Path | None = path_option(
+            None,
+            "--encodings",
+            help="Folder for the exported formulas (default: encodings/ with the default --out, "
+            "else OUT/encodings).",
         ),
         step: list[str] = typer.Option(
             None, "--step", help="Run only these steps (repeatable); default: all."

@@ -24,25 +24,18 @@ from typing import Any
 from minttt.errors import InputError
 from minttt.fileio import write_json_atomic, write_text_atomic
 from minttt.interrupt import shielded
+from minttt.report.long_runs import LONG_RUN_INPUTS, carry_long_runs
 from minttt.report.queue import Step, run_steps
-from minttt.report.raw_cross import RAW_CROSS_CHECK
 from minttt.report.sections import report_head
 from minttt.report.steps import RAW_ENCODINGS, SPECS, Context, StepSpec, work
 
 #: The steps, in the order of ``summary.json`` and REPORT.md: (name, how it runs).
 STEPS: list[tuple[str, StepSpec]] = list(SPECS.items())
 
-#: Results of long runs that ``reproduce`` reads but never recomputes: ``scripts/study_games.py``
-#: (other games), ``scripts/scale_games.py`` (4x4 bounds) and ``scripts/raw_cross_check.py``
-#: (the raw minima confirmed by Z3 and DRAT). They stay where they are.
-# what the long runs wrote and reproduce reads (checked on load, never recomputed); a name ending
-# in "/" is a folder, carried whole (games/: bounds.json and the tables it names)
-LONG_RUN_INPUTS = ("games_study.json", "games/", RAW_CROSS_CHECK)
-
 
 def reproduce(
     out: Path = Path("results"),
-    encodings: Path = Path("encodings"),
+    encodings: Path | None = None,
     *,
     steps: list[str] | None = None,
     on_step: Callable[[str, int, int], None] | None = None,
@@ -50,17 +43,22 @@ def reproduce(
 ) -> dict[str, Any]:
     """Run the steps (all by default) and write ``summary.json`` and ``REPORT.md`` into ``out``.
 
-    The steps' parts run on ``workers`` processes (default: one per CPU this process may use; 1
-    runs everything here); the files written are the same bytes either way. ``on_step(steps
-    running, parts done, parts)`` follows the progress. Every file is first written to a staging
-    folder beside ``out`` (and ``encodings``) and moved into place only when all steps finished,
-    so an interrupted or failed run changes nothing.
+    ``encodings`` (the exported formulas) defaults to ``encodings/`` beside the default ``out``
+    (a checkout's layout) and to ``out/encodings`` for any other ``out``: nothing is written
+    outside ``out`` unless asked. The steps' parts run on ``workers`` processes (default: one per
+    CPU this process may use; 1 runs everything here); the files written are the same bytes
+    either way. ``on_step(steps running, parts done, parts)`` follows the progress. Every file is
+    first written to a staging folder inside ``out`` (and beside ``encodings``) and moved into
+    place only when all steps finished, so an interrupted or failed run changes nothing.
     """
 
+    out = Path(out)
+    encodings = default_encodings(out) if encodings is None else Path(encodings)
     staged: list[tuple[Path, Path]] = []
     try:
-        staged = _stage(Path(out), Path(encodings))
-        carry_long_runs(Path(out), staged[0][0])
+        staged = _stage(out, encodings)
+        if any(SPECS[name].long_runs for name in chosen_steps(steps)):
+            carry_long_runs(out, staged[0][0])
         ctx = Context(staged[0][0], staged[1][0])
         _run_steps(ctx, steps, on_step, default_workers() if workers is None else workers)
         write_json_atomic(ctx.out / "summary.json", ctx.figures)
@@ -74,6 +72,16 @@ def reproduce(
     return ctx.figures
 
 
+def default_encodings(out: Path) -> Path:
+    """Where ``reproduce`` writes the formulas when not told: ``encodings/`` beside the default
+    ``results/``, else inside ``out``.
+
+    >>> default_encodings(Path("results")), default_encodings(Path("/tmp/mine"))
+    (PosixPath('encodings'), PosixPath('/tmp/mine/encodings'))
+    """
+    return Path("encodings") if Path(out) == Path("results") else Path(out) / "encodings"
+
+
 def default_workers() -> int:
     """The CPUs this process may run on (its affinity where the system says, else the count)."""
     try:
@@ -82,32 +90,21 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _stage(*finals: Path) -> list[tuple[Path, Path]]:
-    """A staging folder beside each final folder: (staging, final) pairs."""
+def _stage(out: Path, *finals: Path) -> list[tuple[Path, Path]]:
+    """(staging, final) pairs: one staging folder inside ``out``, one beside each other final
+    folder (inside ``out`` too when that folder is)."""
 
     staged: list[tuple[Path, Path]] = []
     try:
-        for final in finals:
-            final.parent.mkdir(parents=True, exist_ok=True)
-            tmp = tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".staging", dir=final.parent)
+        for final, where in ((out, out), *((f, f.parent) for f in finals)):
+            where.mkdir(parents=True, exist_ok=True)
+            tmp = tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".staging", dir=where)
             staged.append((Path(tmp), final))
     except OSError:
         for folder, _ in staged:
             shutil.rmtree(folder, ignore_errors=True)
         raise
     return staged
-
-
-def carry_long_runs(source: Path, target: Path) -> None:
-    """Copy the long runs' results (:data:`LONG_RUN_INPUTS`) from ``source`` into ``target``: the
-    report reads them, never recomputes them."""
-    for name in LONG_RUN_INPUTS:
-        src = source / name
-        if name.endswith("/") and src.is_dir():
-            shutil.copytree(src, target / name, dirs_exist_ok=True)
-        elif src.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, target / name)
 
 
 def _commit(staged: list[tuple[Path, Path]]) -> None:
@@ -190,6 +187,7 @@ __all__ = [
     "STEPS",
     "carry_long_runs",
     "chosen_steps",
+    "default_encodings",
     "default_workers",
     "reproduce",
 ]

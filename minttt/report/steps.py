@@ -104,13 +104,15 @@ class Context:
 class StepSpec:
     """One step: ``parts(ctx)`` (static: known before any step runs), ``work(ctx, arg)`` for one
     part, ``finish(ctx, results)``; ``needs``: the steps it reads (run first, and run too when
-    only this step is asked for); ``after``: steps it reads only when they run too."""
+    only this step is asked for); ``after``: steps it reads only when they run too;
+    ``long_runs``: it reads the long runs' results (:mod:`minttt.report.long_runs`)."""
 
     parts: Callable[[Context], list[Part]]
     work: Callable[[Context, Any], Any]
     finish: Callable[[Context, list[Any]], None]
     needs: tuple[str, ...] = ()
     after: tuple[str, ...] = ()
+    long_runs: bool = False
 
 
 def _one(cost: float) -> Callable[[Context], list[Part]]:
@@ -451,9 +453,9 @@ SPECS: dict[str, StepSpec] = {
     "diagrams": StepSpec(_diagram_parts, _diagrams_work, _diagrams_finish, needs=("tables",)),
     "site": StepSpec(_one(0.1), _site_work, lambda _ctx, _r: None, needs=("tables",)),
     "search": StepSpec(_one(1.3), _search_work, _search_finish),
-    "raw": StepSpec(_raw_parts, _raw_work, _raw_finish, needs=("tables",)),
+    "raw": StepSpec(_raw_parts, _raw_work, _raw_finish, needs=("tables",), long_runs=True),
     "evolution": StepSpec(_evolution_parts, _evolution_work, _evolution_finish),
-    "beyond": StepSpec(_beyond_parts, _beyond_work, _beyond_finish),
+    "beyond": StepSpec(_beyond_parts, _beyond_work, _beyond_finish, long_runs=True),
     "certify": StepSpec(_certify_parts, _certify_work, _certify_finish),
 }
 
