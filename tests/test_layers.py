@@ -14,6 +14,7 @@ and the layers below):
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import networkx as nx
@@ -75,6 +76,7 @@ def _display_hook_lines(tree: ast.Module) -> set[int]:
     return lines
 
 
+@cache  # every test reads the same source: parse each module once
 def _imports(module: str) -> list[tuple[str, str, int]]:
     """``(imported module, imported name or "", line)`` for every minttt import of ``module``."""
     tree = ast.parse(MODULES[module].read_text("utf-8"))
@@ -106,6 +108,7 @@ def _layer(module: str) -> int:
     raise AssertionError(f"{module} is in no layer: add its package to LAYERS")
 
 
+@cache
 def _graph() -> nx.DiGraph:
     g = nx.DiGraph()
     for module in MODULES:
