@@ -121,7 +121,8 @@ def check_report_pointers(work: Path) -> str:
             run("minttt", word.split()[1], "--help")
             commands += 1
         elif PATH_WORD.fullmatch(word) and PATH_SUFFIX.search(word):
-            if not list(out.glob(word.rstrip("/"))):
+            where = word.rstrip("/")
+            if not list(out.glob(where)) and ("/" in where or not list(out.rglob(where))):
                 raise SmokeFailure(f"REPORT.md points to {word}, which reproduce did not write")
             files += 1
     return (
