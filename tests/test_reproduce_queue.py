@@ -3,7 +3,8 @@
 The queue's parts run on real worker processes here: results come back in the parts' order,
 a step's parts wait for the steps it needs (and see what their finish left in the state), the
 longest chain starts first, and an error, a dead worker or Ctrl-C leaves no worker behind. The
-driver writes the same bytes, figures in the same order, on one worker or two.
+driver writes the same bytes, figures in the same order, on one worker or two; given only an
+output folder it writes nothing outside it, and it finds the long runs' results it reads.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import Any
 
 import pytest
 
+from minttt.report.long_runs import carry_long_runs, long_run_files
 from minttt.report.queue import Part, Step, plan, run_steps
-from minttt.report.reproduce import STEPS, chosen_steps, reproduce
+from minttt.report.reproduce import STEPS, chosen_steps, default_encodings, reproduce
 
 
 def _work(step: str, arg: Any, state: Any) -> Any:
@@ -159,3 +161,33 @@ def test_one_worker_or_two_write_the_same_bytes_in_step_order(
 
 def _recorder(seen: list[tuple[str, int, int]]) -> Any:
     return lambda *args: seen.append(args)
+
+
+def test_out_alone_keeps_every_file_under_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here, out = tmp_path / "elsewhere", tmp_path / "mine"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    reproduce(out, steps=["counts"], workers=1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "mine"]
+    assert not any(here.iterdir())
+    assert sorted(p.name for p in out.iterdir()) == ["REPORT.md", "counts.json", "summary.json"]
+    assert default_encodings(out) == out / "encodings"
+    assert default_encodings(Path("results")) == Path("encodings")  # a checkout's layout
+
+
+def test_long_runs_come_from_the_out_folder_else_from_what_the_package_carries(
+    tmp_path: Path,
+) -> None:
+    checkout = Path(__file__).resolve().parent.parent / "results"
+    shipped = long_run_files(checkout)
+    assert {str(p) for p in shipped} >= {"games_study.json", "raw_cross_check.json"}
+    assert carry_long_runs(tmp_path / "empty", tmp_path / "a") == shipped
+    for rel in shipped:
+        assert (tmp_path / "a" / rel).read_bytes() == (checkout / rel).read_bytes()
+    mine = tmp_path / "mine"
+    (mine / "games_study.json").parent.mkdir(parents=True)
+    (mine / "games_study.json").write_text("{}", "utf-8")
+    assert carry_long_runs(mine, tmp_path / "b") == [Path("games_study.json")]
+    assert (tmp_path / "b" / "games_study.json").read_text("utf-8") == "{}"

@@ -24,15 +24,6 @@ def load_bounds(path: Path) -> dict[str, Any]:
     variant, ``lower <= upper``, ``optimal`` only when they meet, and the table it names beside
     it is that variant's, of ``upper`` entries, and (up to :data:`VERIFY_ON_LOAD` entries)
     passes the exhaustive verifier."""
-    bounds = read_bounds(path)
-    for name, record in bounds["variants"].items():
-        check_record(path.parent, name, record)
-    return bounds
-
-
-def read_bounds(path: Path) -> dict[str, Any]:
-    """``bounds.json`` read and checked against its schema (InputError, one line), its records
-    not yet checked (:func:`check_record` checks one)."""
     try:
         bounds = json.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -41,7 +32,9 @@ def read_bounds(path: Path) -> dict[str, Any]:
     if problem is not None:
         where = ".".join(map(str, problem[0])) or "(document)"
         raise InputError(f"{path}: breaks {SCHEMA} at {where}: {problem[1]}")
-    return dict(bounds)
+    for name, record in bounds["variants"].items():
+        check_record(path.parent, name, record)
+    return bounds
 
 
 def check_record(folder: Path, name: str, record: dict[str, Any]) -> None:
@@ -164,4 +157,4 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
     return lines
 
 
-__all__ = ["VERIFY_ON_LOAD", "check_record", "load_bounds", "read_bounds", "scale_markdown"]
+__all__ = ["VERIFY_ON_LOAD", "check_record", "load_bounds", "scale_markdown"]

@@ -249,28 +249,13 @@ def check_study(path: Path) -> dict[str, Any]:
 
 def games_figures(out_dir: Path) -> dict[str, Any]:
     """The committed other-games study and bounds under ``out_dir``; draws the growth plot."""
-    study = games_study(out_dir)
-    scale = out_dir / BOUNDS_FILE
-    if study is None or not scale.exists():
-        return games_record(study, None)
-    return games_record(study, load_bounds(scale))  # checked before it is reported
-
-
-def games_study(out_dir: Path) -> dict[str, Any] | None:
-    """The committed study under ``out_dir``, checked, with its growth plot drawn (None when it
-    is missing)."""
     path = out_dir / STUDY_FILE
     if not path.exists():
-        return None
+        return {"available": False, "file": STUDY_FILE}
     study = check_study(path)
     growth_plot(study, out_dir / PLOT_FILE)
-    return study
-
-
-def games_record(study: dict[str, Any] | None, bounds: dict[str, Any] | None) -> dict[str, Any]:
-    """What :func:`games_figures` returns, from the checked study and bounds."""
-    if study is None:
-        return {"available": False, "file": STUDY_FILE}
+    scale = out_dir / BOUNDS_FILE
+    bounds = load_bounds(scale) if scale.exists() else None  # checked before it is reported
     return {
         "available": True,
         "file": STUDY_FILE,
@@ -298,8 +283,6 @@ __all__ = [
     "check_study",
     "games_figures",
     "games_markdown",
-    "games_record",
-    "games_study",
     "growth_plot",
     "study_game",
     "study_markdown",

@@ -21,6 +21,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,6 @@ from minttt.play.tournament import playing_strength, strength_markdown
 from minttt.proof.certify import certify_all, pending_files
 from minttt.render import graphviz_version
 from minttt.render.files import render_one
-from minttt.report.bounds import check_record, read_bounds
 from minttt.report.encodings import write_encodings
 from minttt.report.minima import (
     REPRODUCE_CLASS_LIMIT,
@@ -47,7 +47,7 @@ from minttt.report.minima import (
     beyond_report_markdown,
     beyond_variants,
 )
-from minttt.report.other_games import BOUNDS_FILE, games_record, games_study
+from minttt.report.other_games import games_figures
 from minttt.report.queue import Part
 from minttt.report.raw_cross import RAW_CROSS_CHECK, raw_cross_check_markdown
 from minttt.report.sections import (
@@ -252,7 +252,8 @@ def _encodings_finish(ctx: Context, results: list[Any]) -> None:
 
 def _diagram_parts(_ctx: Context) -> list[Part]:
     names = sorted(v.name for v in standard_variants())
-    return [Part(name, 0.6) for name in names] + [Part("", 1.0)]  # "": the 765 positions
+    cost = {"both": 1.5, "second": 1.0}  # the larger tables' pictures take longer
+    return [Part(n, cost.get(n.split("-")[0], 0.6)) for n in names] + [Part("", 1.5)]  # "": 765
 
 
 def _diagrams_work(ctx: Context, name: str) -> list[Path]:
@@ -294,7 +295,7 @@ def _raw_work(ctx: Context, variant: Variant) -> tuple[dict[str, Any], int]:
 
     Z3's cross-check is not run here: on the largest raw formulas it takes minutes, and an answer
     cut off by a time limit would make this step's output depend on the machine's speed."""
-    graph = build_graph(symmetric=False)
+    graph = _raw_graph()
     solution = solve_raw(graph, variant)
     table = make_table(graph, solution)
     report = verify_table(table)
@@ -311,6 +312,11 @@ def _raw_work(ctx: Context, variant: Variant) -> tuple[dict[str, Any], int]:
         "table": ctx.rel(path),
     }
     return record, len(graph)
+
+
+@cache  # one per worker process: every raw part plays on the same 5,478 positions
+def _raw_graph() -> Graph:
+    return build_graph(symmetric=False)
 
 
 def _raw_finish(ctx: Context, results: list[Any]) -> None:
@@ -377,47 +383,37 @@ def _evolution_finish(ctx: Context, results: list[Any]) -> None:
 # ----------------------------------------------------------------------------------- beyond
 
 
-def _beyond_parts(ctx: Context) -> list[Part]:
-    groups = [Part(("variants", g), 0.4 * len(g) + 0.3) for g in beyond_groups()]
-    bounds = ctx.out / BOUNDS_FILE
-    study = [Part(("study", None), 1.5)]
-    if not (ctx.out / "games_study.json").exists() or not bounds.exists():
-        return groups + study
-    names = list(json.loads(bounds.read_text("utf-8")).get("variants", {}))
-    return groups + study + [Part(("bounds", name), 1.5) for name in names]
+def _beyond_parts(_ctx: Context) -> list[Part]:
+    # the other games: the study checked, its plot drawn, the 4x4 bounds and their tables checked
+    return [Part(("variants", g), 0.4 * len(g) + 0.3) for g in beyond_groups()] + [
+        Part(("games", None), 6.0)
+    ]
 
 
 def _beyond_work(ctx: Context, arg: tuple[str, Any]) -> Any:
-    """Some variants' minima and minimal tables, or the other-games study, or one 4x4 bound."""
-    kind, what = arg
-    if kind == "variants":
-        return beyond_variants(ctx.graph, what, ctx.out, REPRODUCE_CLASS_LIMIT)
-    if kind == "study":
-        return games_study(ctx.out)
-    path = ctx.out / BOUNDS_FILE
-    check_record(path.parent, what, read_bounds(path)["variants"][what])
-    return None
+    """Some variants' minima and minimal tables, or the other games' figures."""
+    kind, variants = arg
+    if kind == "games":
+        return games_figures(ctx.out)
+    return beyond_variants(ctx.graph, variants, ctx.out, REPRODUCE_CLASS_LIMIT)
 
 
 def _beyond_finish(ctx: Context, results: list[Any]) -> None:
-    records = [r for kind, rs in _kinds(ctx, results) if kind == "variants" for r in rs]
-    study = next((r for kind, r in _kinds(ctx, results) if kind == "study"), None)
-    path = ctx.out / BOUNDS_FILE
-    bounds = read_bounds(path) if study is not None and path.exists() else None
-    figures = beyond_figures(records, games_record(study, bounds))
+    *groups, games = results
+    figures = beyond_figures([r for records in groups for r in records], games)
     ctx.figures["beyond"] = plain(figures)
     ctx.report += [beyond_report_markdown(figures), ""]
-
-
-def _kinds(ctx: Context, results: list[Any]) -> list[tuple[str, Any]]:
-    return [(p.arg[0], r) for p, r in zip(_beyond_parts(ctx), results, strict=True)]
 
 
 # ---------------------------------------------------------------------------------- certify
 
 
 def _certify_parts(_ctx: Context) -> list[Part]:
-    return [Part(v, 0.4) for v in certificate_variants()]
+    # the second player's misère proofs are the long ones (2-4 s, the others 0.1-1 s)
+    return [
+        Part(v, 3.0 if v.role is Role.O and v.game == "3x3-misere" else 0.4)
+        for v in certificate_variants()
+    ]
 
 
 def _certify_work(ctx: Context, variant: Variant) -> Any:
