@@ -14,6 +14,7 @@ two runs give the same bytes (timings live in ``results/bench.json``, written by
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -55,6 +56,7 @@ def reproduce(
     out = Path(out)
     encodings = default_encodings(out) if encodings is None else Path(encodings)
     staged: list[tuple[Path, Path]] = []
+    made = _missing_folders(out, encodings.parent)  # removed again unless the run finishes
     try:
         staged = _stage(out, encodings)
         if any(SPECS[name].long_runs for name in chosen_steps(steps)):
@@ -64,12 +66,27 @@ def reproduce(
         write_json_atomic(ctx.out / "summary.json", ctx.figures)
         write_text_atomic(ctx.out / "REPORT.md", _report(ctx))
         _commit(staged)
+        made = []
     except OSError as exc:
         raise InputError(f"{exc.filename or out}: cannot write ({exc.strerror or exc})") from None
     finally:
         for tmp, _ in staged:
             shutil.rmtree(tmp, ignore_errors=True)
+        for folder in made:  # deepest first; only what this run created, and only if empty
+            with contextlib.suppress(OSError):
+                folder.rmdir()
     return ctx.figures
+
+
+def _missing_folders(*folders: Path) -> list[Path]:
+    """The folders (and their parents) that do not exist yet, deepest first."""
+    missing: set[Path] = set()
+    for folder in folders:
+        for path in (folder, *folder.parents):
+            if path.exists():
+                break
+            missing.add(path)
+    return sorted(missing, key=lambda p: len(p.parts), reverse=True)
 
 
 def default_encodings(out: Path) -> Path:
