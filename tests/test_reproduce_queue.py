@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from minttt.report.long_runs import carry_long_runs, long_run_files
-from minttt.report.queue import Part, Step, plan, run_steps
+from minttt.report.queue import Part, Step, makespan, plan, run_steps
 from minttt.report.reproduce import STEPS, chosen_steps, default_encodings, reproduce
 
 
@@ -191,3 +191,15 @@ def test_long_runs_come_from_the_out_folder_else_from_what_the_package_carries(
     (mine / "games_study.json").write_text("{}", "utf-8")
     assert carry_long_runs(mine, tmp_path / "b") == [Path("games_study.json")]
     assert (tmp_path / "b" / "games_study.json").read_text("utf-8") == "{}"
+
+
+def test_makespan_follows_the_queue_on_idle_workers() -> None:
+    steps = [
+        Step("short", [Part("s", 5.0)], lambda r: None),
+        Step("first", [Part("f", 1.0)], lambda r: None),
+        Step("gate", [], lambda r: None, needs=("first",)),
+        Step("then", [Part("t", 9.0)], lambda r: None, needs=("gate",)),
+    ]
+    assert makespan(steps, 1) == 15.0
+    assert makespan(steps, 2) == 10.0  # f then t on one worker, s beside them
+    assert makespan(steps, 3) == 10.0  # t waits for f whatever the workers

@@ -28,6 +28,7 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from math import inf
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -149,6 +150,44 @@ def plan(steps: Sequence[Step]) -> _Plan:
         results={s.name: [None] * len(s.parts) for s in steps},
         left={s.name: len(s.parts) for s in steps},
     )
+
+
+def makespan(steps: Sequence[Step], workers: int) -> float:
+    """Seconds :func:`run_steps` would take on ``workers`` idle CPUs if every part took its
+    ``cost``: the same parts start in the same order, each on the first worker free.
+
+    >>> makespan([Step("a", [Part(1, 3.0), Part(2, 1.0), Part(3, 1.0)], print)], 2)
+    3.0
+    """
+    todo = plan(steps)
+    free = [0.0] * max(workers, 1)  # when each worker is next free
+    ends: list[tuple[float, str]] = []  # (end, step) of every part started
+    left = dict(todo.left)
+    done_at: dict[str, float] = {}
+    while todo.waiting:
+        clock = min(free)
+        for name, step in todo.steps.items():  # a step without parts is done with its needs
+            if not step.parts and name not in done_at and all(n in done_at for n in step.needs):
+                done_at[name] = max((done_at[n] for n in step.needs), default=0.0)
+        ready = [
+            t
+            for t in todo.waiting
+            if all(done_at.get(n, inf) <= clock for n in todo.steps[t.step].needs)
+        ]
+        if not ready:  # wait for the next step to finish
+            clock = min(e for e, _ in ends if e > clock)
+            free = [max(f, clock) for f in free]
+            continue
+        task = max(ready, key=lambda t: t.priority)
+        todo.waiting.remove(task)
+        worker = free.index(min(free))
+        end = free[worker] + task.part.cost
+        free[worker] = end
+        ends.append((end, task.step))
+        left[task.step] -= 1
+        if not left[task.step]:
+            done_at[task.step] = max(e for e, s in ends if s == task.step)
+    return max((e for e, _ in ends), default=0.0)
 
 
 def _longest(step: Step) -> float:
@@ -322,4 +361,4 @@ def _serve(conn: Connection, work: Work) -> None:
             conn.send((False, RuntimeError(f"{step}: {type(exc).__name__}: {exc}")))
 
 
-__all__ = ["POLL", "Part", "Step", "plan", "run_steps"]
+__all__ = ["POLL", "Part", "Step", "makespan", "plan", "run_steps"]
