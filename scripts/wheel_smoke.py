@@ -6,7 +6,9 @@ outside the checkout (``.ci/run`` does, after ``python -m build``).
 Checks, each one line:
 1. ``import minttt`` loads the installed wheel, not the checkout, and its package data is there
    (the JSON Schemas, the web page's assets);
-2. ``minttt reproduce --out DIR`` rebuilds every result, byte for byte the committed ones;
+2. ``minttt reproduce --out DIR``, run from another folder, writes only under DIR and rebuilds
+   every result, byte for byte the committed ones (the long runs' results come with the wheel);
+   everything its REPORT.md points to is there: files, ``minttt`` commands, modules;
 3. ``minttt verify`` accepts a table it wrote and ``minttt web`` builds the page from the wheel's
    assets;
 4. the README's API tour runs.
@@ -17,6 +19,7 @@ Exit 0 when all pass, 1 at the first failure (named), 2 for a bad checkout path.
 from __future__ import annotations
 
 import doctest
+import importlib
 import re
 import subprocess
 import sys
@@ -24,17 +27,15 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-from minttt.report.reproduce import carry_long_runs
-
 
 class SmokeFailure(Exception):
     """One check failed."""
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """``minttt ARGS``: the console script the wheel installed beside this interpreter."""
     command = [str(Path(sys.executable).parent / "minttt"), *args[1:]]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=cwd)
     if done.returncode != 0:
         said = done.stderr.strip()[-400:]
         raise SmokeFailure(f"{' '.join(args)} exited {done.returncode}: {said}")
@@ -54,6 +55,9 @@ def check_installed(checkout: Path) -> str:
         raise SmokeFailure(f"the wheel carries no table schema (schemas: {schemas})")
     if not assets:
         raise SmokeFailure("the wheel carries no web assets")
+    long_runs = package / "report" / "long_run_results"
+    if not (long_runs / "games_study.json").is_file() or not (long_runs / "games").is_dir():
+        raise SmokeFailure("the wheel carries no long-run results for reproduce to read")
     return (
         f"import minttt {minttt.__version__} from {where.parent}: {len(schemas)} schemas, "
         f"{len(assets)} web assets"
@@ -61,24 +65,70 @@ def check_installed(checkout: Path) -> str:
 
 
 def check_reproduce(checkout: Path, work: Path) -> str:
-    out, encodings = work / "results", work / "encodings"
-    committed = checkout / "results"
-    carry_long_runs(committed, out)  # reproduce reads the committed long runs, never reruns them
-    carried = {p.relative_to(out) for p in out.rglob("*") if p.is_file()}
-    run("minttt", "reproduce", "--out", str(out), "--encodings", str(encodings))
+    """``minttt reproduce --out DIR``, run from another folder, writes only under DIR, and every
+    file it writes is byte for byte the committed one (results/, encodings/ as DIR/encodings)."""
+    here, out = work / "elsewhere", work / "results"
+    here.mkdir()
+    run("minttt", "reproduce", "--out", str(out), cwd=here)
+    outside = sorted({p.name for p in work.iterdir()} - {"elsewhere", "results"})
+    if outside or any(here.iterdir()):
+        raise SmokeFailure(f"reproduce --out wrote outside its folder: {outside or '(cwd)'}")
     compared = 0
-    for folder, reference in ((out, committed), (encodings, checkout / "encodings")):
-        for path in sorted(folder.rglob("*")):
-            rel = path.relative_to(folder)
-            if not path.is_file() or rel in carried:
-                continue
-            ref = reference / rel
-            if not ref.is_file():
-                raise SmokeFailure(f"reproduce wrote {rel}, which is not committed")
-            if ref.read_bytes() != path.read_bytes():
-                raise SmokeFailure(f"reproduce from the wheel wrote {rel} unlike the committed one")
-            compared += 1
-    return f"minttt reproduce from the wheel: {compared} files, byte for byte the committed ones"
+    for path in sorted(out.rglob("*")):
+        if not path.is_file():
+            continue
+        rel = path.relative_to(out)
+        parts = rel.parts
+        ref = checkout / "encodings" / Path(*parts[1:]) if parts[0] == "encodings" else None
+        ref = ref or checkout / "results" / rel
+        if not ref.is_file():
+            raise SmokeFailure(f"reproduce wrote {rel}, which is not committed")
+        if ref.read_bytes() != path.read_bytes():
+            raise SmokeFailure(f"reproduce from the wheel wrote {rel} unlike the committed one")
+        compared += 1
+    return f"minttt reproduce --out from the wheel: {compared} files, byte for byte the committed"
+
+
+#: a word of REPORT.md in backticks that names a file or a folder (under the results folder)
+PATH_WORD = re.compile(r"[\w.*-]+(?:/[\w.*-]*)*")
+PATH_SUFFIX = re.compile(r"/|\.(?:json|png|svg|dot|md|py|xz|wcnf|smt2|html)$")
+
+
+def _front_door(dotted: str) -> object:
+    """``minttt.drat``: what that name is, through the package's front door (PEP 562)."""
+    first, *rest = dotted.split(".")
+    found: object = importlib.import_module(first)
+    for name in rest:
+        try:
+            found = getattr(found, name)
+        except AttributeError:
+            raise SmokeFailure(f"REPORT.md names {dotted}, which the wheel lacks") from None
+    return found
+
+
+def check_report_pointers(work: Path) -> str:
+    """Everything REPORT.md points to ships: each file or folder it names is in the results
+    folder, each ``minttt`` command exists, each ``minttt.*`` module imports."""
+    out = work / "results"
+    text = (out / "REPORT.md").read_text("utf-8")
+    words = set(re.findall(r"`([^`]+)`", text)) | set(re.findall(r"\]\(([^)]+)\)", text))
+    files = commands = modules = 0
+    for word in sorted(words):
+        if re.fullmatch(r"minttt(?:\.\w+)+", word):
+            _front_door(word)
+            modules += 1
+        elif word.startswith("minttt "):
+            run("minttt", word.split()[1], "--help")
+            commands += 1
+        elif PATH_WORD.fullmatch(word) and PATH_SUFFIX.search(word):
+            where = word.rstrip("/")
+            if not list(out.glob(where)) and ("/" in where or not list(out.rglob(where))):
+                raise SmokeFailure(f"REPORT.md points to {word}, which reproduce did not write")
+            files += 1
+    return (
+        f"REPORT.md ({len(text.splitlines())} lines) points to {files} files and folders, "
+        f"{commands} commands and {modules} modules, all shipped"
+    )
 
 
 def check_table_commands(work: Path) -> str:
@@ -118,6 +168,7 @@ def main(argv: list[str]) -> int:
         checks = (
             lambda: check_installed(checkout),
             lambda: check_reproduce(checkout, work),
+            lambda: check_report_pointers(work),
             lambda: check_table_commands(work),
             lambda: check_tour(checkout),
         )

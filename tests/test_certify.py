@@ -35,15 +35,14 @@ SMALL = "first-center-lookup-positions"  # the corruption tests use this one
 runner = CliRunner()
 
 
-# Every 3x3 certificate (the 36 standard and never-lose ones, about 17 s of checking) is checked
-# in the quick loop, and the misère ones but the three largest (1.9-3.8 MB, 21 s); those and the
-# m,n,k proofs are checked under -m slow.
+# The 3x3 and misère proofs up to 60 KB (17 of them, about 2 s of checking) are checked in the
+# quick loop; the larger ones (up to 3.8 MB, about 20 s together) and the m,n,k proofs under
+# -m slow, which the full run (.ci/run) selects too. tests/test_lrat.py draws the same line.
+QUICK_PROOF_BYTES = 60_000
 
 
 def _quick(record: dict) -> bool:
-    if record["_dir"] == MNK:
-        return False
-    return record["game"] == "3x3" or record["proof_bytes_uncompressed"] < 1_000_000
+    return record["_dir"] != MNK and record["proof_bytes_uncompressed"] < QUICK_PROOF_BYTES
 
 
 def _params(records: list[dict]) -> list:

@@ -20,6 +20,7 @@ BOUNDS = json.loads((GAMES / "bounds.json").read_text("utf-8"))
 LARGE = [n for n, r in BOUNDS["variants"].items() if r["upper"] > VERIFY_ON_LOAD]
 
 
+@pytest.mark.slow  # verifies the tables up to VERIFY_ON_LOAD entries (reproduce does too)
 def test_the_committed_bounds_pass_their_check_on_load() -> None:
     assert load_bounds(GAMES / "bounds.json")["variants"].keys() == BOUNDS["variants"].keys()
 

@@ -233,7 +233,8 @@ def _shipped_3x3() -> list:
         pytest.param(
             r,
             id=r["variant"],
-            marks=() if r["proof_bytes_uncompressed"] < 60_000 else pytest.mark.slow,
+            # up to 30 KB in the quick loop (7 proofs); the rest in the full run (-m slow too)
+            marks=() if r["proof_bytes_uncompressed"] < 30_000 else pytest.mark.slow,
         )
         for r in index
     ]

@@ -19,11 +19,12 @@ def register(app: Group) -> None:
         out: Path = path_option(
             Path("results"), "--out", metavar="FOLDER", help="Folder for the results."
         ),
-        encodings: Path = path_option(
-            Path("encodings"),
+        encodings: Path | None = path_option(
+            None,
             "--encodings",
             metavar="FOLDER",
-            help="Folder for the exported formulas.",
+            help="Folder for the exported formulas (default: encodings/ with the default --out, "
+            "else OUT/encodings).",
         ),
         step: list[str] = option(
             None, "--step", metavar="STEP", help="Run only these steps (repeatable); default: all."
@@ -37,7 +38,8 @@ def register(app: Group) -> None:
         out
             Folder for the results.
         encodings
-            Folder for the exported formulas.
+            Folder for the exported formulas (default: ``encodings/`` with the default
+            ``--out``, else ``OUT/encodings``).
         step
             Run only these steps (repeatable); default: all.
 

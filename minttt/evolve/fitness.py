@@ -71,15 +71,19 @@ class Outcomes:
 
 @dataclass(frozen=True)
 class _Layer:
+    """One depth, its rows ordered: finished games, then the strategy's, then the opponent's."""
+
     size: int
-    terminal_rows: np.ndarray  # rows of this layer that are finished games
-    terminal_values: np.ndarray  # (n_t, 3): games, lost, won
-    strategy_rows: np.ndarray
+    terminal_values: np.ndarray  # (n_t,): games, lost and won, packed
     strategy_genes: np.ndarray  # gene per strategy row
-    strategy_children: np.ndarray  # (n_s, 9): child row in the next layer per allele
-    strategy_base: np.ndarray  # 9 * row: where each strategy row starts in strategy_children
-    opponent_rows: np.ndarray
-    opponent_children: np.ndarray  # (n_o, 9): child rows, padded with the zero row (next size)
+    strategy_children: np.ndarray  # (n_s * 9,): child row in the next layer per allele
+    strategy_base: np.ndarray  # (n_s, 1): 9 * row, where each strategy row starts above
+    opponent_children: np.ndarray  # (n_o, most children): padded with the zero row (next size)
+
+    @property
+    def strategy_end(self) -> int:
+        """The row after the strategy's rows (the opponent's start there)."""
+        return len(self.terminal_values) + len(self.strategy_genes)
 
 
 class ExhaustiveTree:
@@ -92,43 +96,45 @@ class ExhaustiveTree:
         self.layers_by_depth = [g for g in graph.by_depth() if g]
         self.plans = {role: self._plan(role) for role in (X, O)}
 
+    def _kind(self, role: int, h: int) -> int:
+        """0 for a finished game, 1 where ``role`` moves, 2 where the opponent does."""
+        if self.graph.is_terminal(h):
+            return 0
+        return 1 if self.graph.to_move(h) == role else 2
+
     def _plan(self, role: int) -> list[_Layer]:
         graph, index = self.graph, self.index
-        depths = self.layers_by_depth
+        depths = [
+            sorted(layer, key=lambda h: self._kind(role, h)) for layer in self.layers_by_depth
+        ]
         rows = [{h: i for i, h in enumerate(layer)} for layer in depths]
         plan = []
         for d, layer in enumerate(depths):
-            term_r, term_v, s_r, s_g, s_c, o_r, o_m = [], [], [], [], [], [], []
+            term_v, s_g, s_c, o_m = [], [], [], []
             nxt = rows[d + 1] if d + 1 < len(depths) else {}
-            for i, h in enumerate(layer):
-                if graph.is_terminal(h):
+            for h in layer:
+                kind = self._kind(role, h)
+                if kind == 0:
                     w = graph.winner(h)
-                    term_r.append(i)
                     term_v.append(_pack(1, int(w == 3 - role), int(w == role)))
-                elif graph.to_move(h) == role:
+                elif kind == 1:
                     g = index.gene_of(h)
                     kids = dict(graph.children[h])
                     table = [0] * 9
                     for a in range(int(index.n_legal[g])):
                         table[a] = nxt[kids[index.move(g, a)]]
-                    s_r.append(i)
                     s_g.append(g)
-                    s_c.append(table)
+                    s_c += table
                 else:
-                    child_rows = [nxt[c] for _, c in graph.children[h]]
-                    o_r.append(i)
-                    o_m.append(child_rows + [len(nxt)] * (9 - len(child_rows)))
+                    o_m.append([nxt[c] for _, c in graph.children[h]])
             plan.append(
                 _Layer(
                     size=len(layer),
-                    terminal_rows=np.array(term_r, dtype=np.int64),
                     terminal_values=np.array(term_v, dtype=np.int64),
-                    strategy_rows=np.array(s_r, dtype=np.int64),
                     strategy_genes=np.array(s_g, dtype=np.int64),
-                    strategy_children=np.array(s_c, dtype=np.int64).reshape(-1, 9),
-                    strategy_base=9 * np.arange(len(s_r), dtype=np.int64),
-                    opponent_rows=np.array(o_r, dtype=np.int64),
-                    opponent_children=np.array(o_m, dtype=np.int64).reshape(-1, 9),
+                    strategy_children=np.array(s_c, dtype=np.int64),
+                    strategy_base=9 * np.arange(len(s_g), dtype=np.int64)[:, None],
+                    opponent_children=_padded(o_m, len(nxt)),
                 )
             )
         return plan
@@ -142,19 +148,23 @@ class ExhaustiveTree:
         cols = np.arange(pop)[None, :]
         below = np.zeros((1, pop), dtype=np.int64)  # the zero row only
         for layer in reversed(self.plans[role]):
-            here = np.zeros((layer.size + 1, pop), dtype=np.int64)  # last row stays zero
-            if len(layer.terminal_rows):
-                here[layer.terminal_rows] = layer.terminal_values[:, None]
-            if len(layer.strategy_rows):
-                alleles = genes_by_row[layer.strategy_genes]
-                child = layer.strategy_children.ravel()[layer.strategy_base[:, None] + alleles]
-                here[layer.strategy_rows] = np.take(below, child * pop + cols)
-            if len(layer.opponent_rows):
-                kids = layer.opponent_children
-                total = below[kids[:, 0]]
+            here = np.empty((layer.size + 1, pop), dtype=np.int64)
+            here[-1] = 0  # the zero row, where padded children point
+            start, end = len(layer.terminal_values), layer.strategy_end
+            here[:start] = layer.terminal_values[:, None]
+            if end > start:
+                child = layer.strategy_children[
+                    layer.strategy_base + genes_by_row[layer.strategy_genes]
+                ]
+                child *= pop
+                child += cols
+                np.take(below, child, out=here[start:end])
+            kids = layer.opponent_children
+            if len(kids):
+                total = here[end : layer.size]
+                np.take(below, kids[:, 0], axis=0, out=total)
                 for k in range(1, kids.shape[1]):
                     total += below[kids[:, k]]
-                here[layer.opponent_rows] = total
             below = here
         return _unpack(below[0])
 
@@ -166,6 +176,15 @@ class ExhaustiveTree:
         by_row = np.ascontiguousarray(population.T)
         counts = np.stack([self._evaluate_role(X, by_row), self._evaluate_role(O, by_row)])
         return Outcomes(games=counts[:, 0], lost=counts[:, 1], won=counts[:, 2])
+
+
+def _padded(rows: list[list[int]], zero_row: int) -> np.ndarray:
+    """``rows`` as one array, each padded with ``zero_row`` to the longest (every position of a
+    layer has as many empty cells: no padding at all but in the last layers' mixes)."""
+    width = max((len(r) for r in rows), default=0)
+    return np.array([r + [zero_row] * (width - len(r)) for r in rows], dtype=np.int64).reshape(
+        len(rows), width
+    )
 
 
 _BITS = 21

@@ -360,32 +360,26 @@ def evolved_table(state: EvolutionState) -> Table:
     )
 
 
-def evolution_summary(
-    seeds: Iterable[int] = (0, 1, 2),
-    population: int = 500,
-    generations: int = 500,
-    on_run: Callable[[int, EvolutionState], None] | None = None,
-) -> dict[str, Any]:
-    """Hochmuth runs over ``seeds``: generations to success, success rate, evolved table sizes.
+def evolution_run(
+    seed: int, population: int = 500, generations: int = 500
+) -> tuple[dict[str, Any], EvolutionState]:
+    """One Hochmuth run of :func:`evolution_summary`: its record and its final state."""
+    state = run(HochmuthConfig(population=population, generations=generations, seed=seed))
+    table = evolved_table(state) if state.done else None
+    record = {
+        "seed": seed,
+        "perfect": state.done,
+        "generations": state.perfect_generation if state.done else state.generation - 1,
+        "best_lost": _best_lost(state),
+        "table_size": None if table is None else table.size,
+    }
+    return record, state
 
-    Deterministic (no timings). ``proven_minimum`` is left None for the caller to fill in.
-    ``on_run(seed, state)`` is called after each run (to save its table or plot).
-    """
-    runs: list[dict[str, Any]] = []
-    for seed in seeds:
-        state = run(HochmuthConfig(population=population, generations=generations, seed=seed))
-        if on_run is not None:
-            on_run(seed, state)
-        table = evolved_table(state) if state.done else None
-        runs.append(
-            {
-                "seed": seed,
-                "perfect": state.done,
-                "generations": state.perfect_generation if state.done else state.generation - 1,
-                "best_lost": _best_lost(state),
-                "table_size": None if table is None else table.size,
-            }
-        )
+
+def summarize_runs(
+    runs: list[dict[str, Any]], population: int = 500, generations: int = 500
+) -> dict[str, Any]:
+    """:func:`evolution_summary` of the records of :func:`evolution_run`, in seed order."""
     wins = [r for r in runs if r["perfect"]]
     sizes = [r["table_size"] for r in wins]
     return {
@@ -402,6 +396,27 @@ def evolution_summary(
     }
 
 
+def evolution_summary(
+    seeds: Iterable[int] = (0, 1, 2),
+    population: int = 500,
+    generations: int = 500,
+    on_run: Callable[[int, EvolutionState], None] | None = None,
+) -> dict[str, Any]:
+    """Hochmuth runs over ``seeds``: generations to success, success rate, evolved table sizes.
+
+    Deterministic (no timings). ``proven_minimum`` is left None for the caller to fill in.
+    ``on_run(seed, state)`` is called after each run (to save its table or plot). The runs are
+    independent: :func:`evolution_run` for each seed, then :func:`summarize_runs`, give the same.
+    """
+    runs: list[dict[str, Any]] = []
+    for seed in seeds:
+        record, state = evolution_run(seed, population, generations)
+        if on_run is not None:
+            on_run(seed, state)
+        runs.append(record)
+    return summarize_runs(runs, population, generations)
+
+
 __all__ = [
     "Campaign",
     "Config",
@@ -410,6 +425,7 @@ __all__ = [
     "RESTART_SEED_STEP",
     "SOURCE_000",
     "attempt_seed",
+    "evolution_run",
     "evolution_summary",
     "check_claims",
     "evolve_until_perfect",
@@ -418,5 +434,6 @@ __all__ = [
     "make_config",
     "run",
     "start",
+    "summarize_runs",
     "summary",
 ]

@@ -137,13 +137,16 @@ def breed(
     b = population[np.resize(pool[1::2], pairs)] if size > 1 else a
     replicate = rng.random(pairs) < config.p_replicate
     switch = rng.random((pairs, genes), dtype=np.float32) < config.p_crossover
-    from_b = (np.cumsum(switch, axis=1) & 1).astype(bool)
-    first = np.where(from_b, b, a)
-    second = np.where(from_b, a, b)
-    children = np.empty((2 * pairs, genes), dtype=population.dtype)
-    children[0::2], children[1::2] = first, second
+    # a child copies the other parent after an odd number of switches: where it does, the genes
+    # that differ are flipped (x ^ (a ^ b) swaps a and b); a replicated pair flips none
+    from_b = np.logical_xor.accumulate(switch, axis=1)
+    from_b[replicate] = False
+    differ = (a ^ b) & np.negative(from_b.view(np.int8)).astype(a.dtype, copy=False)
+    children = np.empty((pairs, 2, genes), dtype=population.dtype)
+    np.bitwise_xor(a, differ, out=children[:, 0])
+    np.bitwise_xor(b, differ, out=children[:, 1])
+    children = children.reshape(2 * pairs, genes)
     keep = np.repeat(replicate, 2)
-    children[keep] = np.stack([a, b], axis=1).reshape(2 * pairs, genes)[keep]
     mutate = (rng.random((2 * pairs, genes), dtype=np.float32) < config.p_mutate) & ~keep[:, None]
     rows, cols = np.nonzero(mutate)
     n = index.n_legal[cols]

@@ -16,7 +16,7 @@ from minttt.errors import InputError
 from minttt.fileio import write_bytes_atomic, write_text_atomic
 from minttt.game.graph import build_graph
 from minttt.render.grid import table as grid_svg
-from minttt.render.layout import render_dot
+from minttt.render.layout import render_dot, render_dot_formats
 from minttt.render.png import svg_to_png
 from minttt.render.positions import positions
 from minttt.render.tree import tree
@@ -118,9 +118,13 @@ def render_results(
 
 
 def _render_job(job: tuple[str, Path | None, Path]) -> list[Path]:
-    """Draw one table's grid and tree (or, with no table, the 765 picture)."""
+    return render_one(*job)
 
-    name, table_path, out_dir = job
+
+def render_one(name: str, table_path: Path | None, out_dir: Path) -> list[Path]:
+    """The files :func:`render_results` writes for one table (its grid and tree) or, with no
+    table, the 765 picture; returns their paths."""
+
     graph = build_graph()
     written: list[Path] = []
     if table_path is None:
@@ -136,8 +140,9 @@ def _render_job(job: tuple[str, Path | None, Path]) -> list[Path]:
     written.append(write_bytes_atomic(out_dir / f"{name}-grid.png", svg_to_png(svg, PNG_SCALE)))
     dot = tree(table, graph if table.game == "3x3" else None)
     written.append(write_text_atomic(out_dir / f"{name}-tree.dot", dot))
-    for fmt in ("svg", "png"):
-        written.append(write_bytes_atomic(out_dir / f"{name}-tree.{fmt}", render_dot(dot, fmt)))
+    tree_svg, tree_png = render_dot_formats(dot, ("svg", "png"))  # one layout for both
+    written.append(write_bytes_atomic(out_dir / f"{name}-tree.svg", tree_svg))
+    written.append(write_bytes_atomic(out_dir / f"{name}-tree.png", tree_png))
     return written
 
 
@@ -148,5 +153,6 @@ __all__ = [
     "output_format",
     "picture",
     "render_file",
+    "render_one",
     "render_results",
 ]

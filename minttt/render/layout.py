@@ -19,7 +19,7 @@ import os
 import sys
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -117,8 +117,22 @@ def render_dot(dot: str, fmt: str = "svg") -> bytes:
     InputError for an unknown format or DOT text Graphviz rejects. Graphviz's warnings are not
     printed.
     """
-    if fmt not in DOT_FORMATS:
-        raise InputError(f"format {fmt!r} is not supported: use one of {', '.join(DOT_FORMATS)}")
+    return render_dot_formats(dot, (fmt,))[0]
+
+
+def render_dot_formats(dot: str, formats: Sequence[str]) -> list[bytes]:
+    """:func:`render_dot` in each of ``formats``, from one layout (the same bytes as one layout
+    per format: drawing reads the positions the layout wrote).
+
+    >>> svg, png = render_dot_formats('digraph { a -> b }', ("svg", "png"))
+    >>> svg == render_dot('digraph { a -> b }', "svg") and png[:4] == b"\\x89PNG"
+    True
+    """
+    unknown = [f for f in formats if f not in DOT_FORMATS]
+    if unknown:
+        raise InputError(
+            f"format {unknown[0]!r} is not supported: use one of {', '.join(DOT_FORMATS)}"
+        )
     with _own_fonts_and_quiet_stderr() as messages:
         pygraphviz = _import_pygraphviz()
         try:
@@ -126,7 +140,7 @@ def render_dot(dot: str, fmt: str = "svg") -> bytes:
                 warnings.simplefilter("ignore")
                 graph = pygraphviz.AGraph(string=dot)
                 graph.layout(prog="dot")
-                data: bytes = graph.draw(format=fmt)
+                data: list[bytes] = [graph.draw(format=fmt) for fmt in formats]
         except (ValueError, OSError, pygraphviz.DotError) as exc:
             failure = str(exc)
         else:
@@ -144,4 +158,5 @@ __all__ = [
     "graphviz_version",
     "have_graphviz",
     "render_dot",
+    "render_dot_formats",
 ]

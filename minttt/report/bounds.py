@@ -136,7 +136,7 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
     lines = [
         "### 3x4 and 4x4 with the array pipeline",
         "",
-        "From `games/bounds.json` (written by `scripts/scale_games.py`, seed "
+        "From `games/bounds.json` (a long run, not part of `reproduce`; seed "
         f"{bounds.get('seed', 0)}; lookup encoding, size = entries). Upper bound = the best table "
         "found (by the method in the next column: greedy + local search, forced search, "
         "large-neighbourhood search, the hinted descent or RC2's model), each verified by "

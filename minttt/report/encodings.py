@@ -6,9 +6,10 @@ The formats themselves are :mod:`minttt.formula.files`; this module runs the sol
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from minttt.errors import InputError
 from minttt.fileio import write_texts_atomic
@@ -18,6 +19,9 @@ from minttt.formula.variants import Variant, standard_variants
 from minttt.game.graph import build_graph
 from minttt.solvers.portfolio import cross_check, solve
 
+if TYPE_CHECKING:
+    from minttt.solvers.solution import Solution
+
 __all__ = ["write_encodings"]
 
 
@@ -26,11 +30,13 @@ def write_encodings(
     variants: Sequence[Variant] | None = None,
     *,
     final: bool = False,
+    solutions: Mapping[str, Solution] | None = None,
 ) -> list[Path]:
     """Write every standard variant as ``<variant>.wcnf`` and ``<variant>.smt2`` with its optimum.
 
-    Each optimum is proven by RC2 and checked against Z3's Optimize before it is written.
-    Returns the paths written (sorted); the bytes are deterministic.
+    Each optimum is proven by RC2 and checked against Z3's Optimize before it is written, or
+    taken from ``solutions`` (variant name -> that same cross-checked solution, as ``reproduce``'s
+    tables step made it). Returns the paths written (sorted); the bytes are deterministic.
     """
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
@@ -39,7 +45,9 @@ def write_encodings(
     texts: dict[str | PathLike[str], str] = {}
     for variant in variants or standard_variants():
         formula = encode(graph, variant)
-        sol = cross_check(formula, solve(formula, solver="rc2"))
+        sol = (solutions or {}).get(variant.name) or cross_check(
+            formula, solve(formula, solver="rc2")
+        )
         opt = sol.size if sol.optimal else None
         bounds = (sol.lower_bound, sol.size or 0)
         for fmt in FORMATS:

@@ -30,6 +30,7 @@ from minttt.vocabulary import Encoding, Objective, Role
 __all__ = [
     "enumeration_markdown",
     "odds_record",
+    "parts_of_both_lookup",
     "percent",
     "solve_and_enumerate",
     "source_tables_markdown",
@@ -117,7 +118,7 @@ def _minimum(formula: Formula, prove: bool) -> dict[str, Any]:
     return record
 
 
-def _parts_of_both_lookup(variant: Variant) -> tuple[Variant, Variant]:
+def parts_of_both_lookup(variant: Variant) -> tuple[Variant, Variant]:
     """The lookup ``both`` variant splits into X (with the opening) and O parts of equal kind."""
     kind = (variant.encoding, variant.objective, variant.criterion, variant.game)
     return Variant(Role.X, variant.opening, *kind), Variant(Role.O, None, *kind)
@@ -132,7 +133,7 @@ def _joined(
     cache: dict[str, dict[str, Any]],
 ) -> dict[str, Any]:
     """The figures of a ``both`` lookup variant from its X and O parts'."""
-    xv, ov = _parts_of_both_lookup(variant)
+    xv, ov = parts_of_both_lookup(variant)
     xr = solve_and_enumerate(graph, xv, class_limit=class_limit, prove=prove, cache=cache)
     orr = solve_and_enumerate(graph, ov, class_limit=class_limit, prove=prove, cache=cache)
     if xr["size"] + orr["size"] != size:

@@ -202,7 +202,7 @@ def study_markdown(study: dict[str, Any], plot: str | None = None) -> list[str]:
     lines = [
         "### Other games through the same pipeline",
         "",
-        f"From `games_study.json` (written by `scripts/study_games.py`; solve limit "
+        f"From `games_study.json` (a long run, not part of `reproduce`; solve limit "
         f"{study.get('timeout', '?')} s per variant, wall seconds on the machine that ran it). "
         "Value: +1 X wins, 0 draw, -1 O wins. Size: positions (terminal included) for `tree` and "
         "`lookup-positions`, lookups for `lookup-entries`; `lo..hi` = bounds when the solve did "
@@ -271,7 +271,7 @@ def games_markdown(games: dict[str, Any]) -> list[str]:
         return [
             "### Other games",
             "",
-            f"`{games['file']}` is missing: run `python scripts/study_games.py` to write it.",
+            f"`{games['file']}` (a long run's result, not part of `reproduce`) is missing.",
         ]
     lines = study_markdown(games["study"], plot=games["plot"])
     if games.get("scale"):

@@ -3,7 +3,7 @@
 ``scripts/raw_cross_check.py`` (not part of ``reproduce``: minutes of solver time) writes
 ``raw_cross_check.json``: per raw lookup minimum, whether a checked DRAT certificate and Z3's
 Optimize each confirm that no table of size k-1 exists. ``reproduce`` carries that file
-(:data:`minttt.report.reproduce.LONG_RUN_INPUTS`) and reports it here, never recomputing it.
+(:data:`minttt.report.long_runs.LONG_RUN_INPUTS`) and reports it here, never recomputing it.
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from minttt.report.long_runs import RAW_CROSS_CHECK
 from minttt.schema import load_json
-
-RAW_CROSS_CHECK = "raw_cross_check.json"  # written by scripts/raw_cross_check.py
 
 
 def _mark(ok: bool) -> str:
@@ -38,7 +37,7 @@ def raw_cross_check_markdown(path: Path) -> list[str]:
     """Lines for REPORT.md: the confirmations in ``path``, or one line saying it has not run."""
     if not path.is_file():
         return [
-            f"Second confirmation: `{RAW_CROSS_CHECK}` not found (`scripts/raw_cross_check.py`).",
+            f"Second confirmation: `{RAW_CROSS_CHECK}` (a long run's result) not found.",
             "",
         ]
     data: dict[str, Any] = load_json(path, None, what="raw cross-check record")
@@ -46,11 +45,11 @@ def raw_cross_check_markdown(path: Path) -> list[str]:
     versions = data["versions"]
     drat, z3 = sum(r["drat"] for r in rows), sum(r["z3"] for r in rows)
     lines = [
-        f"Second confirmation (long run `scripts/raw_cross_check.py`, `{RAW_CROSS_CHECK}`): "
+        f"Second confirmation (a long run, not part of `reproduce`: `{RAW_CROSS_CHECK}`): "
         f"Z3 {versions['z3']} Optimize proves {z3} of the {len(rows)} raw minima; "
         f"{drat} have a DRAT certificate (CaDiCaL's proof that no table of size k-1 exists, "
-        f"checked by `minttt.drat`{_drat_trim_note(data)}; in `proofs/raw/`: the CNFs, and the "
-        "proofs up to 1 MB xz). "
+        f"checked by `minttt.drat`{_drat_trim_note(data)}; each call's record names the SHA-256 "
+        "of the proof CaDiCaL regenerates from the CNF). "
         "X with any opening is confirmed when each of its nine opening cases is.",
         "",
         "| variant | raw minimum | Z3 Optimize | DRAT certificate |",

@@ -44,7 +44,7 @@ def report_head() -> list[str]:
         "Written by `minttt reproduce`; every figure here is recomputed on each run and a test "
         "fails "
         "when this file no longer matches the code. ✓ = reproduced; ✗ = differs, with the reason. "
-        "Timings are not here (they vary from run to run): see `bench.json`.",
+        "Timings are not here: they vary from run to run.",
         "",
     ]
 
@@ -185,7 +185,7 @@ def raw_tables_markdown(results: Sequence[Mapping[str, Any]], raw_positions: int
         f"Keyed by the raw board over the {raw_positions:,} raw positions: the player applies no "
         "transform. "
         "Each minimum is proven here by PySAT's RC2 (size k, UNSAT at k-1); the second family "
-        "(Z3) and the DRAT certificates come from a long run, `scripts/raw_cross_check.py`, "
+        "(Z3) and the DRAT certificates come from a long run, not part of `reproduce`, "
         "reported below; X with any opening "
         "is solved by cases (the least of the nine fixed-opening minima). With no symmetry a "
         "fixed opening is one cell: corner = cell 0, edge = cell 1. "
@@ -263,8 +263,8 @@ def _evolution_paragraph(summary: Mapping[str, Any]) -> str:
         "losing early costs fewer games than blocking into untuned subtrees). "
         f"A perfect evolved strategy needs {summary['saved'].get('size', '–')} lookups; the proven "
         f"minimum for a table that never loses as X (any opening) and as O is "
-        f"{summary['proven_minimum']} ({summary['proven_minimum_variant']}). Timings (000: "
-        f"{minutes} minutes) are in `bench.json` under `evolve`."
+        f"{summary['proven_minimum']} ({summary['proven_minimum_variant']}). 000's run took "
+        f"{minutes} minutes; ours vary from run to run and are not reported here."
     )
 
 
@@ -272,15 +272,15 @@ def _evolution_paragraph(summary: Mapping[str, Any]) -> str:
 
 
 def certificates_markdown(records: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The certificates shipped under ``results/proofs/``, their sizes and what checked them
-    (a certificate is called checked only where its record names the check)."""
+    """The certificates shipped under ``proofs/`` (in the results folder), their sizes and what
+    checked them (a certificate is called checked only where its record names the check)."""
     shipped = [r for r in records if r["shipped"]]
     total = sum(r["cnf_bytes"] + (r["proof_bytes"] if r["shipped"] else 0) for r in records)
     checked = [r for r in records if r.get("checked_by")]
     lines = [
         "## Certificates: a proof anyone can check for every minimum",
         "",
-        f"`results/proofs/` holds {len(records)} certificates ({len(shipped)} with their DRAT "
+        f"`proofs/` holds {len(records)} certificates ({len(shipped)} with their DRAT "
         f'proof; {total / 1e6:.1f} MB xz): for each minimum k, the CNF "a table of at most k-1 '
         "exists\", CaDiCaL's DRAT proof that it is unsatisfiable, and a table of size k that "
         "passes `minttt verify`. Check one with `minttt check-proof CNF PROOF` or drat-trim. "
