@@ -79,15 +79,33 @@ def compress(data: bytes) -> bytes:
     return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=XZ_PRESET)
 
 
-def prove_unsat(nvars: int, clauses: list[list[int]]) -> bytes:
-    """CaDiCaL's DRAT proof (text) that ``clauses`` are unsatisfiable; DefectError if SAT."""
+class OutOfTime(Exception):
+    """A refutation that did not finish in its time: no proof, and nothing claimed."""
+
+
+def prove_unsat(nvars: int, clauses: list[list[int]], seconds: float | None = None) -> bytes:
+    """CaDiCaL's DRAT proof (text) that ``clauses`` are unsatisfiable; DefectError if SAT. With
+    ``seconds``, the search runs in slices of :data:`~minttt.proof.cubes.SLICE_CONFLICTS`
+    conflicts (the proof trace runs on across them) and stops at the deadline: OutOfTime."""
     from pysat.solvers import Solver
 
+    from minttt.proof.cubes import SLICE_CONFLICTS
+
+    deadline = None if seconds is None else time.perf_counter() + seconds
     with (
         solver_library(),
         Solver(name=SAT_SOLVER, bootstrap_with=clauses, with_proof=True) as solver,
     ):
-        if solver.solve():
+        status: bool | None = None
+        while status is None:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise OutOfTime(f"no refutation in {seconds:g} s")
+            if deadline is None:
+                status = solver.solve()
+            else:
+                solver.conf_budget(SLICE_CONFLICTS)
+                status = solver.solve_limited()
+        if status:
             raise DefectError("the bound is satisfiable: not a minimum")
         lines = solver.get_proof()
     return ("\n".join(lines) + "\n").encode("ascii")
@@ -157,7 +175,9 @@ def _minimum(variant: Variant, graph: Graph | None) -> SolveRun:
     return run
 
 
-def _from_table(variant: Variant, table: Table, graph: Graph | None = None) -> Instance:
+def _from_table(
+    variant: Variant, table: Table, graph: Graph | ArrayGraph | None = None
+) -> Instance:
     """The instance of ``variant``, whose minimum is to be ``table``'s size: the table must be
     ``variant``'s (a lookup-entries variant) and pass the exhaustive verifier
     (:func:`~minttt.formula.instance.check_table`), else InputError. No solver runs: the
@@ -209,13 +229,15 @@ def _formula_and_proof(
     formula: Formula | ArrayFormula,
     k: int,
     cubes: Cubes | None = None,
+    seconds: float | None = None,
 ) -> tuple[bytes, bytes, int, int, float, dict[str, Any] | None]:
     """``(cnf, proof, variables, clauses, CaDiCaL seconds, cube figures)`` of the certificate
-    formula at ``k``: one CaDiCaL refutation, or cube and conquer with ``cubes``."""
+    formula at ``k``: one CaDiCaL refutation (in ``seconds`` at most: OutOfTime), or cube and
+    conquer with ``cubes``."""
     cnf, nvars, clauses = certificate_cnf(graph, formula, k)
     start = time.perf_counter()
     if cubes is None:
-        proof = prove_unsat(nvars, clauses)
+        proof = prove_unsat(nvars, clauses, seconds)
         return cnf, proof, nvars, len(clauses), time.perf_counter() - start, None
     every = lookup_splits(formula, cubes.depth + cubes.below)
     splits = every[: cubes.depth]
@@ -264,11 +286,12 @@ def build_certificate(
     variant: Variant,
     out_dir: str | Path,
     *,
-    graph: Graph | None = None,
+    graph: Graph | ArrayGraph | None = None,
     check: bool = True,
     drat_trim: Path | None = None,
     cubes: Cubes | None = None,
     table: Table | None = None,
+    seconds: float | None = None,
 ) -> Certificate:
     """Solve ``variant`` (any variant of :func:`certificate_variants`): its CNF at k-1, CaDiCaL's
     DRAT proof (one refutation, or the cubes' joined with ``cubes``) and the size-k table, in
@@ -281,8 +304,11 @@ def build_certificate(
     :mod:`minttt.lrat`), else with ``check`` by :mod:`minttt.drat`. The table always passes the
     exhaustive verifier. Every check runs before anything is written; DefectError if one fails.
     ``graph`` (the variant's object graph) saves rebuilding it for several variants of a game.
+    ``seconds`` bounds the one refutation (OutOfTime when it does not finish). An
+    :class:`~minttt.game.arrays.ArrayGraph` given with a ``table`` asks for the array form
+    whatever the board.
     """
-    arrays = uses_arrays(variant)
+    arrays = uses_arrays(variant) or isinstance(graph, ArrayGraph)
     from_table = table is not None
     graph_k: Graph | ArrayGraph
     formula: Formula | ArrayFormula
@@ -297,7 +323,7 @@ def build_certificate(
         graph_k, formula, k = run.graph, run.formula, run.solution.size
         table = _array_table(run) if arrays else run.table()
     cnf, proof, nvars, n_clauses, solve_seconds, cube_figures = _formula_and_proof(
-        graph_k, formula, k, cubes
+        graph_k, formula, k, cubes, seconds
     )
     stem = file_stem(variant)
     out = Path(out_dir)
@@ -497,6 +523,7 @@ __all__ = [
     "MNK_FOLDER",
     "Certificate",
     "Cubes",
+    "OutOfTime",
     "build_certificate",
     "certify",
     "certify_all",
