@@ -300,6 +300,65 @@ def level_lower(
         return run.finish("per-level minima", proven_event="proven")
 
 
+def certified_levels(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    certificates: Path,
+    block: int = 1,
+    seconds: float | None = None,
+    cert_seconds: float | None = None,
+    workers: int = 2,
+    scheduler: str | None = None,
+    drat_trim: Path | None = None,
+    say: Say = print,
+) -> BoundsState:
+    """Lower bounds that ship a certificate, resuming ``checkpoint``: the table's levels in
+    blocks of ``block`` consecutive levels (:func:`minttt.bounds.levels.blocks_of`), each
+    block's minimum by RC2 (``seconds`` at most; ``None``: to its end) and its refutation one
+    below by CaDiCaL (``cert_seconds`` at most), the blocks spread over a Dask cluster (they are
+    independent). Each certificate is written into ``certificates`` (``lower-bounds.json``) as
+    it arrives; the sum of the certified blocks replaces the lower bound when higher (method
+    ``level certificates``), the blocks kept in the checkpoint (``levels``)."""
+    from minttt.bounds.levels import BlockBound, block_bound, blocks_of, table_depths
+    from minttt.cluster import DaskCluster, fan_out
+    from minttt.proof.lower import write_lower_records
+
+    with BoundsRun(variant, checkpoint, say) as run:
+        blocks = blocks_of(table_depths(run.graph, run.formula), block)
+        say(f"{variant.name}: {len(blocks)} blocks of {block} level(s), certified")
+        found: dict[int, BlockBound] = {}
+        checker = None if drat_trim is None else str(drat_trim)
+        tasks = {i: (variant.name, b, seconds, cert_seconds, checker) for i, b in enumerate(blocks)}
+
+        def arrived(index: int, result: BlockBound) -> None:
+            found[index] = result
+            word = "minimum" if result.optimal else "at least"
+            sure = "certified" if result.certified else "not certified"
+            say(f"  depths {result.depths}: {word} {result.lower}, {sure} ({result.seconds} s)")
+            if result.certificate is not None:
+                write_lower_records(certificates, [result.certificate], result.files)
+
+        with DaskCluster(workers, scheduler) as client:
+            fan_out(client, block_bound, tasks, arrived)
+        done = [found[i] for i in sorted(found)]
+        certified = sum(b.certified for b in done)
+        run.state.levels = {
+            "seconds_per_level": seconds or 0.0,
+            "lower": sum(b.lower for b in done),
+            "complete": all(b.optimal for b in done),
+            "levels": [
+                {"depth": b.depths[0], "lower": b.lower, "optimal": b.optimal, "seconds": b.seconds}
+                for b in done
+            ],
+            "block": block,
+            "certified": certified,
+            "blocks": [{"depths": b.depths, "lower": b.certified} for b in done if b.certified],
+        }
+        run.raise_lower(certified, "level certificates", "level certificates")
+        return run.finish("level certificates", proven_event="proven")
+
+
 def mip_lower(
     variant: Variant, checkpoint: Path, *, seconds: float, say: Say = print
 ) -> BoundsState:
@@ -433,6 +492,7 @@ def searched_upper(
 
 __all__ = [
     "BoundsRun",
+    "certified_levels",
     "hinted_upper",
     "level_lower",
     "long_solve",

@@ -4,7 +4,7 @@ game's *cells*: the smallest lookup table for X (any opening) and for O, under t
 criterion and under never-lose.
 
 >>> len(catalogue_games()), catalogue_games()[0], catalogue_games()[-1]
-(53, 'mnk:2,2,2', 'mnk:4,4,2-misere')
+(57, 'mnk:2,2,2', 'mnk:4,4,2-misere')
 >>> [c.key for c in cells("3x3")]
 ['X optimal', 'X never-lose', 'O optimal', 'O never-lose']
 >>> cell_variant("3x3", "X", "optimal").name
@@ -37,8 +37,9 @@ BOARDS: tuple[tuple[int, int], ...] = (
 MISERE_CELLS = 16
 #: misère only where the game has at most this many canonical positions (standard play's count)
 MISERE_POSITIONS = 25_000
-#: canonical positions of the standard games (``build_array_graph``), to pick the cheap misère
-#: ones without building every graph (tests/test_catalogue.py recounts the small ones)
+#: canonical positions of the standard games (``build_array_graph``; the largest, not listed,
+#: have more), to pick the cheap misère ones and to run the small games first without building
+#: every graph (tests/test_catalogue.py recounts the small ones)
 POSITIONS = {
     "mnk:2,2,2": 6,
     "mnk:2,3,2": 38,
@@ -58,6 +59,20 @@ POSITIONS = {
     "mnk:2,4,4": 544,
     "mnk:2,5,4": 4364,
     "mnk:2,5,5": 4390,
+    "mnk:2,6,3": 31625,
+    "mnk:2,6,4": 35410,
+    "mnk:2,6,5": 35912,
+    "mnk:2,6,6": 35946,
+    "mnk:3,4,3": 28275,
+    "mnk:3,4,4": 35957,
+    "mnk:2,7,3": 250856,
+    "mnk:2,7,4": 293220,
+    "mnk:2,7,5": 300158,
+    "mnk:2,7,6": 300934,
+    "mnk:2,7,7": 300977,
+    "mnk:3,5,3": 573900,
+    "mnk:4,4,3": 756387,
+    "mnk:2,8,3": 1999232,
 }
 CRITERIA = (Criterion.OPTIMAL, Criterion.NEVER_LOSE)
 
@@ -80,6 +95,16 @@ def catalogue_games(misere: bool = True) -> list[str]:
         if m * n <= MISERE_CELLS and POSITIONS.get(game_name(m, n, k), 1 << 30) <= MISERE_POSITIONS
     ]
     return standard + cheap
+
+
+def by_size(games: list[str]) -> list[str]:
+    """``games`` smallest first (:data:`POSITIONS`; a misère game as its standard one): a run
+    finishes the quick games before the long ones hold its workers.
+
+    >>> by_size(["mnk:4,4,4", "3x3", "mnk:2,2,2-misere"])
+    ['mnk:2,2,2-misere', '3x3', 'mnk:4,4,4']
+    """
+    return sorted(games, key=lambda g: POSITIONS.get(g.removesuffix("-misere"), 1 << 40))
 
 
 @dataclass(frozen=True)
@@ -116,6 +141,7 @@ __all__ = [
     "BOARDS",
     "CRITERIA",
     "Cell",
+    "by_size",
     "catalogue_games",
     "cell_variant",
     "cells",

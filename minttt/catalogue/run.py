@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from minttt.catalogue.cell import GameResult, work_game
-from minttt.catalogue.games import catalogue_games, cells
+from minttt.catalogue.games import by_size, catalogue_games, cells
 from minttt.cluster import DaskCluster, fan_out
 from minttt.errors import InputError
 from minttt.fileio import write_json_atomic
@@ -159,7 +159,7 @@ def run_catalogue(
         state = read_state(store)
         work = to_do(state, chosen, seconds)
         say(f"catalogue: {len(chosen) - len(work)} of {len(chosen)} games done, {len(work)} to go")
-        tasks = {game: (game, seconds, keys, checker) for game, keys in work.items()}
+        tasks = {game: (game, seconds, work[game], checker) for game in by_size(list(work))}
 
         def arrived(_game: str, result: GameResult) -> None:
             for line in keep(store, state, result):

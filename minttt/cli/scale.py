@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from minttt.bounds.runs import (
+    certified_levels,
     hinted_upper,
     level_lower,
     long_solve,
@@ -60,6 +61,22 @@ def scale_command(
         help="Lower bounds only: the sum of each table level's minimum, RC2 for at most this many "
         "seconds per level.",
     ),
+    certify: bool = option(
+        False,
+        "--certify",
+        help="With --levels: ship each bound as a certificate (CaDiCaL's refutation one below, "
+        "checked), the levels in blocks of --block, spread over the Dask cluster.",
+    ),
+    block: int = option(1, "--block", metavar="N", help="Consecutive levels per block (--certify)."),
+    certificates: Path = path_option(
+        Path("results/proofs/mnk"),
+        "--certificates",
+        metavar="FOLDER",
+        help="Where --certify writes the certificates (lower-bounds.json and the files).",
+    ),
+    drat_trim: Path | None = path_option(
+        None, "--drat-trim", help="drat-trim to check each --certify proof (else minttt's checker)."
+    ),
     mip: float = number_option(
         0.0,
         "--mip",
@@ -78,7 +95,9 @@ def scale_command(
         "this many entries "
         "of the best (record-to-record travel; 0: never a larger table).",
     ),
-    workers: int = option(2, "--workers", metavar="N", help="Local Dask workers for --search."),
+    workers: int = option(
+        2, "--workers", metavar="N", help="Local Dask workers for --search and --certify."
+    ),
     scheduler: str | None = option(
         None,
         "--scheduler",
@@ -114,6 +133,15 @@ def scale_command(
     levels
         Lower bounds only: the sum of each table level's minimum, RC2 for at most this many
         seconds per level.
+    certify
+        With --levels: ship each bound as a certificate, the levels in blocks of --block,
+        spread over the Dask cluster.
+    block
+        Consecutive levels per block (--certify).
+    certificates
+        Where --certify writes the certificates.
+    drat_trim
+        drat-trim to check each --certify proof (else minttt's checker).
     mip
         Lower bounds: HiGHS's branch and bound on the 0/1 program this many seconds (its
         dual bound; its best point, verified, as a table). Needs the lp extra (scipy).
@@ -155,7 +183,26 @@ def scale_command(
     def say(message: str) -> None:
         err_console.print(message, markup=False, highlight=False)
 
-    if levels > 0:
+    if certify and levels <= 0:
+        raise InputError("--certify needs --levels SECONDS")
+    if not 1 <= block <= 16:
+        raise InputError(f"--block must be 1-16, got {block}")
+    if certify:
+        if scheduler is None:
+            check_workers(workers)
+        state = certified_levels(
+            variant,
+            checkpoint,
+            certificates=certificates,
+            block=block,
+            seconds=levels,
+            cert_seconds=levels,
+            workers=workers,
+            scheduler=scheduler,
+            drat_trim=drat_trim,
+            say=say,
+        )
+    elif levels > 0:
         state = level_lower(variant, checkpoint, seconds_per_level=levels, say=say)
     elif mip > 0:
         state = mip_lower(variant, checkpoint, seconds=mip, say=say)

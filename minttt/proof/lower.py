@@ -142,12 +142,17 @@ def lower_index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
     return json.dumps(index, indent=2) + "\n"
 
 
-def write_lower(out_dir: str | Path, certs: list[Certificate]) -> None:
-    """Write the certificates' files and the merged ``lower-bounds.json`` at once."""
-    files = {path: data for cert in certs for path, data in cert.files.items()}
-    text = lower_index_text(out_dir, [c.record for c in certs])
-    files[Path(out_dir) / LOWER_INDEX] = text.encode("utf-8")
-    write_many_atomic(files)
+def write_lower_records(
+    out_dir: str | Path, records: list[dict[str, Any]], files: dict[str, bytes]
+) -> None:
+    """Write certificates' files (``name -> bytes``, into ``out_dir``) and their ``records``
+    merged into ``lower-bounds.json``, at once."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    text = lower_index_text(out, records)
+    staged = {out / Path(name).name: data for name, data in files.items()}
+    staged[out / LOWER_INDEX] = text.encode("utf-8")
+    write_many_atomic(staged)
 
 
 def load_lower(path: Path) -> list[dict[str, Any]]:
@@ -184,5 +189,5 @@ __all__ = [
     "lower_index_text",
     "lower_stem",
     "record_key",
-    "write_lower",
+    "write_lower_records",
 ]
