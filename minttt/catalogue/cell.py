@@ -142,6 +142,7 @@ def work_cell(graph: ArrayGraph, cell: Cell, seconds: float, drat_trim: Path | N
         "time_limit": seconds,
     }
     result = CellResult(cell, record, table)
+    result.files[record["table"]] = table.to_json().encode("utf-8")  # a certificate's replaces it
     if lower == table.size:
         _certify_minimum(result, graph, table, seconds, drat_trim)
     else:

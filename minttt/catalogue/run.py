@@ -51,20 +51,26 @@ def read_state(store: RunStore) -> dict[str, Any]:
 
 
 def to_do(state: dict[str, Any], games: Sequence[str], seconds: float) -> dict[str, list[str]]:
-    """``game -> cell keys`` still to work: never run, or bounded in less time than
-    ``seconds``."""
+    """``game -> cell keys`` still to work: never run, bounded in less time than ``seconds``,
+    or without a recorded table."""
     out: dict[str, list[str]] = {}
     for game in games:
         done = state["games"].get(game, {}).get("cells", {})
-        keys = [
-            c.key
-            for c in cells(game)
-            if c.key not in done
-            or (done[c.key]["status"] == "bounded" and done[c.key]["time_limit"] < seconds)
-        ]
+        keys = [c.key for c in cells(game) if _again(done.get(c.key), seconds)]
         if keys:
             out[game] = keys
     return out
+
+
+def _again(record: dict[str, Any] | None, seconds: float) -> bool:
+    """Whether a cell's record asks for more work in ``seconds``."""
+    if record is None:
+        return True
+    if record["status"] == "same":
+        return False
+    return "table_sha256" not in record or (
+        record["status"] == "bounded" and record["time_limit"] < seconds
+    )
 
 
 def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str]:

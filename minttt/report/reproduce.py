@@ -39,6 +39,7 @@ from minttt.play.tournament import playing_strength, strength_markdown
 from minttt.proof.certify import certify_all, pending_files
 from minttt.proof.index import SECOND_CHECK, attach_second_checks, second_checks
 from minttt.render import graphviz_version, render_results
+from minttt.report.catalogue import step_catalogue
 from minttt.report.encodings import write_encodings
 from minttt.report.minima import beyond_report_markdown, beyond_results
 from minttt.report.raw_cross import RAW_CROSS_CHECK, raw_cross_check_markdown
@@ -308,6 +309,7 @@ STEPS: list[tuple[str, Callable[[Context], None]]] = [
     ("evolution", step_evolution),
     ("beyond", step_beyond),
     ("certify", step_certify),
+    ("catalogue", step_catalogue),
 ]
 
 
@@ -324,7 +326,13 @@ PARALLEL_STEPS = ("evolution", "beyond", "certify")
 #: (the raw minima confirmed by Z3 and DRAT). They stay where they are.
 # what the long runs wrote and reproduce reads (checked on load, never recomputed); a name ending
 # in "/" is a folder, carried whole (games/: bounds.json and the tables it names)
-LONG_RUN_INPUTS = ("games_study.json", "games/", RAW_CROSS_CHECK, f"proofs/{SECOND_CHECK}")
+LONG_RUN_INPUTS = (
+    "games_study.json",
+    "games/",
+    RAW_CROSS_CHECK,
+    f"proofs/{SECOND_CHECK}",
+    "catalogue/",  # minttt catalogue's run: reproduce checks it and solves its quick games again
+)
 
 
 def reproduce(
@@ -495,7 +503,7 @@ def _run_isolated(job: tuple[str, Context]) -> tuple[dict[str, Any], list[str]]:
 
 def _needed(steps: list[str]) -> set[str]:
     """Steps that others depend on: everything after ``tables`` needs the tables."""
-    independent = ("counts", "encodings", "certify")
+    independent = ("counts", "encodings", "certify", "catalogue")
     return {"tables"} if any(s not in independent for s in steps) else set()
 
 
