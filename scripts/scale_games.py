@@ -23,7 +23,7 @@ from minttt.bounds.state import checkpoint_store, read_state
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.variants import Variant
 from minttt.render.bounds import bounds_plot
-from minttt.report.bounds import CERTIFICATES, certified
+from minttt.report.bounds import CERTIFICATES, LOWER_CERTIFICATES, certified
 
 RUNS: tuple[tuple[str, str, float], ...] = (  # game, role, seconds
     ("mnk:3,4,3", "first", 60.0),
@@ -49,6 +49,7 @@ EVENTS = {
     "proven": "rc2",
     "per-level minima": "per-level minima",
     "mip dual bound": "mip dual bound",
+    "level certificates": "level certificates",
 }
 KEYS = ("upper", "greedy_entries", "tree_dp", "seconds", "runs", "table", "levels", "mip")
 
@@ -64,6 +65,11 @@ def _record(name: str, st, split: dict | None, proofs: dict[str, int]) -> dict:
             "evidence": f"checkpoint {_stem(name)}.json, {st.lower_by or 'its history'}",
         },
     )
+    if lower_by["method"] == "level certificates":
+        lower_by["evidence"] = (
+            f"{LOWER_CERTIFICATES}: {name}, one checked record per block of levels "
+            f"(levels.blocks), {st.lower_by}"
+        )
     if split is not None and split["lower"] > lower:
         lower = split["lower"]
         lower_by = {

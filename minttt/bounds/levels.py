@@ -139,6 +139,7 @@ class BlockBound:
 def block_bound(
     name: str,
     depths: list[int],
+    graph: ArrayGraph,
     seconds: float | None,
     cert_seconds: float | None,
     drat_trim: str | None = None,
@@ -146,12 +147,13 @@ def block_bound(
     """The entries at ``depths`` of every table of the variant ``name``: RC2 on the formula cut
     below the deepest (``seconds`` at most; ``None``: to its end), then CaDiCaL's refutation of
     one entry fewer (``cert_seconds`` at most), checked (drat-trim when given, its LRAT by
-    minttt.lrat; else minttt's checker). Builds its own instance: a task for a worker."""
+    minttt.lrat; else minttt's checker). A task for a worker (the ``graph`` scattered to it
+    once); the formula is encoded here."""
     variant = Variant.parse(name)
     start = time.perf_counter()
-    inst = instance_for(variant, arrays=True)
-    graph, formula = inst.graph, inst.formula
-    assert isinstance(graph, ArrayGraph) and isinstance(formula, ArrayFormula)
+    inst = instance_for(variant, graph=graph)
+    formula = inst.formula
+    assert isinstance(formula, ArrayFormula)
     heads, head_depth = formula.heads(), formula.head_depths(graph)
     cut = formula.cut(graph, max(depths))
     at = np.isin(head_depth, np.asarray(depths, dtype=np.int64))

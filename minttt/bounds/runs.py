@@ -319,17 +319,23 @@ def certified_levels(
     below by CaDiCaL (``cert_seconds`` at most), the blocks spread over a Dask cluster (they are
     independent). Each certificate is written into ``certificates`` (``lower-bounds.json``) as
     it arrives; the sum of the certified blocks replaces the lower bound when higher (method
-    ``level certificates``), the blocks kept in the checkpoint (``levels``)."""
+    ``level certificates``), the blocks kept in the checkpoint (``levels``). A block with a
+    checked record in ``certificates`` already is kept, not worked again (a run resumes)."""
     from minttt.bounds.levels import BlockBound, block_bound, blocks_of, table_depths
-    from minttt.cluster import DaskCluster, fan_out
-    from minttt.proof.lower import write_lower_records
+    from minttt.cluster import DaskCluster, fan_out, scatter
+    from minttt.proof.lower import LOWER_INDEX, checked_lower, write_lower_records
 
     with BoundsRun(variant, checkpoint, say) as run:
         blocks = blocks_of(table_depths(run.graph, run.formula), block)
         say(f"{variant.name}: {len(blocks)} blocks of {block} level(s), certified")
         found: dict[int, BlockBound] = {}
+        have = checked_lower(certificates / LOWER_INDEX)
+        for i, b in enumerate(blocks):  # a block certified before is kept (resumes)
+            lower = have.get((variant.name, tuple(b)))
+            if lower is not None:
+                found[i] = BlockBound(b, lower, False, 0.0, lower, None, {})
+                say(f"  depths {b}: at least {lower}, certified before ({certificates})")
         checker = None if drat_trim is None else str(drat_trim)
-        tasks = {i: (variant.name, b, seconds, cert_seconds, checker) for i, b in enumerate(blocks)}
 
         def arrived(index: int, result: BlockBound) -> None:
             found[index] = result
@@ -340,6 +346,12 @@ def certified_levels(
                 write_lower_records(certificates, [result.certificate], result.files)
 
         with DaskCluster(workers, scheduler) as client:
+            graph = scatter(client, run.graph)  # sent to each worker once
+            tasks = {
+                i: (variant.name, b, graph, seconds, cert_seconds, checker)
+                for i, b in enumerate(blocks)
+                if i not in found
+            }
             fan_out(client, block_bound, tasks, arrived)
         done = [found[i] for i in sorted(found)]
         certified = sum(b.certified for b in done)

@@ -47,7 +47,7 @@ from minttt.interrupt import solver_library
 from minttt.proof import drat
 from minttt.proof.cnf import BOUND_DEPTH, certificate_cnf
 from minttt.proof.conquer import conquer, lookup_splits
-from minttt.proof.cubes import SAT_SOLVER, join
+from minttt.proof.cubes import SAT_SOLVER, SLICE_CONFLICTS, join
 from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
 from minttt.proof.index import INDEX, SESSIONS_FORMAT, XZ_PRESET, index_text
 from minttt.solvers.portfolio import SolveRun, solve_variant
@@ -83,13 +83,18 @@ class OutOfTime(Exception):
     """A refutation that did not finish in its time: no proof, and nothing claimed."""
 
 
-def prove_unsat(nvars: int, clauses: list[list[int]], seconds: float | None = None) -> bytes:
+def prove_unsat(
+    nvars: int,
+    clauses: list[list[int]],
+    seconds: float | None = None,
+    *,
+    slice_conflicts: int = SLICE_CONFLICTS,
+) -> bytes:
     """CaDiCaL's DRAT proof (text) that ``clauses`` are unsatisfiable; DefectError if SAT. With
-    ``seconds``, the search runs in slices of :data:`~minttt.proof.cubes.SLICE_CONFLICTS`
-    conflicts (the proof trace runs on across them) and stops at the deadline: OutOfTime."""
+    ``seconds``, the search runs in slices of ``slice_conflicts`` conflicts (the proof trace
+    runs on across them; PySAT's CaDiCaL cannot be interrupted, so the deadline is checked
+    between slices) and stops at the deadline: OutOfTime."""
     from pysat.solvers import Solver
-
-    from minttt.proof.cubes import SLICE_CONFLICTS
 
     deadline = None if seconds is None else time.perf_counter() + seconds
     with (
@@ -103,7 +108,7 @@ def prove_unsat(nvars: int, clauses: list[list[int]], seconds: float | None = No
             if deadline is None:
                 status = solver.solve()
             else:
-                solver.conf_budget(SLICE_CONFLICTS)
+                solver.conf_budget(slice_conflicts)
                 status = solver.solve_limited()
         if status:
             raise DefectError("the bound is satisfiable: not a minimum")

@@ -17,6 +17,7 @@ from minttt.errors import InputError
 from minttt.formula.instance import check_table
 from minttt.formula.variants import Variant
 from minttt.proof.index import INDEX, load_index
+from minttt.proof.lower import LOWER_INDEX, checked_lower
 from minttt.schema import load_json
 from minttt.table.model import load_table
 
@@ -26,8 +27,18 @@ VERIFY_ON_LOAD = 1000
 SCHEMA = "bounds.schema.json"  # in minttt/schemas/
 #: the certificates of the m,n,k minima, relative to the results folder
 CERTIFICATES = Path("proofs") / "mnk" / INDEX
+#: the lower-bound certificates (level by level, block by block), relative to the results folder
+LOWER_CERTIFICATES = Path("proofs") / "mnk" / LOWER_INDEX
 #: the methods a lower bound can name (``lower_by.method``)
-METHODS = ("certificate", "openings", "rc2", "per-level minima", "mip dual bound", "hinted")
+METHODS = (
+    "certificate",
+    "level certificates",
+    "openings",
+    "rc2",
+    "per-level minima",
+    "mip dual bound",
+    "hinted",
+)
 
 
 def certified(index: Path) -> dict[str, int]:
@@ -51,9 +62,37 @@ def load_bounds(path: Path) -> dict[str, Any]:
     bounds = load_json(path, SCHEMA, what="bounds file")
     proofs = certified(path.parent.parent / CERTIFICATES)
     openings = {d["variant"]: d["lower"] for d in bounds.get("opening_decomposition", [])}
+    lowers = checked_lower(path.parent.parent / LOWER_CERTIFICATES)
     for name, record in bounds["variants"].items():
         check_bounds_record(path.parent, name, record, proofs, openings)
+        if record["lower_by"]["method"] == "level certificates":
+            check_level_certificates(path.parent, name, record, lowers)
     return bounds
+
+
+def check_level_certificates(
+    folder: Path,
+    name: str,
+    record: dict[str, Any],
+    lowers: dict[tuple[str, tuple[int, ...]], int],
+) -> None:
+    """A lower bound by level certificates: the sum of its blocks (``levels.blocks``), of
+    disjoint depths, each at most what a checked record of ``proofs/mnk/lower-bounds.json``
+    proves (InputError naming the first that is not)."""
+    where = f"{folder}/bounds.json, {name}"
+    blocks = (record.get("levels") or {}).get("blocks") or []
+    depths = [d for b in blocks for d in b["depths"]]
+    if len(depths) != len(set(depths)):
+        raise InputError(f"{where}: its level certificates count a depth twice")
+    for b in blocks:
+        proven = lowers.get((name, tuple(b["depths"])), 0)
+        if b["lower"] > proven:
+            raise InputError(
+                f"{where}: depths {b['depths']}: {b['lower']} entries, but no checked record of "
+                f"{LOWER_CERTIFICATES} proves it"
+            )
+    if sum(b["lower"] for b in blocks) != record["lower"]:
+        raise InputError(f"{where}: lower bound {record['lower']} is not its blocks' sum")
 
 
 def check_bounds_record(
@@ -125,6 +164,7 @@ def _found_by(record: dict[str, Any]) -> str:
 #: a lower bound's method, as the report's column names it
 METHOD_NAMES = {
     "certificate": "certificate",
+    "level certificates": "level certificates",
     "openings": "openings",
     "rc2": "RC2",
     "per-level minima": "levels",
@@ -192,6 +232,13 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
             f"Per-level minima, {name} (RC2, at most {levels['seconds_per_level']:g} s per level; "
             f"depth: minimum, `+` where RC2 stopped at a bound): sum {levels['lower']} ({per}).",
         ]
+        if "certified" in levels:
+            blocks = ", ".join(f"{b['depths']}: {b['lower']}" for b in levels.get("blocks", []))
+            lines[-1] += (
+                f" Certified: {levels['certified']} (blocks of {levels.get('block', 1)} "
+                f"level(s), each refuted one below by CaDiCaL and checked, in "
+                f"`{LOWER_CERTIFICATES}`: {blocks or 'none yet'})."
+            )
     for name, v in bounds.get("variants", {}).items():
         mip = v.get("mip")
         if mip:
