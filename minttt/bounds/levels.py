@@ -31,7 +31,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-
 from pathlib import Path
 from typing import Any
 

@@ -102,8 +102,12 @@ def work_game(
     for cell in cells(game):
         if keys is not None and cell.key not in keys:
             continue
-        if cell.criterion == Criterion.NEVER_LOSE and same_moves(graph, 1 if cell.role == "X" else 2):
-            out.cells.append(CellResult(cell, {"status": "same", "same_as": f"{cell.role} optimal"}))
+        if cell.criterion == Criterion.NEVER_LOSE and same_moves(
+            graph, 1 if cell.role == "X" else 2
+        ):
+            out.cells.append(
+                CellResult(cell, {"status": "same", "same_as": f"{cell.role} optimal"})
+            )
             continue
         out.cells.append(work_cell(graph, cell, seconds, checker))
     return out

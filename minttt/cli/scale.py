@@ -67,7 +67,9 @@ def scale_command(
         help="With --levels: ship each bound as a certificate (CaDiCaL's refutation one below, "
         "checked), the levels in blocks of --block, spread over the Dask cluster.",
     ),
-    block: int = option(1, "--block", metavar="N", help="Consecutive levels per block (--certify)."),
+    block: int = option(
+        1, "--block", metavar="N", help="Consecutive levels per block (--certify)."
+    ),
     certificates: Path = path_option(
         Path("results/proofs/mnk"),
         "--certificates",
@@ -169,12 +171,7 @@ def scale_command(
     """
 
     side = _side(role)
-    if not time_limit > 0 or min(hint, search, levels, mip) < 0:
-        raise InputError(
-            "--time-limit must be positive, --hint, --search, --levels and --mip not negative"
-        )
-    if sum(x > 0 for x in (hint, search, levels, mip)) > 1:
-        raise InputError("give one of --hint, --search, --levels and --mip")
+    _check_modes(time_limit, hint, search, levels, mip)
     _check_search(seeds, rounds, workers, method, slack)
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
@@ -188,8 +185,6 @@ def scale_command(
     if not 1 <= block <= 16:
         raise InputError(f"--block must be 1-16, got {block}")
     if certify:
-        if scheduler is None:
-            check_workers(workers)
         state = certified_levels(
             variant,
             checkpoint,
@@ -232,6 +227,16 @@ def scale_command(
         print(f"{variant.name}: {state.gap()} (checkpoint {checkpoint})")
     best = f" and its best table {checkpoint.parent / state.table}" if state.table else ""
     say_wrote(f"the checkpoint {checkpoint}{best}", json_out=json_out)
+
+
+def _check_modes(time_limit: float, hint: float, search: float, levels: float, mip: float) -> None:
+    """Refuse a bad time or more than one mode in one line."""
+    if not time_limit > 0 or min(hint, search, levels, mip) < 0:
+        raise InputError(
+            "--time-limit must be positive, --hint, --search, --levels and --mip not negative"
+        )
+    if sum(x > 0 for x in (hint, search, levels, mip)) > 1:
+        raise InputError("give one of --hint, --search, --levels and --mip")
 
 
 def _check_search(seeds: int, rounds: int, workers: int, method: str, slack: int) -> None:

@@ -323,7 +323,7 @@ def build_certificate(
         k = table.size
         table = _certified_table(variant, table)
     else:
-        run = _minimum(variant, None if arrays else graph)
+        run = _minimum(variant, graph if isinstance(graph, Graph) and not arrays else None)
         assert run.solution.size is not None  # a proven minimum (_minimum)
         graph_k, formula, k = run.graph, run.formula, run.solution.size
         table = _array_table(run) if arrays else run.table()
@@ -372,13 +372,13 @@ def build_certificate(
     if arrays:
         record["pipeline"] = ARRAY_PIPELINE
     if cube_figures is not None and cubes is not None:
-        seconds = cube_figures["cube_seconds"]
+        each = cube_figures["cube_seconds"]
         record["cadical_seconds"] = round(solve_seconds, 1)
         record["cubes"] = {
             "depth": cubes.depth,
             "count": cube_figures["cubes"],
-            "median_seconds": round(sorted(seconds)[len(seconds) // 2], 2),
-            "max_seconds": round(max(seconds), 2),
+            "median_seconds": round(sorted(each)[len(each) // 2], 2),
+            "max_seconds": round(max(each), 2),
             **(
                 {"sub_depth": cubes.below, "through_sub_cubes": cube_figures["through_sub_cubes"]}
                 if cubes.below

@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 import numpy as np
-
 from pysat.card import CardEnc, EncType
 
 from minttt.errors import InputError
@@ -248,8 +247,11 @@ def lower_cnf(
         f"claim: a table with at most {lower - 1} entries {where} exists",
         f"hard clauses: {cut.num_clauses} over variables 1..{cut.num_vars} (the lookup formula, "
         "array form"
-        + (")" if depths is None else f", cut below depth {max(depths)}: what every table "
-        "satisfies above it)"),
+        + (
+            ")"
+            if depths is None
+            else f", cut below depth {max(depths)}: what every table satisfies above it)"
+        ),
         f"cardinality: at most {lower - 1} of the {len(lits)} table positions with a lookup "
         f"clause {where} true, python-sat CardEnc.atmost(encoding={CARD_ENCODING}), "
         f"{len(card)} clauses, auxiliary variables {cut.num_vars + 1}..{nvars}",

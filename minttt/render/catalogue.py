@@ -63,7 +63,9 @@ def catalogue_plot(document: dict[str, Any]) -> bytes:
     ax.set_xlim(-2.2, len(columns))
     ax.set_ylim(len(games) - 0.5, -1.6)
     ax.axis("off")
-    ax.set_title("smallest lookup tables (entries) of the m,n,k games (value: +1 X wins)", fontsize=9)
+    ax.set_title(
+        "smallest lookup tables (entries) of the m,n,k games (value: +1 X wins)", fontsize=9
+    )
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", metadata={"Software": None})
