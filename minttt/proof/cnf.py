@@ -150,15 +150,21 @@ def cnf_text(formula: Formula, minimum: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def _array_names(graph: ArrayGraph, formula: ArrayFormula) -> Iterator[str]:
-    """``c var`` comment lines: ``v_H`` per position variable, ``e_H_M`` per edge variable."""
+def _array_names(
+    graph: ArrayGraph, formula: ArrayFormula, used: np.ndarray | None = None
+) -> Iterator[str]:
+    """``c var`` comment lines: ``v_H`` per position variable, ``e_H_M`` per edge variable
+    (only the variables of ``used``, a bool array indexed by variable, when given: a cut
+    formula names the ones its clauses hold)."""
     for i, node in enumerate(formula.pos_node.tolist(), start=1):
-        yield f"c var {i} v_{int(graph.hash[node])}"
+        if used is None or used[i]:
+            yield f"c var {i} v_{int(graph.hash[node])}"
     parents = graph.parent[formula.edge_id].tolist()
     moves = graph.move[formula.edge_id].tolist()
     base = formula.positions + 1
     for j, (p, m) in enumerate(zip(parents, moves, strict=True)):
-        yield f"c var {base + j} e_{int(graph.hash[p])}_{m}"
+        if used is None or used[base + j]:
+            yield f"c var {base + j} e_{int(graph.hash[p])}_{m}"
 
 
 def _array_header(
@@ -259,8 +265,10 @@ def lower_cnf(
         "-p OR e..",
         "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H",
     ]
+    used = np.zeros(cut.num_vars + 1, dtype=bool)
+    used[np.abs(cut.clauses_csr()[0])] = True
     out = ["c " + h for h in head]
-    out += _array_names(graph, cut)
+    out += _array_names(graph, cut, used)
     out += objective_lines(lits)
     out.append(f"p cnf {nvars} {len(clauses)}")
     out += [" ".join(map(str, c)) + " 0" for c in clauses]
