@@ -136,3 +136,13 @@ def test_the_command_says_bad_games_in_one_line(capsys: pytest.CaptureFixture[st
 def test_every_cell_has_a_variant() -> None:
     for cell in cells("mnk:3,4,3-misere"):
         assert cell.variant.game == "mnk:3,4,3-misere" and cell.variant.objective == "entries"
+
+
+def test_3x3_is_the_certified_minima_of_the_standard_variants() -> None:
+    index = load_index(Path(__file__).resolve().parent.parent / "results" / "proofs" / INDEX)
+    minimum = {r["variant"]: r["minimum"] for r in index["certificates"]}
+    again = solve_again("3x3")
+    assert again["X optimal"] == minimum["first-any-lookup-entries"] == 22
+    assert again["X never-lose"] == minimum["first-any-lookup-entries-never-lose"]
+    assert again["O optimal"] == minimum["second-lookup-entries"] == 72
+    assert again["O never-lose"] == minimum["second-lookup-entries-never-lose"] == 71

@@ -170,6 +170,7 @@ def block_bound(
                 formula=formula,
                 seconds=cert_seconds,
                 drat_trim=None if drat_trim is None else Path(drat_trim),
+                exact=result.model is not None,
             )
         except OutOfTime:
             pass

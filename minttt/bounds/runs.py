@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from minttt.bounds.greedy import greedy_for, greedy_table, improve, tree_cost
@@ -319,8 +319,10 @@ def certified_levels(
     below by CaDiCaL (``cert_seconds`` at most), the blocks spread over a Dask cluster (they are
     independent). Each certificate is written into ``certificates`` (``lower-bounds.json``) as
     it arrives; the sum of the certified blocks replaces the lower bound when higher (method
-    ``level certificates``), the blocks kept in the checkpoint (``levels``). A block with a
-    checked record in ``certificates`` already is kept, not worked again (a run resumes)."""
+    ``level certificates``), the blocks kept in the checkpoint (``levels``). A block whose
+    minimum has a checked record in ``certificates`` already is kept, not worked again (a run
+    resumes); a block bounded before is worked again (the index keeps the higher bound), and
+    one that finds less keeps the bound certified before."""
     from minttt.bounds.levels import BlockBound, block_bound, blocks_of, table_depths
     from minttt.cluster import DaskCluster, fan_out, scatter
     from minttt.proof.lower import LOWER_INDEX, checked_lower, write_lower_records
@@ -329,12 +331,12 @@ def certified_levels(
         blocks = blocks_of(table_depths(run.graph, run.formula), block)
         say(f"{variant.name}: {len(blocks)} blocks of {block} level(s), certified")
         found: dict[int, BlockBound] = {}
-        have = checked_lower(certificates / LOWER_INDEX)
-        for i, b in enumerate(blocks):  # a block certified before is kept (resumes)
+        have = checked_lower(certificates / LOWER_INDEX, exact=True)
+        for i, b in enumerate(blocks):  # a block's minimum certified before is kept (resumes)
             lower = have.get((variant.name, tuple(b)))
             if lower is not None:
-                found[i] = BlockBound(b, lower, False, 0.0, lower, None, {})
-                say(f"  depths {b}: at least {lower}, certified before ({certificates})")
+                found[i] = BlockBound(b, lower, True, 0.0, lower, None, {})
+                say(f"  depths {b}: minimum {lower}, certified before ({certificates})")
         checker = None if drat_trim is None else str(drat_trim)
 
         def arrived(index: int, result: BlockBound) -> None:
@@ -353,7 +355,11 @@ def certified_levels(
                 if i not in found
             }
             fan_out(client, block_bound, tasks, arrived)
-        done = [found[i] for i in sorted(found)]
+        before = checked_lower(certificates / LOWER_INDEX)  # with the blocks just written
+        done = [
+            replace(b, certified=max(b.certified, before.get((variant.name, tuple(b.depths)), 0)))
+            for b in (found[i] for i in sorted(found))
+        ]
         certified = sum(b.certified for b in done)
         run.state.levels = {
             "seconds_per_level": seconds or 0.0,

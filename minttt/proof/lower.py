@@ -69,12 +69,14 @@ def build_lower_certificate(
     seconds: float | None = None,
     check: bool = True,
     drat_trim: Path | None = None,
+    exact: bool = False,
 ) -> Certificate:
     """``variant``'s certificate that every table has at least ``lower`` entries at ``depths``
     (``None``: in all), in memory: its CNF, CaDiCaL's refutation (in ``seconds`` at most:
     :class:`~minttt.proof.certify.OutOfTime`), checked by drat-trim (its LRAT by minttt.lrat)
     when given, else by :mod:`minttt.drat` with ``check``; DefectError when the bound is
-    satisfiable or the proof fails. ``graph`` and ``formula``: the variant's array instance."""
+    satisfiable or the proof fails. ``graph`` and ``formula``: the variant's array instance;
+    ``exact``: ``lower`` is the minimum there (a solver proved it), recorded."""
     if graph is None or formula is None:
         inst = instance_for(variant, arrays=True)
         assert isinstance(inst.graph, ArrayGraph) and isinstance(inst.formula, ArrayFormula)
@@ -97,6 +99,7 @@ def build_lower_certificate(
         "lower": lower,
         "bound": lower - 1,
         "depths": None if depths is None else [int(d) for d in depths],
+        "exact": exact,
         "cnf": f"{stem}.cnf.xz" if ship else None,
         "proof": f"{stem}.drat.xz" if ship else None,
         "cnf_sha256": hashlib.sha256(cnf).hexdigest(),
@@ -173,12 +176,17 @@ def load_lower(path: Path) -> list[dict[str, Any]]:
     return list(doc["certificates"])
 
 
-def checked_lower(path: Path) -> dict[tuple[str, tuple[int, ...]], int]:
+def checked_lower(path: Path, *, exact: bool = False) -> dict[tuple[str, tuple[int, ...]], int]:
     """``(variant, depths) -> lower`` of every record of ``path`` a checker checked
-    (``checked_by``); none without the file."""
+    (``checked_by``; with ``exact``, only those whose bound is the minimum there); none without
+    the file."""
     if not path.is_file():
         return {}
-    return {record_key(r): int(r["lower"]) for r in load_lower(path) if r.get("checked_by")}
+    return {
+        record_key(r): int(r["lower"])
+        for r in load_lower(path)
+        if r.get("checked_by") and (r.get("exact") or not exact)
+    }
 
 
 __all__ = [

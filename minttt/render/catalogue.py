@@ -40,7 +40,7 @@ def catalogue_plot(document: dict[str, Any]) -> bytes:
     fig, ax = plt.subplots(figsize=(8.5, 0.22 * len(games) + 1.4), dpi=100)
     for row, (name, game) in enumerate(games):
         value = game.get("value")
-        label = name if value is None else f"{name}  ({value:+d})"
+        label = name if value is None else f"{name}  ({'0' if value == 0 else f'{value:+d}'})"
         ax.text(-0.1, row, label, ha="right", va="center", fontsize=7, family="DejaVu Sans Mono")
         for col, key in enumerate(columns):
             text, status = cell_text(game["cells"][key], game["cells"])

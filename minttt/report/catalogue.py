@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from minttt.report.reproduce import Context
 
 FOLDER = "catalogue"
+#: a game's value as the table writes it (X's side)
+VALUE_WORDS = {1: "+1", 0: "0", -1: "-1"}
 PLOT = "catalogue.png"
 #: the games ``reproduce`` solves again (a few seconds in all): every cell RC2, every table
 #: verified, every minimum compared with the run's
@@ -163,7 +165,7 @@ def catalogue_markdown(figures: dict[str, Any]) -> list[str]:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for name, g in games.items():
-        value = "" if g.get("value") is None else f"{g['value']:+d}"
+        value = "" if g.get("value") is None else VALUE_WORDS[g["value"]]
         positions = "" if g.get("positions") is None else f"{g['positions']:,}"
         row = [_cell(g["cells"][key], g) for key in g["cells"]]
         lines.append(f"| {name} | {value} | {positions} | " + " | ".join(row) + " |")
