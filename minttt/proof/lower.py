@@ -21,6 +21,7 @@ record per (variant, depths), each checked against its files when read back (:fu
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import time
@@ -152,10 +153,14 @@ def write_lower_records(
     merged into ``lower-bounds.json``, at once."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    text = lower_index_text(out, records)
-    staged = {out / Path(name).name: data for name, data in files.items()}
-    staged[out / LOWER_INDEX] = text.encode("utf-8")
-    write_many_atomic(staged)
+    # runs of several variants may share a folder: the index is read, merged and written under
+    # a lock of its own (waited for: a merge takes a moment)
+    with open(out / f"{LOWER_INDEX}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        text = lower_index_text(out, records)
+        staged = {out / Path(name).name: data for name, data in files.items()}
+        staged[out / LOWER_INDEX] = text.encode("utf-8")
+        write_many_atomic(staged)
 
 
 def load_lower(path: Path) -> list[dict[str, Any]]:
