@@ -101,15 +101,41 @@ def test_a_refutation_out_of_time_claims_nothing() -> None:
 
 def test_the_report_checks_a_bound_by_level_certificates(tmp_path: Path) -> None:
     name = O33.name
-    record = {"lower": 13, "levels": {"blocks": [{"depths": [1], "lower": 3},
-                                                 {"depths": [3], "lower": 10}]}}  # fmt: skip
+    blocks = [{"depths": [1], "lower": 3}, {"depths": [3], "lower": 10}]
+    record = {
+        "lower": 13,
+        "lower_by": {"method": "level certificates", "evidence": "proofs"},
+        "certified": {"lower": 13, "blocks": blocks},
+    }
     proven = {(name, (1,)): 3, (name, (3,)): 10}
     check_level_certificates(tmp_path, name, record, proven)
     with pytest.raises(InputError, match="no checked record"):
         check_level_certificates(tmp_path, name, record, {(name, (1,)): 3, (name, (3,)): 9})
-    with pytest.raises(InputError, match="not its blocks' sum"):
+    with pytest.raises(InputError, match="not the certified"):
         check_level_certificates(tmp_path, name, {**record, "lower": 14}, proven)
     twice = json.loads(json.dumps(record))
-    twice["levels"]["blocks"][1]["depths"] = [1]
+    twice["certified"]["blocks"][1]["depths"] = [1]
     with pytest.raises(InputError, match="twice"):
         check_level_certificates(tmp_path, name, twice, {(name, (1,)): 10})
+
+
+def test_x_is_certified_opening_by_opening(tmp_path: Path) -> None:
+    name = "first-any-lookup-entries"
+    per = {
+        "4": {"lower": 5, "blocks": [{"depths": [0], "lower": 1}, {"depths": [2], "lower": 4}]},
+        "0": {"lower": 3, "blocks": [{"depths": [0], "lower": 1}, {"depths": [2], "lower": 2}]},
+    }
+    record = {
+        "lower": 3,
+        "lower_by": {"method": "level certificates", "evidence": "proofs"},
+        "certified": {"lower": 3, "openings": per},
+    }
+    proven = {
+        ("first-4-lookup-entries", (0,)): 1,
+        ("first-4-lookup-entries", (2,)): 4,
+        ("first-0-lookup-entries", (0,)): 1,
+        ("first-0-lookup-entries", (2,)): 2,
+    }
+    check_level_certificates(tmp_path, name, record, proven, ["0", "4"])
+    with pytest.raises(InputError, match="openings"):  # every canonical opening, or no bound
+        check_level_certificates(tmp_path, name, record, proven, ["0", "1", "4"])

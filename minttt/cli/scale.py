@@ -33,6 +33,13 @@ from minttt.vocabulary import Role
 def scale_command(
     game: str = argument(..., metavar="GAME", help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
     role: Role = word_option(Role, Role.X, "--role", help="first (X) or second (O)."),
+    opening: int | None = option(
+        None,
+        "--opening",
+        metavar="CELL",
+        help="X's first move fixed at this cell (default: any): with --levels --certify, X's "
+        "bound opening by opening.",
+    ),
     time_limit: float = number_option(
         60.0, "--time-limit", help="Seconds for this run.", above=True
     ),
@@ -120,6 +127,8 @@ def scale_command(
         mnk:M,N,K (e.g. mnk:4,4,4) or 3x3.
     role
         first (X) or second (O).
+    opening
+        X's first move fixed at this cell (default: any).
     time_limit
         Seconds for this run.
     checkpoint
@@ -175,7 +184,7 @@ def scale_command(
     _check_search(seeds, rounds, workers, method, slack)
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
-    variant = _variant(game, side)
+    variant = _variant(game, side, opening)
 
     def say(message: str) -> None:
         err_console.print(message, markup=False, highlight=False)
@@ -257,11 +266,17 @@ def _side(role: Role) -> Role:
     return role
 
 
-def _variant(game: str, side: Role) -> Variant:
-    """The lookup-entries variant of ``game`` for one side (X with any opening)."""
+def _variant(game: str, side: Role, opening: int | None = None) -> Variant:
+    """The lookup-entries variant of ``game`` for one side (X with any opening, or the cell
+    ``opening``)."""
 
     rules = Rules.from_name(game)
-    return Variant(side, "any" if side is Role.X else None, "lookup", "entries", game=rules.name)
+    if opening is not None and side is not Role.X:
+        raise InputError("--opening is X's first move: use it with --role first")
+    if opening is not None and not 0 <= opening < rules.cells:
+        raise InputError(f"--opening must be a cell 0-{rules.cells - 1}, got {opening}")
+    first = "any" if opening is None else str(opening)
+    return Variant(side, first if side is Role.X else None, "lookup", "entries", game=rules.name)
 
 
 def register(app: Group) -> None:

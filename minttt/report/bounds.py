@@ -62,11 +62,12 @@ def load_bounds(path: Path) -> dict[str, Any]:
     bounds = load_json(path, SCHEMA, what="bounds file")
     proofs = certified(path.parent.parent / CERTIFICATES)
     openings = {d["variant"]: d["lower"] for d in bounds.get("opening_decomposition", [])}
+    splits = {d["variant"]: list(d["openings"]) for d in bounds.get("opening_decomposition", [])}
     lowers = checked_lower(path.parent.parent / LOWER_CERTIFICATES)
     for name, record in bounds["variants"].items():
         check_bounds_record(path.parent, name, record, proofs, openings)
-        if record["lower_by"]["method"] == "level certificates":
-            check_level_certificates(path.parent, name, record, lowers)
+        cells = splits.get(name)
+        check_level_certificates(path.parent, name, record, lowers, cells)
     return bounds
 
 
@@ -75,24 +76,56 @@ def check_level_certificates(
     name: str,
     record: dict[str, Any],
     lowers: dict[tuple[str, tuple[int, ...]], int],
+    openings: list[str] | None = None,
 ) -> None:
-    """A lower bound by level certificates: the sum of its blocks (``levels.blocks``), of
-    disjoint depths, each at most what a checked record of ``proofs/mnk/lower-bounds.json``
-    proves (InputError naming the first that is not)."""
+    """A variant's certified lower bound (``certified``): the sum of its blocks, of disjoint
+    depths, each at most what a checked record of ``proofs/mnk/lower-bounds.json`` proves; or,
+    for X, the least over its canonical ``openings`` (every one of them) of each opening's
+    blocks (the variant with that opening fixed). InputError naming the first that is not; a
+    lower bound by ``level certificates`` must be the certified one."""
     where = f"{folder}/bounds.json, {name}"
-    blocks = (record.get("levels") or {}).get("blocks") or []
+    certified = record.get("certified")
+    if certified is None:
+        if record["lower_by"]["method"] == "level certificates":
+            raise InputError(f"{where}: lower bound by level certificates, but none is named")
+        return
+    if "openings" in certified:
+        per = certified["openings"]
+        if openings is not None and sorted(per) != sorted(openings):
+            raise InputError(f"{where}: certified for openings {sorted(per)}, not {openings}")
+        variant = Variant.parse(name)
+        sums = []
+        for cell, part in per.items():
+            fixed = Variant("first", cell, "lookup", "entries", variant.criterion, variant.game)
+            sums.append(_blocks_sum(where, fixed.name, part["blocks"], lowers))
+            if sums[-1] != part["lower"]:
+                raise InputError(f"{where}: opening {cell}: {part['lower']} is not its sum")
+        total = min(sums)
+    else:
+        total = _blocks_sum(where, name, certified["blocks"], lowers)
+    if total != certified["lower"]:
+        raise InputError(f"{where}: certified {certified['lower']} is not its blocks' {total}")
+    if record["lower_by"]["method"] == "level certificates" and total != record["lower"]:
+        raise InputError(f"{where}: lower bound {record['lower']} is not the certified {total}")
+
+
+def _blocks_sum(
+    where: str,
+    name: str,
+    blocks: list[dict[str, Any]],
+    lowers: dict[tuple[str, tuple[int, ...]], int],
+) -> int:
+    """The sum of ``name``'s blocks, each checked against the checked records."""
     depths = [d for b in blocks for d in b["depths"]]
     if len(depths) != len(set(depths)):
         raise InputError(f"{where}: its level certificates count a depth twice")
     for b in blocks:
-        proven = lowers.get((name, tuple(b["depths"])), 0)
-        if b["lower"] > proven:
+        if b["lower"] > lowers.get((name, tuple(b["depths"])), 0):
             raise InputError(
-                f"{where}: depths {b['depths']}: {b['lower']} entries, but no checked record of "
-                f"{LOWER_CERTIFICATES} proves it"
+                f"{where}: {name} depths {b['depths']}: {b['lower']} entries, but no checked "
+                f"record of {LOWER_CERTIFICATES} proves it"
             )
-    if sum(b["lower"] for b in blocks) != record["lower"]:
-        raise InputError(f"{where}: lower bound {record['lower']} is not its blocks' sum")
+    return sum(int(b["lower"]) for b in blocks)
 
 
 def check_bounds_record(
@@ -220,6 +253,20 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
             f"Decomposition by opening, {d['variant']} ({d['seconds_each']} s of RC2 per "
             f"canonical opening): lower bound min = {d['lower']} ({per}).",
         ]
+    for name, v in bounds.get("variants", {}).items():
+        certified = v.get("certified")
+        if certified:
+            parts = certified.get("openings") or {"": certified}
+            per = "; ".join(
+                f"{'opening ' + cell + ': ' if cell else ''}{p['lower']} = "
+                + " + ".join(str(b["lower"]) for b in p["blocks"])
+                for cell, p in parts.items()
+            )
+            lines += [
+                "",
+                f"Certified lower bound, {name}: **{certified['lower']}** ({per}; each block's "
+                f"bound refuted one below by CaDiCaL and checked, `{LOWER_CERTIFICATES}`).",
+            ]
     for name, v in bounds.get("variants", {}).items():
         levels = v.get("levels")
         if not levels:
