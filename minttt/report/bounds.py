@@ -206,6 +206,27 @@ METHOD_NAMES = {
 }
 
 
+def certified_markdown(bounds: dict[str, Any]) -> list[str]:
+    """A line per variant with a certified lower bound: the bound and its blocks' sum."""
+    lines = []
+    for name, v in bounds.get("variants", {}).items():
+        certified = v.get("certified")
+        if not certified:
+            continue
+        parts = certified.get("openings") or {"": certified}
+        per = "; ".join(
+            f"{'opening ' + cell + ': ' if cell else ''}{p['lower']} = "
+            + " + ".join(str(b["lower"]) for b in p["blocks"])
+            for cell, p in parts.items()
+        )
+        lines += [
+            "",
+            f"Certified lower bound, {name}: **{certified['lower']}** ({per}; each block's "
+            f"bound refuted one below by CaDiCaL and checked, `{LOWER_CERTIFICATES}`).",
+        ]
+    return lines
+
+
 def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]:
     """Per variant: proven lower bound, best verified table, status (proven / bounded) and gap."""
     lines = [
@@ -253,20 +274,7 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
             f"Decomposition by opening, {d['variant']} ({d['seconds_each']} s of RC2 per "
             f"canonical opening): lower bound min = {d['lower']} ({per}).",
         ]
-    for name, v in bounds.get("variants", {}).items():
-        certified = v.get("certified")
-        if certified:
-            parts = certified.get("openings") or {"": certified}
-            per = "; ".join(
-                f"{'opening ' + cell + ': ' if cell else ''}{p['lower']} = "
-                + " + ".join(str(b["lower"]) for b in p["blocks"])
-                for cell, p in parts.items()
-            )
-            lines += [
-                "",
-                f"Certified lower bound, {name}: **{certified['lower']}** ({per}; each block's "
-                f"bound refuted one below by CaDiCaL and checked, `{LOWER_CERTIFICATES}`).",
-            ]
+    lines += certified_markdown(bounds)
     for name, v in bounds.get("variants", {}).items():
         levels = v.get("levels")
         if not levels:
@@ -309,4 +317,11 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
     return lines
 
 
-__all__ = ["VERIFY_ON_LOAD", "check_bounds_record", "load_bounds", "scale_markdown"]
+__all__ = [
+    "VERIFY_ON_LOAD",
+    "certified_markdown",
+    "check_bounds_record",
+    "check_level_certificates",
+    "load_bounds",
+    "scale_markdown",
+]
