@@ -8,6 +8,7 @@ from pathlib import Path
 from minttt.catalogue.games import catalogue_games
 from minttt.catalogue.run import RESULTS, STATE, describe, find_drat_trim, run_catalogue
 from minttt.cli.common import (
+    cluster_options,
     err_console,
     guarded,
     number_option,
@@ -19,6 +20,8 @@ from minttt.cli.spec import Group, option
 from minttt.cluster import check_workers
 from minttt.errors import InputError
 from minttt.game.rules import Rules
+
+CLUSTER = cluster_options("")
 
 
 def catalogue_command(
@@ -41,13 +44,8 @@ def catalogue_command(
         metavar="GAMES",
         help="Only these games, ';'-separated (mnk:M,N,K[-misere] or 3x3); default: all.",
     ),
-    workers: int = option(2, "--workers", metavar="N", help="Local Dask workers."),
-    scheduler: str | None = option(
-        None,
-        "--scheduler",
-        metavar="ADDRESS",
-        help="A Dask scheduler's address (instead of --workers).",
-    ),
+    workers: int = CLUSTER[0],
+    scheduler: str | None = CLUSTER[1],
     drat_trim: Path | None = path_option(
         None,
         "--drat-trim",
