@@ -339,6 +339,37 @@ def certified_levels(
                 say(f"  depths {b}: minimum {lower}, certified before ({certificates})")
         checker = None if drat_trim is None else str(drat_trim)
 
+        def settle() -> int:
+            """The levels record from the blocks so far (each at least its bound certified
+            before), kept in the checkpoint; the certified sum."""
+            before = checked_lower(certificates / LOWER_INDEX)
+            done = [
+                replace(
+                    b, certified=max(b.certified, before.get((variant.name, tuple(b.depths)), 0))
+                )
+                for b in (found[i] for i in sorted(found))
+            ]
+            certified = sum(b.certified for b in done)
+            run.state.levels = {
+                "seconds_per_level": seconds or 0.0,
+                "lower": sum(b.lower for b in done),
+                "complete": len(done) == len(blocks) and all(b.optimal for b in done),
+                "levels": [
+                    {
+                        "depth": b.depths[0],
+                        "lower": b.lower,
+                        "optimal": b.optimal,
+                        "seconds": b.seconds,
+                    }
+                    for b in done
+                ],
+                "block": block,
+                "certified": certified,
+                "blocks": [{"depths": b.depths, "lower": b.certified} for b in done if b.certified],
+            }
+            run.store.save(run.state.to_dict())
+            return certified
+
         def arrived(index: int, result: BlockBound) -> None:
             found[index] = result
             word = "minimum" if result.optimal else "at least"
@@ -346,6 +377,7 @@ def certified_levels(
             say(f"  depths {result.depths}: {word} {result.lower}, {sure} ({result.seconds} s)")
             if result.certificate is not None:
                 write_lower_records(certificates, [result.certificate], result.files)
+            settle()  # a run stopped later keeps what arrived
 
         with DaskCluster(workers, scheduler) as client:
             graph = scatter(client, run.graph)  # sent to each worker once
@@ -355,24 +387,7 @@ def certified_levels(
                 if i not in found
             }
             fan_out(client, block_bound, tasks, arrived)
-        before = checked_lower(certificates / LOWER_INDEX)  # with the blocks just written
-        done = [
-            replace(b, certified=max(b.certified, before.get((variant.name, tuple(b.depths)), 0)))
-            for b in (found[i] for i in sorted(found))
-        ]
-        certified = sum(b.certified for b in done)
-        run.state.levels = {
-            "seconds_per_level": seconds or 0.0,
-            "lower": sum(b.lower for b in done),
-            "complete": all(b.optimal for b in done),
-            "levels": [
-                {"depth": b.depths[0], "lower": b.lower, "optimal": b.optimal, "seconds": b.seconds}
-                for b in done
-            ],
-            "block": block,
-            "certified": certified,
-            "blocks": [{"depths": b.depths, "lower": b.certified} for b in done if b.certified],
-        }
+        certified = settle()
         run.raise_lower(certified, "level certificates", "level certificates")
         return run.finish("level certificates", proven_event="proven")
 
