@@ -12,7 +12,9 @@ a bound either way):
 * ``openings`` (X only): the whole formula with each canonical opening fixed, the least.
 
 Each row records the bound, the CPU seconds it cost (``time.process_time``: RC2 runs here) and
-the bound per CPU hour; ``ratio`` is the bound over the baseline's. The machine's load average
+the bound per CPU hour; ``ratio`` is the bound over the baseline's (none when the baseline
+did not load in time: RC2 on the whole X formula needs more than a minute on a loaded
+machine). The machine's load average
 is recorded with the figures. Usage: ``python scripts/bench.py lower`` (60 s per problem), or
 ``python scripts/bench_lower.py [SECONDS]`` to print the rows.
 """
@@ -76,11 +78,11 @@ def _one(name: str, seconds: float) -> dict[str, Any]:
     if variant.role.sides[0] == 1:
         rows["openings"] = _openings(graph, variant, seconds)
         print(f"   {name} openings: {rows['openings']['lower']}", flush=True)
-    base = max(1, rows["whole"]["lower"])
+    base = rows["whole"]["lower"]  # 0 when RC2 did not load the whole formula in time
     for row in rows.values():
         row["cpu"] = round(row["cpu"], 1)
         row["per_cpu_hour"] = round(row["lower"] * 3600 / max(row["cpu"], 1e-9), 1)
-        row["ratio"] = round(row["lower"] / base, 3)
+        row["ratio"] = round(row["lower"] / base, 3) if base else None
     return rows
 
 
