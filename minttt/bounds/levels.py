@@ -142,12 +142,14 @@ def block_bound(
     seconds: float | None,
     cert_seconds: float | None,
     drat_trim: str | None = None,
+    certified: int = 0,
 ) -> BlockBound:
     """The entries at ``depths`` of every table of the variant ``name``: RC2 on the formula cut
     below the deepest (``seconds`` at most; ``None``: to its end), then CaDiCaL's refutation of
     one entry fewer (``cert_seconds`` at most), checked (drat-trim when given, its LRAT by
-    minttt.lrat; else minttt's checker). A task for a worker (the ``graph`` scattered to it
-    once); the formula is encoded here."""
+    minttt.lrat; else minttt's checker), unless ``certified`` (a bound certified before) is as
+    high. A task for a worker (the ``graph`` scattered to it once); the formula is encoded
+    here."""
     variant = Variant.parse(name)
     start = time.perf_counter()
     inst = instance_for(variant, graph=graph)
@@ -158,8 +160,8 @@ def block_bound(
     at = np.isin(head_depth, np.asarray(depths, dtype=np.int64))
     result = rc2_arrays(cut, timeout=seconds, objective=heads[at])
     lower = int(result.lower)
-    certificate, files, certified = None, {}, 0
-    if lower > 0:
+    certificate, files, proven = None, {}, 0
+    if lower > certified:
         try:
             cert = build_lower_certificate(
                 variant,
@@ -175,14 +177,14 @@ def block_bound(
         except OutOfTime:
             pass
         else:
-            certificate, certified = cert.record, lower
+            certificate, proven = cert.record, lower
             files = {str(p): data for p, data in cert.files.items()}
     return BlockBound(
         depths=list(depths),
         lower=lower,
         optimal=result.model is not None,
         seconds=round(time.perf_counter() - start, 2),
-        certified=certified,
+        certified=proven,
         certificate=certificate,
         files=files,
     )

@@ -381,8 +381,17 @@ def certified_levels(
 
         with DaskCluster(workers, scheduler) as client:
             graph = scatter(client, run.graph)  # sent to each worker once
+            before = checked_lower(certificates / LOWER_INDEX)
             tasks = {
-                i: (variant.name, b, graph, seconds, cert_seconds, checker)
+                i: (
+                    variant.name,
+                    b,
+                    graph,
+                    seconds,
+                    cert_seconds,
+                    checker,
+                    before.get((variant.name, tuple(b)), 0),
+                )
                 for i, b in enumerate(blocks)
                 if i not in found
             }
