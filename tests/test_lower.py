@@ -139,3 +139,18 @@ def test_x_is_certified_opening_by_opening(tmp_path: Path) -> None:
     check_level_certificates(tmp_path, name, record, proven, ["0", "4"])
     with pytest.raises(InputError, match="openings"):  # every canonical opening, or no bound
         check_level_certificates(tmp_path, name, record, proven, ["0", "1", "4"])
+
+
+def test_scale_refuses_a_bad_certify_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from minttt.cli import run as cli_run
+
+    ckpt = str(tmp_path / "c.json")
+    base = ["scale", "mnk:3,4,3", "--checkpoint", ckpt]
+    assert cli_run([*base, "--certify"]) == 2  # needs --levels
+    assert cli_run([*base, "--role", "second", "--opening", "1", "--levels", "5"]) == 2
+    assert cli_run([*base, "--opening", "12", "--levels", "5"]) == 2  # cells 0-11
+    assert cli_run([*base, "--levels", "5", "--certify", "--block", "0"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 4 and all(line.startswith("error: ") for line in err)
