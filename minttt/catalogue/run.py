@@ -14,6 +14,7 @@ results (:func:`catalogue_document`).
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,7 +26,7 @@ from minttt.cluster import DaskCluster, fan_out
 from minttt.errors import InputError
 from minttt.fileio import write_json_atomic
 from minttt.proof.index import INDEX, index_text
-from minttt.proof.lower import LOWER_INDEX, lower_index_text
+from minttt.proof.lower import LOWER_INDEX, load_lower, lower_index_text
 from minttt.store import RunStore
 
 SCHEMA = "catalogue.schema.json"  # in minttt/schemas/
@@ -97,7 +98,15 @@ def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str
     if minimum:
         store.put(INDEX, index_text(store.folder, minimum).encode("utf-8"))
     if lower:
-        store.put(LOWER_INDEX, lower_index_text(store.folder, lower).encode("utf-8"))
+        path = store.path(LOWER_INDEX)
+        old = load_lower(path) if path.exists() else []
+        text = lower_index_text(store.folder, lower)
+        store.put(LOWER_INDEX, text.encode("utf-8"))
+        kept = {r[k] for r in json.loads(text)["certificates"] for k in ("cnf", "proof")}
+        for record in old:  # a bound replaced by a higher one: its files go with it
+            for k in ("cnf", "proof"):
+                if record.get(k) and record[k] not in kept:
+                    store.path(record[k]).unlink(missing_ok=True)
     store.save(state)
     return lines
 
