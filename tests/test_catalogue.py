@@ -146,3 +146,13 @@ def test_3x3_is_the_certified_minima_of_the_standard_variants() -> None:
     assert again["X never-lose"] == minimum["first-any-lookup-entries-never-lose"]
     assert again["O optimal"] == minimum["second-lookup-entries"] == 72
     assert again["O never-lose"] == minimum["second-lookup-entries-never-lose"] == 71
+
+
+def test_figures_only_fills_value_and_positions(tmp_path: Path) -> None:
+    games = ["mnk:2,2,2", "mnk:3,4,2"]
+    doc = run_catalogue(
+        tmp_path, seconds=30, games=games, serial=True, figures_only=True, say=lambda _m: None
+    )
+    game = doc["games"]["mnk:3,4,2"]
+    assert (game["value"], game["positions"]) == (1, 2732)
+    assert all(c == {"status": "pending"} for c in game["cells"].values())

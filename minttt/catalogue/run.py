@@ -160,12 +160,15 @@ def run_catalogue(
     scheduler: str | None = None,
     drat_trim: Path | None = None,
     serial: bool = False,
+    figures_only: bool = False,
     say: Say = print,
 ) -> dict[str, Any]:
     """Work every game of ``games`` (default: the whole catalogue) that has cells left
     (:func:`to_do`), ``seconds`` per cell for RC2 and as many for its certificate, on a Dask
     cluster (``workers`` local processes, or ``scheduler``; ``serial``: in this process), keeping
-    each game as it arrives; then write the results file. Returns the results document."""
+    each game as it arrives; then write the results file. Returns the results document.
+    ``figures_only``: each game's value and positions only (the games without them; no cell
+    is worked: minutes for the whole catalogue)."""
     if seconds <= 0:
         raise InputError(f"--time-limit must be positive, got {seconds:g}")
     chosen = list(games) if games is not None else catalogue_games()
@@ -173,6 +176,8 @@ def run_catalogue(
     with open_store(folder) as store:
         state = read_state(store)
         work = to_do(state, chosen, seconds)
+        if figures_only:
+            work = {g: [] for g in chosen if "positions" not in state["games"].get(g, {})}
         say(f"catalogue: {len(chosen) - len(work)} of {len(chosen)} games done, {len(work)} to go")
         tasks = {game: (game, seconds, work[game], checker) for game in by_size(list(work))}
 

@@ -52,6 +52,11 @@ def catalogue_command(
         help="drat-trim to check each proof (its LRAT by minttt.lrat); default: the one on "
         "PATH, else minttt's checker.",
     ),
+    figures: bool = option(
+        False,
+        "--figures",
+        help="Only each game's value and canonical positions (the games without them).",
+    ),
     json_out: bool = option(False, "--json", help="Print the results as JSON."),
 ) -> None:
     """Catalogue the small m,n,k games: value, positions, smallest tables for X and O.
@@ -75,6 +80,8 @@ def catalogue_command(
         A Dask scheduler's address (instead of --workers).
     drat_trim
         drat-trim to check each proof; default: the one on PATH, else minttt's checker.
+    figures
+        Only each game's value and canonical positions (the games without them).
     json_out
         Print the results as JSON.
 
@@ -105,6 +112,7 @@ def catalogue_command(
         workers=workers,
         scheduler=scheduler,
         drat_trim=find_drat_trim(drat_trim),
+        figures_only=figures,
         say=say,
     )
     if json_out:
