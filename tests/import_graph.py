@@ -32,7 +32,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
         "formula",
         "solvers",
         "bounds proof",
-        "play integrations evolve nine",
+        "play integrations evolve nine catalogue",
         "render web",
         "report",
         "cli",

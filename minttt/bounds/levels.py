@@ -31,9 +31,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from minttt.formula.arrays import ArrayFormula
+from minttt.formula.instance import instance_for
+from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph
+from minttt.proof.certify import OutOfTime
+from minttt.proof.lower import build_lower_certificate
 from minttt.solvers.arrays import rc2_arrays
 
 
@@ -94,4 +102,100 @@ def level_bounds(
     return LevelBounds(out)
 
 
-__all__ = ["LevelBound", "LevelBounds", "level_bounds"]
+def blocks_of(depths: list[int], size: int) -> list[list[int]]:
+    """``depths`` (the table's, increasing) in blocks of ``size`` consecutive levels: the sum of
+    the block minima bounds a table too, and grows with the block (a block's minimum is at least
+    the sum of its levels' minima: its cheapest answers at one level pay at the next).
+
+    >>> blocks_of([1, 3, 5, 7, 9], 2)
+    [[1, 3], [5, 7], [9]]
+    """
+    if size < 1:
+        raise ValueError(f"a block has at least one level, got {size}")
+    return [depths[i : i + size] for i in range(0, len(depths), size)]
+
+
+def table_depths(graph: ArrayGraph, formula: ArrayFormula) -> list[int]:
+    """The depths where a table of ``formula`` answers (its levels), increasing."""
+    return sorted(set(formula.head_depths(graph).tolist()))
+
+
+@dataclass(frozen=True)
+class BlockBound:
+    """A block of levels worked out on a worker: RC2's bound of the table's entries at
+    ``depths`` (``optimal``: their minimum), and the certificate of ``certified`` (that bound,
+    or 0 when CaDiCaL did not refute it in time): its lower-index record and files."""
+
+    depths: list[int]
+    lower: int
+    optimal: bool
+    seconds: float
+    certified: int
+    certificate: dict[str, Any] | None
+    files: dict[str, bytes]
+
+
+def block_bound(
+    name: str,
+    depths: list[int],
+    graph: ArrayGraph,
+    seconds: float | None,
+    cert_seconds: float | None,
+    drat_trim: str | None = None,
+    certified: int = 0,
+) -> BlockBound:
+    """The entries at ``depths`` of every table of the variant ``name``: RC2 on the formula cut
+    below the deepest (``seconds`` at most; ``None``: to its end), then CaDiCaL's refutation of
+    one entry fewer (``cert_seconds`` at most), checked (drat-trim when given, its LRAT by
+    minttt.lrat; else minttt's checker), unless ``certified`` (a bound certified before) is as
+    high. A task for a worker (the ``graph`` scattered to it once); the formula is encoded
+    here."""
+    variant = Variant.parse(name)
+    start = time.perf_counter()
+    inst = instance_for(variant, graph=graph)
+    formula = inst.formula
+    assert isinstance(formula, ArrayFormula)
+    heads, head_depth = formula.heads(), formula.head_depths(graph)
+    cut = formula.cut(graph, max(depths))
+    at = np.isin(head_depth, np.asarray(depths, dtype=np.int64))
+    result = rc2_arrays(cut, timeout=seconds, objective=heads[at])
+    lower = int(result.lower)
+    certificate, files, proven = None, {}, 0
+    if lower > certified:
+        try:
+            cert = build_lower_certificate(
+                variant,
+                lower,
+                "",
+                depths=depths,
+                graph=graph,
+                formula=formula,
+                seconds=cert_seconds,
+                drat_trim=None if drat_trim is None else Path(drat_trim),
+                exact=result.model is not None,
+            )
+        except OutOfTime:
+            pass
+        else:
+            certificate, proven = cert.record, lower
+            files = {str(p): data for p, data in cert.files.items()}
+    return BlockBound(
+        depths=list(depths),
+        lower=lower,
+        optimal=result.model is not None,
+        seconds=round(time.perf_counter() - start, 2),
+        certified=proven,
+        certificate=certificate,
+        files=files,
+    )
+
+
+__all__ = [
+    "BlockBound",
+    "LevelBound",
+    "LevelBounds",
+    "block_bound",
+    "blocks_of",
+    "level_bounds",
+    "table_depths",
+]

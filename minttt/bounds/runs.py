@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from minttt.bounds.greedy import greedy_for, greedy_table, improve, tree_cost
@@ -300,6 +300,107 @@ def level_lower(
         return run.finish("per-level minima", proven_event="proven")
 
 
+def certified_levels(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    certificates: Path,
+    block: int = 1,
+    seconds: float | None = None,
+    cert_seconds: float | None = None,
+    workers: int = 2,
+    scheduler: str | None = None,
+    drat_trim: Path | None = None,
+    say: Say = print,
+) -> BoundsState:
+    """Lower bounds that ship a certificate, resuming ``checkpoint``: the table's levels in
+    blocks of ``block`` consecutive levels (:func:`minttt.bounds.levels.blocks_of`), each
+    block's minimum by RC2 (``seconds`` at most; ``None``: to its end) and its refutation one
+    below by CaDiCaL (``cert_seconds`` at most), the blocks spread over a Dask cluster (they are
+    independent). Each certificate is written into ``certificates`` (``lower-bounds.json``) as
+    it arrives; the sum of the certified blocks replaces the lower bound when higher (method
+    ``level certificates``), the blocks kept in the checkpoint (``levels``). A block whose
+    minimum has a checked record in ``certificates`` already is kept, not worked again (a run
+    resumes); a block bounded before is worked again (the index keeps the higher bound), and
+    one that finds less keeps the bound certified before."""
+    from minttt.bounds.levels import BlockBound, block_bound, blocks_of, table_depths
+    from minttt.cluster import DaskCluster, fan_out, scatter
+    from minttt.proof.lower import LOWER_INDEX, checked_lower, write_lower_records
+
+    with BoundsRun(variant, checkpoint, say) as run:
+        blocks = blocks_of(table_depths(run.graph, run.formula), block)
+        say(f"{variant.name}: {len(blocks)} blocks of {block} level(s), certified")
+        found: dict[int, BlockBound] = {}
+        have = checked_lower(certificates / LOWER_INDEX, exact=True)
+        for i, b in enumerate(blocks):  # a block's minimum certified before is kept (resumes)
+            lower = have.get((variant.name, tuple(b)))
+            if lower is not None:
+                found[i] = BlockBound(b, lower, True, 0.0, lower, None, {})
+                say(f"  depths {b}: minimum {lower}, certified before ({certificates})")
+        checker = None if drat_trim is None else str(drat_trim)
+
+        def settle() -> int:
+            """The levels record from the blocks so far (each at least its bound certified
+            before), kept in the checkpoint; the certified sum."""
+            before = checked_lower(certificates / LOWER_INDEX)
+            done = [
+                replace(
+                    b, certified=max(b.certified, before.get((variant.name, tuple(b.depths)), 0))
+                )
+                for b in (found[i] for i in sorted(found))
+            ]
+            certified = sum(b.certified for b in done)
+            run.state.levels = {
+                "seconds_per_level": seconds or 0.0,
+                "lower": sum(b.lower for b in done),
+                "complete": len(done) == len(blocks) and all(b.optimal for b in done),
+                "levels": [
+                    {
+                        "depth": b.depths[0],
+                        "lower": b.lower,
+                        "optimal": b.optimal,
+                        "seconds": b.seconds,
+                    }
+                    for b in done
+                ],
+                "block": block,
+                "certified": certified,
+                "blocks": [{"depths": b.depths, "lower": b.certified} for b in done if b.certified],
+            }
+            run.store.save(run.state.to_dict())
+            return certified
+
+        def arrived(index: int, result: BlockBound) -> None:
+            found[index] = result
+            word = "minimum" if result.optimal else "at least"
+            sure = "certified" if result.certified else "not certified"
+            say(f"  depths {result.depths}: {word} {result.lower}, {sure} ({result.seconds} s)")
+            if result.certificate is not None:
+                write_lower_records(certificates, [result.certificate], result.files)
+            settle()  # a run stopped later keeps what arrived
+
+        with DaskCluster(workers, scheduler) as client:
+            graph = scatter(client, run.graph)  # sent to each worker once
+            before = checked_lower(certificates / LOWER_INDEX)
+            tasks = {
+                i: (
+                    variant.name,
+                    b,
+                    graph,
+                    seconds,
+                    cert_seconds,
+                    checker,
+                    before.get((variant.name, tuple(b)), 0),
+                )
+                for i, b in enumerate(blocks)
+                if i not in found
+            }
+            fan_out(client, block_bound, tasks, arrived)
+        certified = settle()
+        run.raise_lower(certified, "level certificates", "level certificates")
+        return run.finish("level certificates", proven_event="proven")
+
+
 def mip_lower(
     variant: Variant, checkpoint: Path, *, seconds: float, say: Say = print
 ) -> BoundsState:
@@ -433,6 +534,7 @@ def searched_upper(
 
 __all__ = [
     "BoundsRun",
+    "certified_levels",
     "hinted_upper",
     "level_lower",
     "long_solve",

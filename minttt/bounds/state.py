@@ -26,13 +26,20 @@ SCALE_CHECKPOINT = "scale checkpoint"
 MAX_TABLE_BYTES = 1 << 27
 
 
-class LevelsRecord(TypedDict):
-    """The per-level lower bound's record (``--levels``)."""
-
+class _LevelsRequired(TypedDict):
     seconds_per_level: float
     lower: int
     complete: bool
     levels: list[dict[str, Any]]
+
+
+class LevelsRecord(_LevelsRequired, total=False):
+    """The per-level lower bound's record (``--levels``; with ``--certify``, the levels in
+    blocks of ``block``, ``certified`` the sum of the certified ``blocks``)."""
+
+    block: int
+    certified: int
+    blocks: list[dict[str, Any]]
 
 
 class HintedRecord(TypedDict):

@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "certify": "certify",
     "check-proof": "certify",
     "scale": "scale",
+    "catalogue": "catalogue",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 #: the variable a shell's completion script sets when it asks ``minttt`` for completions

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = [
+    "cluster_options",
     "console",
     "counted_progress",
     "err_console",
@@ -246,6 +247,19 @@ def number_option(
     hence the metavar."""
     parser = number(low, high, above=above)
     return option(default, *flags, parser=parser, help=help, metavar=metavar)
+
+
+def cluster_options(what: str) -> tuple[Any, Any]:
+    """``--workers N`` (local Dask workers, 2 by default) and ``--scheduler ADDRESS`` (a running
+    Dask cluster instead) for the command's ``what``."""
+    workers = option(2, "--workers", metavar="N", help=f"Local Dask workers{what}.")
+    scheduler = option(
+        None,
+        "--scheduler",
+        metavar="ADDRESS",
+        help=f"A Dask scheduler's address{what} (instead of --workers).",
+    )
+    return workers, scheduler
 
 
 def move_timeout_option() -> Any:

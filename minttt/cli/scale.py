@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from minttt.bounds.runs import (
+    certified_levels,
     hinted_upper,
     level_lower,
     long_solve,
@@ -32,6 +33,13 @@ from minttt.vocabulary import Role
 def scale_command(
     game: str = argument(..., metavar="GAME", help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
     role: Role = word_option(Role, Role.X, "--role", help="first (X) or second (O)."),
+    opening: int | None = option(
+        None,
+        "--opening",
+        metavar="CELL",
+        help="X's first move fixed at this cell (default: any): with --levels --certify, X's "
+        "bound opening by opening.",
+    ),
     time_limit: float = number_option(
         60.0, "--time-limit", help="Seconds for this run.", above=True
     ),
@@ -60,6 +68,24 @@ def scale_command(
         help="Lower bounds only: the sum of each table level's minimum, RC2 for at most this many "
         "seconds per level.",
     ),
+    certify: bool = option(
+        False,
+        "--certify",
+        help="With --levels: ship each bound as a certificate (CaDiCaL's refutation one below, "
+        "checked), the levels in blocks of --block, spread over the Dask cluster.",
+    ),
+    block: int = option(
+        1, "--block", metavar="N", help="Consecutive levels per block (--certify)."
+    ),
+    certificates: Path = path_option(
+        Path("results/proofs/mnk"),
+        "--certificates",
+        metavar="FOLDER",
+        help="Where --certify writes the certificates (lower-bounds.json and the files).",
+    ),
+    drat_trim: Path | None = path_option(
+        None, "--drat-trim", help="drat-trim to check each --certify proof (else minttt's checker)."
+    ),
     mip: float = number_option(
         0.0,
         "--mip",
@@ -78,7 +104,9 @@ def scale_command(
         "this many entries "
         "of the best (record-to-record travel; 0: never a larger table).",
     ),
-    workers: int = option(2, "--workers", metavar="N", help="Local Dask workers for --search."),
+    workers: int = option(
+        2, "--workers", metavar="N", help="Local Dask workers for --search and --certify."
+    ),
     scheduler: str | None = option(
         None,
         "--scheduler",
@@ -99,6 +127,8 @@ def scale_command(
         mnk:M,N,K (e.g. mnk:4,4,4) or 3x3.
     role
         first (X) or second (O).
+    opening
+        X's first move fixed at this cell (default: any).
     time_limit
         Seconds for this run.
     checkpoint
@@ -114,6 +144,15 @@ def scale_command(
     levels
         Lower bounds only: the sum of each table level's minimum, RC2 for at most this many
         seconds per level.
+    certify
+        With --levels: ship each bound as a certificate, the levels in blocks of --block,
+        spread over the Dask cluster.
+    block
+        Consecutive levels per block (--certify).
+    certificates
+        Where --certify writes the certificates.
+    drat_trim
+        drat-trim to check each --certify proof (else minttt's checker).
     mip
         Lower bounds: HiGHS's branch and bound on the 0/1 program this many seconds (its
         dual bound; its best point, verified, as a table). Needs the lp extra (scipy).
@@ -141,21 +180,33 @@ def scale_command(
     """
 
     side = _side(role)
-    if not time_limit > 0 or min(hint, search, levels, mip) < 0:
-        raise InputError(
-            "--time-limit must be positive, --hint, --search, --levels and --mip not negative"
-        )
-    if sum(x > 0 for x in (hint, search, levels, mip)) > 1:
-        raise InputError("give one of --hint, --search, --levels and --mip")
+    _check_modes(time_limit, hint, search, levels, mip)
     _check_search(seeds, rounds, workers, method, slack)
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
-    variant = _variant(game, side)
+    variant = _variant(game, side, opening)
 
     def say(message: str) -> None:
         err_console.print(message, markup=False, highlight=False)
 
-    if levels > 0:
+    if certify and levels <= 0:
+        raise InputError("--certify needs --levels SECONDS")
+    if not 1 <= block <= 16:
+        raise InputError(f"--block must be 1-16, got {block}")
+    if certify:
+        state = certified_levels(
+            variant,
+            checkpoint,
+            certificates=certificates,
+            block=block,
+            seconds=levels,
+            cert_seconds=levels,
+            workers=workers,
+            scheduler=scheduler,
+            drat_trim=drat_trim,
+            say=say,
+        )
+    elif levels > 0:
         state = level_lower(variant, checkpoint, seconds_per_level=levels, say=say)
     elif mip > 0:
         state = mip_lower(variant, checkpoint, seconds=mip, say=say)
@@ -187,6 +238,16 @@ def scale_command(
     say_wrote(f"the checkpoint {checkpoint}{best}", json_out=json_out)
 
 
+def _check_modes(time_limit: float, hint: float, search: float, levels: float, mip: float) -> None:
+    """Refuse a bad time or more than one mode in one line."""
+    if not time_limit > 0 or min(hint, search, levels, mip) < 0:
+        raise InputError(
+            "--time-limit must be positive, --hint, --search, --levels and --mip not negative"
+        )
+    if sum(x > 0 for x in (hint, search, levels, mip)) > 1:
+        raise InputError("give one of --hint, --search, --levels and --mip")
+
+
 def _check_search(seeds: int, rounds: int, workers: int, method: str, slack: int) -> None:
     """Refuse out-of-range ``--search`` options in one line."""
     if not (1 <= seeds <= 1024 and 1 <= rounds <= 1000):
@@ -205,11 +266,17 @@ def _side(role: Role) -> Role:
     return role
 
 
-def _variant(game: str, side: Role) -> Variant:
-    """The lookup-entries variant of ``game`` for one side (X with any opening)."""
+def _variant(game: str, side: Role, opening: int | None = None) -> Variant:
+    """The lookup-entries variant of ``game`` for one side (X with any opening, or the cell
+    ``opening``)."""
 
     rules = Rules.from_name(game)
-    return Variant(side, "any" if side is Role.X else None, "lookup", "entries", game=rules.name)
+    if opening is not None and side is not Role.X:
+        raise InputError("--opening is X's first move: use it with --role first")
+    if opening is not None and not 0 <= opening < rules.cells:
+        raise InputError(f"--opening must be a cell 0-{rules.cells - 1}, got {opening}")
+    first = "any" if opening is None else str(opening)
+    return Variant(side, first if side is Role.X else None, "lookup", "entries", game=rules.name)
 
 
 def register(app: Group) -> None:

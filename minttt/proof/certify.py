@@ -47,7 +47,7 @@ from minttt.interrupt import solver_library
 from minttt.proof import drat
 from minttt.proof.cnf import BOUND_DEPTH, certificate_cnf
 from minttt.proof.conquer import conquer, lookup_splits
-from minttt.proof.cubes import SAT_SOLVER, join
+from minttt.proof.cubes import SAT_SOLVER, SLICE_CONFLICTS, join
 from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
 from minttt.proof.index import INDEX, SESSIONS_FORMAT, XZ_PRESET, index_text
 from minttt.solvers.portfolio import SolveRun, solve_variant
@@ -79,15 +79,38 @@ def compress(data: bytes) -> bytes:
     return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=XZ_PRESET)
 
 
-def prove_unsat(nvars: int, clauses: list[list[int]]) -> bytes:
-    """CaDiCaL's DRAT proof (text) that ``clauses`` are unsatisfiable; DefectError if SAT."""
+class OutOfTime(Exception):
+    """A refutation that did not finish in its time: no proof, and nothing claimed."""
+
+
+def prove_unsat(
+    nvars: int,
+    clauses: list[list[int]],
+    seconds: float | None = None,
+    *,
+    slice_conflicts: int = SLICE_CONFLICTS,
+) -> bytes:
+    """CaDiCaL's DRAT proof (text) that ``clauses`` are unsatisfiable; DefectError if SAT. With
+    ``seconds``, the search runs in slices of ``slice_conflicts`` conflicts (the proof trace
+    runs on across them; PySAT's CaDiCaL cannot be interrupted, so the deadline is checked
+    between slices) and stops at the deadline: OutOfTime."""
     from pysat.solvers import Solver
 
+    deadline = None if seconds is None else time.perf_counter() + seconds
     with (
         solver_library(),
         Solver(name=SAT_SOLVER, bootstrap_with=clauses, with_proof=True) as solver,
     ):
-        if solver.solve():
+        status: bool | None = None
+        while status is None:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise OutOfTime(f"no refutation in {seconds:g} s")
+            if deadline is None:
+                status = solver.solve()
+            else:
+                solver.conf_budget(slice_conflicts)
+                status = solver.solve_limited()
+        if status:
             raise DefectError("the bound is satisfiable: not a minimum")
         lines = solver.get_proof()
     return ("\n".join(lines) + "\n").encode("ascii")
@@ -185,7 +208,9 @@ def _minimum(variant: Variant, graph: Graph | None) -> SolveRun:
     return run
 
 
-def _from_table(variant: Variant, table: Table, graph: Graph | None = None) -> Instance:
+def _from_table(
+    variant: Variant, table: Table, graph: Graph | ArrayGraph | None = None
+) -> Instance:
     """The instance of ``variant``, whose minimum is to be ``table``'s size: the table must be
     ``variant``'s (a lookup-entries variant) and pass the exhaustive verifier
     (:func:`~minttt.formula.instance.check_table`), else InputError. No solver runs: the
@@ -237,13 +262,15 @@ def _formula_and_proof(
     formula: Formula | ArrayFormula,
     k: int,
     cubes: Cubes | None = None,
+    seconds: float | None = None,
 ) -> tuple[bytes, bytes, int, int, float, dict[str, Any] | None]:
     """``(cnf, proof, variables, clauses, CaDiCaL seconds, cube figures)`` of the certificate
-    formula at ``k``: one CaDiCaL refutation, or cube and conquer with ``cubes``."""
+    formula at ``k``: one CaDiCaL refutation (in ``seconds`` at most: OutOfTime), or cube and
+    conquer with ``cubes``."""
     cnf, nvars, clauses = certificate_cnf(graph, formula, k)
     start = time.perf_counter()
     if cubes is None:
-        proof = prove_unsat(nvars, clauses)
+        proof = prove_unsat(nvars, clauses, seconds)
         return cnf, proof, nvars, len(clauses), time.perf_counter() - start, None
     every = lookup_splits(formula, cubes.depth + cubes.below)
     splits = every[: cubes.depth]
@@ -292,11 +319,12 @@ def build_certificate(
     variant: Variant,
     out_dir: str | Path,
     *,
-    graph: Graph | None = None,
+    graph: Graph | ArrayGraph | None = None,
     check: bool = True,
     drat_trim: Path | None = None,
     cubes: Cubes | None = None,
     table: Table | None = None,
+    seconds: float | None = None,
 ) -> Certificate:
     """Solve ``variant`` (any variant of :func:`certificate_variants`): its CNF at k-1, CaDiCaL's
     DRAT proof (one refutation, or the cubes' joined with ``cubes``) and the size-k table, in
@@ -309,8 +337,11 @@ def build_certificate(
     :mod:`minttt.lrat`), else with ``check`` by :mod:`minttt.drat`. The table always passes the
     exhaustive verifier. Every check runs before anything is written; DefectError if one fails.
     ``graph`` (the variant's object graph) saves rebuilding it for several variants of a game.
+    ``seconds`` bounds the one refutation (OutOfTime when it does not finish). An
+    :class:`~minttt.game.arrays.ArrayGraph` given with a ``table`` asks for the array form
+    whatever the board.
     """
-    arrays = uses_arrays(variant)
+    arrays = uses_arrays(variant) or isinstance(graph, ArrayGraph)
     from_table = table is not None
     graph_k: Graph | ArrayGraph
     formula: Formula | ArrayFormula
@@ -320,12 +351,12 @@ def build_certificate(
         k = table.size
         table = _certified_table(variant, table)
     else:
-        run = _minimum(variant, None if arrays else graph)
+        run = _minimum(variant, graph if isinstance(graph, Graph) and not arrays else None)
         assert run.solution.size is not None  # a proven minimum (_minimum)
         graph_k, formula, k = run.graph, run.formula, run.solution.size
         table = _array_table(run) if arrays else run.table()
     cnf, proof, nvars, n_clauses, solve_seconds, cube_figures = _formula_and_proof(
-        graph_k, formula, k, cubes
+        graph_k, formula, k, cubes, seconds
     )
     stem = file_stem(variant)
     out = Path(out_dir)
@@ -369,13 +400,13 @@ def build_certificate(
     if arrays:
         record["pipeline"] = ARRAY_PIPELINE
     if cube_figures is not None and cubes is not None:
-        seconds = cube_figures["cube_seconds"]
+        each = cube_figures["cube_seconds"]
         record["cadical_seconds"] = round(solve_seconds, 1)
         record["cubes"] = {
             "depth": cubes.depth,
             "count": cube_figures["cubes"],
-            "median_seconds": round(sorted(seconds)[len(seconds) // 2], 2),
-            "max_seconds": round(max(seconds), 2),
+            "median_seconds": round(sorted(each)[len(each) // 2], 2),
+            "max_seconds": round(max(each), 2),
             **(
                 {"sub_depth": cubes.below, "through_sub_cubes": cube_figures["through_sub_cubes"]}
                 if cubes.below
@@ -525,6 +556,7 @@ __all__ = [
     "MNK_FOLDER",
     "Certificate",
     "Cubes",
+    "OutOfTime",
     "build_certificate",
     "certify",
     "certify_all",

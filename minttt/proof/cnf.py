@@ -28,8 +28,9 @@ stated in the CNF's ``reduction`` comment:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+import numpy as np
 from pysat.card import CardEnc, EncType
 
 from minttt.errors import InputError
@@ -149,15 +150,21 @@ def cnf_text(formula: Formula, minimum: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def _array_names(graph: ArrayGraph, formula: ArrayFormula) -> Iterator[str]:
-    """``c var`` comment lines: ``v_H`` per position variable, ``e_H_M`` per edge variable."""
+def _array_names(
+    graph: ArrayGraph, formula: ArrayFormula, used: np.ndarray | None = None
+) -> Iterator[str]:
+    """``c var`` comment lines: ``v_H`` per position variable, ``e_H_M`` per edge variable
+    (only the variables of ``used``, a bool array indexed by variable, when given: a cut
+    formula names the ones its clauses hold)."""
     for i, node in enumerate(formula.pos_node.tolist(), start=1):
-        yield f"c var {i} v_{int(graph.hash[node])}"
+        if used is None or used[i]:
+            yield f"c var {i} v_{int(graph.hash[node])}"
     parents = graph.parent[formula.edge_id].tolist()
     moves = graph.move[formula.edge_id].tolist()
     base = formula.positions + 1
     for j, (p, m) in enumerate(zip(parents, moves, strict=True)):
-        yield f"c var {base + j} e_{int(graph.hash[p])}_{m}"
+        if used is None or used[base + j]:
+            yield f"c var {base + j} e_{int(graph.hash[p])}_{m}"
 
 
 def _array_header(
@@ -208,6 +215,66 @@ def array_cnf(
     return ("\n".join(out) + "\n").encode("ascii"), clauses
 
 
+def level_literals(
+    graph: ArrayGraph, formula: ArrayFormula, depths: Sequence[int] | None
+) -> tuple[ArrayFormula, list[int]]:
+    """The formula a lower bound at ``depths`` (table depths; ``None``: every level) refutes
+    below, and the literals it bounds: the formula cut below the deepest of them
+    (:meth:`~minttt.formula.arrays.ArrayFormula.cut`: every table satisfies it) and the table
+    positions with a lookup clause at those depths (a table's entries there)."""
+    heads = formula.heads()
+    if depths is None:
+        return formula, [int(v) for v in np.sort(heads).tolist()]
+    at = np.isin(formula.head_depths(graph), np.asarray(list(depths), dtype=np.int64))
+    return formula.cut(graph, max(depths)), [int(v) for v in np.sort(heads[at]).tolist()]
+
+
+def lower_cnf(
+    graph: ArrayGraph, formula: ArrayFormula, lower: int, depths: Sequence[int] | None = None
+) -> tuple[bytes, int, list[list[int]]]:
+    """The certificate formula of a lower bound: "a table with at most ``lower - 1`` entries
+    (at ``depths``; ``None``: in all) exists", as ``(DIMACS text with comments, variables,
+    clauses)``. Unsatisfiable means every table has at least ``lower`` entries there: a table's
+    own assignment satisfies the cut formula (:func:`level_literals`), and its true literals
+    there are its entries at those depths. The sum of such bounds over disjoint sets of depths
+    bounds a whole table."""
+    if lower < 1:
+        raise InputError(f"a lower bound must be >= 1, got {lower}")
+    cut, lits = level_literals(graph, formula, depths)
+    nvars, card = _cardinality(lits, lower - 1, cut.num_vars)
+    clauses = [c for chunk in cut.chunks() for c in chunk] + card
+    v = formula.variant
+    where = "in all" if depths is None else "at depths " + ",".join(map(str, depths))
+    head = [
+        "minttt lower-bound formula: UNSATISFIABLE means every table of the variant has at least "
+        f"{lower} entries (lookups) {where}",
+        f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role.word}, "
+        f"opening {v.opening or 'none (O answers X)'})",
+        f"claim: a table with at most {lower - 1} entries {where} exists",
+        f"hard clauses: {cut.num_clauses} over variables 1..{cut.num_vars} (the lookup formula, "
+        "array form"
+        + (
+            ")"
+            if depths is None
+            else f", cut below depth {max(depths)}: what every table satisfies above it)"
+        ),
+        f"cardinality: at most {lower - 1} of the {len(lits)} table positions with a lookup "
+        f"clause {where} true, python-sat CardEnc.atmost(encoding={CARD_ENCODING}), "
+        f"{len(card)} clauses, auxiliary variables {cut.num_vars + 1}..{nvars}",
+        "produced by: minttt.proof.cnf.lower_cnf; the hard clauses come first: units, -e OR p, "
+        "-p OR e..",
+        "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H",
+    ]
+    used = np.zeros(cut.num_vars + 1, dtype=bool)
+    used[np.abs(cut.clauses_csr()[0])] = True
+    out = ["c " + h for h in head]
+    out += _array_names(graph, cut, used)
+    out += objective_lines(lits)
+    out.append(f"p cnf {nvars} {len(clauses)}")
+    out += [" ".join(map(str, c)) + " 0" for c in clauses]
+    return ("\n".join(out) + "\n").encode("ascii"), nvars, clauses
+
+
 def certificate_cnf(
     graph: Graph | ArrayGraph, formula: Formula | ArrayFormula, minimum: int
 ) -> tuple[bytes, int, list[list[int]]]:
@@ -229,6 +296,8 @@ __all__ = [
     "array_cnf",
     "bound_clauses",
     "bound_literals",
+    "level_literals",
+    "lower_cnf",
     "certificate_cnf",
     "cnf_text",
     "MAX_COMMENT",

@@ -17,6 +17,7 @@ from minttt.errors import InputError
 from minttt.formula.instance import check_table
 from minttt.formula.variants import Variant
 from minttt.proof.index import INDEX, load_index
+from minttt.proof.lower import LOWER_INDEX, checked_lower
 from minttt.schema import load_json
 from minttt.table.model import load_table
 
@@ -26,6 +27,18 @@ VERIFY_ON_LOAD = 1000
 BOUNDS_SCHEMA = "bounds.schema.json"  # in minttt/schemas/
 #: the certificates of the m,n,k minima, relative to the results folder
 CERTIFICATES = Path("proofs") / "mnk" / INDEX
+#: the lower-bound certificates (level by level, block by block), relative to the results folder
+LOWER_CERTIFICATES = Path("proofs") / "mnk" / LOWER_INDEX
+#: the methods a lower bound can name (``lower_by.method``)
+METHODS = (
+    "certificate",
+    "level certificates",
+    "openings",
+    "rc2",
+    "per-level minima",
+    "mip dual bound",
+    "hinted",
+)
 
 
 def certified(index: Path) -> dict[str, int]:
@@ -49,9 +62,70 @@ def load_bounds(path: Path) -> dict[str, Any]:
     bounds = load_json(path, BOUNDS_SCHEMA, what="bounds file")
     proofs = certified(path.parent.parent / CERTIFICATES)
     openings = {d["variant"]: d["lower"] for d in bounds.get("opening_decomposition", [])}
+    splits = {d["variant"]: list(d["openings"]) for d in bounds.get("opening_decomposition", [])}
+    lowers = checked_lower(path.parent.parent / LOWER_CERTIFICATES)
     for name, record in bounds["variants"].items():
         check_bounds_record(path.parent, name, record, proofs, openings)
+        cells = splits.get(name)
+        check_level_certificates(path.parent, name, record, lowers, cells)
     return bounds
+
+
+def check_level_certificates(
+    folder: Path,
+    name: str,
+    record: dict[str, Any],
+    lowers: dict[tuple[str, tuple[int, ...]], int],
+    openings: list[str] | None = None,
+) -> None:
+    """A variant's certified lower bound (``certified``): the sum of its blocks, of disjoint
+    depths, each at most what a checked record of ``proofs/mnk/lower-bounds.json`` proves; or,
+    for X, the least over its canonical ``openings`` (every one of them) of each opening's
+    blocks (the variant with that opening fixed). InputError naming the first that is not; a
+    lower bound by ``level certificates`` must be the certified one."""
+    where = f"{folder}/bounds.json, {name}"
+    certified = record.get("certified")
+    if certified is None:
+        if record["lower_by"]["method"] == "level certificates":
+            raise InputError(f"{where}: lower bound by level certificates, but none is named")
+        return
+    if "openings" in certified:
+        per = certified["openings"]
+        if openings is not None and sorted(per) != sorted(openings):
+            raise InputError(f"{where}: certified for openings {sorted(per)}, not {openings}")
+        variant = Variant.parse(name)
+        sums = []
+        for cell, part in per.items():
+            fixed = Variant("first", cell, "lookup", "entries", variant.criterion, variant.game)
+            sums.append(_blocks_sum(where, fixed.name, part["blocks"], lowers))
+            if sums[-1] != part["lower"]:
+                raise InputError(f"{where}: opening {cell}: {part['lower']} is not its sum")
+        total = min(sums)
+    else:
+        total = _blocks_sum(where, name, certified["blocks"], lowers)
+    if total != certified["lower"]:
+        raise InputError(f"{where}: certified {certified['lower']} is not its blocks' {total}")
+    if record["lower_by"]["method"] == "level certificates" and total != record["lower"]:
+        raise InputError(f"{where}: lower bound {record['lower']} is not the certified {total}")
+
+
+def _blocks_sum(
+    where: str,
+    name: str,
+    blocks: list[dict[str, Any]],
+    lowers: dict[tuple[str, tuple[int, ...]], int],
+) -> int:
+    """The sum of ``name``'s blocks, each checked against the checked records."""
+    depths = [d for b in blocks for d in b["depths"]]
+    if len(depths) != len(set(depths)):
+        raise InputError(f"{where}: its level certificates count a depth twice")
+    for b in blocks:
+        if b["lower"] > lowers.get((name, tuple(b["depths"])), 0):
+            raise InputError(
+                f"{where}: {name} depths {b['depths']}: {b['lower']} entries, but no checked "
+                f"record of {LOWER_CERTIFICATES} proves it"
+            )
+    return sum(int(b["lower"]) for b in blocks)
 
 
 def check_bounds_record(
@@ -123,12 +197,34 @@ def _found_by(record: dict[str, Any]) -> str:
 #: a lower bound's method, as the report's column names it
 METHOD_NAMES = {
     "certificate": "certificate",
+    "level certificates": "level certificates",
     "openings": "openings",
     "rc2": "RC2",
     "per-level minima": "levels",
     "mip dual bound": "MIP",
     "hinted": "hinted",
 }
+
+
+def certified_markdown(bounds: dict[str, Any]) -> list[str]:
+    """A line per variant with a certified lower bound: the bound and its blocks' sum."""
+    lines = []
+    for name, v in bounds.get("variants", {}).items():
+        certified = v.get("certified")
+        if not certified:
+            continue
+        parts = certified.get("openings") or {"": certified}
+        per = "; ".join(
+            f"{'opening ' + cell + ': ' if cell else ''}{p['lower']} = "
+            + " + ".join(str(b["lower"]) for b in p["blocks"])
+            for cell, p in parts.items()
+        )
+        lines += [
+            "",
+            f"Certified lower bound, {name}: **{certified['lower']}** ({per}; each block's "
+            f"bound refuted one below by CaDiCaL and checked, `{LOWER_CERTIFICATES}`).",
+        ]
+    return lines
 
 
 def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]:
@@ -178,6 +274,7 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
             f"Decomposition by opening, {d['variant']} ({d['seconds_each']} s of RC2 per "
             f"canonical opening): lower bound min = {d['lower']} ({per}).",
         ]
+    lines += certified_markdown(bounds)
     for name, v in bounds.get("variants", {}).items():
         levels = v.get("levels")
         if not levels:
@@ -190,6 +287,13 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
             f"Per-level minima, {name} (RC2, at most {levels['seconds_per_level']:g} s per level; "
             f"depth: minimum, `+` where RC2 stopped at a bound): sum {levels['lower']} ({per}).",
         ]
+        if "certified" in levels:
+            blocks = ", ".join(f"{b['depths']}: {b['lower']}" for b in levels.get("blocks", []))
+            lines[-1] += (
+                f" Certified: {levels['certified']} (blocks of {levels.get('block', 1)} "
+                f"level(s), each refuted one below by CaDiCaL and checked, in "
+                f"`{LOWER_CERTIFICATES}`: {blocks or 'none yet'})."
+            )
     for name, v in bounds.get("variants", {}).items():
         mip = v.get("mip")
         if mip:
@@ -213,4 +317,11 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
     return lines
 
 
-__all__ = ["VERIFY_ON_LOAD", "check_bounds_record", "load_bounds", "scale_markdown"]
+__all__ = [
+    "VERIFY_ON_LOAD",
+    "certified_markdown",
+    "check_bounds_record",
+    "check_level_certificates",
+    "load_bounds",
+    "scale_markdown",
+]

@@ -32,6 +32,13 @@ LONG_RUN_INPUTS = (
     RAW_CROSS_CHECK,
     "proofs/second-check.json",
     "proofs/mnk/index.json",
+    "proofs/mnk/lower-bounds.json",
+    # minttt catalogue's run (its state, certificate indexes and tables): reproduce checks it and
+    # solves its quick games again
+    "catalogue/catalogue.run.json",
+    "catalogue/index.json",
+    "catalogue/lower-bounds.json",
+    "catalogue/*.table.json",
 )
 #: where a built package carries them (inside ``minttt/report/``)
 SHIPPED = "long_run_results"

@@ -1,0 +1,202 @@
+"""One game of the catalogue worked out (on a Dask worker or here): its value and canonical
+positions, and for each cell (X or O, optimal or never-lose) the smallest lookup table the time
+allows, verified, with the certificate the time allows.
+
+A cell ends in one of three states:
+
+* ``proven``: RC2 proved a table of k entries minimal, the table passed the exhaustive verifier,
+  and CaDiCaL refuted k-1 (a certificate of :mod:`minttt.proof.certify`, checked);
+* ``bounded``: a verified table above (RC2's or the greedy table with its local search, the
+  smaller) and RC2's lower bound below, certified where CaDiCaL refuted it in the time left
+  (:mod:`minttt.proof.lower`), ``lower_certified`` saying whether it was;
+* ``same``: never-lose allows exactly the moves optimal does at every position of the table's
+  side (the same formula): the optimal cell's figures stand.
+
+Nothing is claimed that was not checked here: a solver's answer cut off by its time limit is
+never a result, a table is kept only once it verified.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from minttt.bounds.greedy import greedy_for
+from minttt.catalogue.games import Cell, cells
+from minttt.errors import DefectError
+from minttt.formula.arrays import ArrayFormula, encode_arrays
+from minttt.formula.variants import Variant
+from minttt.game.arrays import ArrayGraph, build_array_graph
+from minttt.game.rules import Rules
+from minttt.proof.certify import OutOfTime, build_certificate, file_stem
+from minttt.proof.lower import build_lower_certificate
+from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
+from minttt.table.model import Table
+from minttt.table.verify import verify_table
+from minttt.vocabulary import Criterion
+
+
+@dataclass
+class CellResult:
+    """A cell's record (JSON-ready), its verified table, and its certificates' index records and
+    files (name -> bytes; written beside the catalogue by the run)."""
+
+    cell: Cell
+    record: dict[str, Any]
+    table: Table | None = None
+    minimum: list[dict[str, Any]] = field(default_factory=list)  # index.json records
+    lower: list[dict[str, Any]] = field(default_factory=list)  # lower-bounds.json records
+    files: dict[str, bytes] = field(default_factory=dict)
+
+
+@dataclass
+class GameResult:
+    """A game's figures and its cells' results."""
+
+    game: str
+    figures: dict[str, Any]
+    cells: list[CellResult]
+
+
+def game_figures(graph: ArrayGraph) -> dict[str, Any]:
+    """What the catalogue says of a game itself: board, k, misère, value, positions."""
+    rules = graph.rules
+    return {
+        "rows": rules.rows,
+        "cols": rules.cols,
+        "k": rules.k,
+        "misere": rules.misere,
+        "value": int(graph.value[0]),
+        "positions": graph.size,
+    }
+
+
+def same_moves(graph: ArrayGraph, side: int) -> bool:
+    """Whether never-lose allows the table's side exactly the moves optimal does."""
+    mover = graph.depth[graph.parent] % 2 == (0 if side == 1 else 1)
+    return bool(
+        np.array_equal(
+            graph.allowed_mask(Criterion.OPTIMAL)[mover],
+            graph.allowed_mask(Criterion.NEVER_LOSE)[mover],
+        )
+    )
+
+
+def work_game(
+    game: str,
+    seconds: float,
+    *,
+    keys: list[str] | None = None,
+    drat_trim: str | None = None,
+) -> GameResult:
+    """``game``'s figures and the cells ``keys`` (default: all four), each in ``seconds`` at most
+    of RC2 and as much again for its certificate (CaDiCaL; checked by minttt's checker, or by
+    ``drat_trim`` with its LRAT by minttt.lrat)."""
+    graph = build_array_graph(Rules.from_name(game))
+    out = GameResult(game, game_figures(graph), [])
+    checker = None if drat_trim is None else Path(drat_trim)
+    for cell in cells(game):
+        if keys is not None and cell.key not in keys:
+            continue
+        if cell.criterion == Criterion.NEVER_LOSE and same_moves(
+            graph, 1 if cell.role == "X" else 2
+        ):
+            out.cells.append(
+                CellResult(cell, {"status": "same", "same_as": f"{cell.role} optimal"})
+            )
+            continue
+        out.cells.append(work_cell(graph, cell, seconds, checker))
+    return out
+
+
+def _verified(graph: ArrayGraph, formula: ArrayFormula, chosen: dict[int, int], how: str) -> Table:
+    table = array_table(graph, formula, chosen, {"variant": formula.variant.name, "source": how})
+    report = verify_table(table)
+    if not report.ok:
+        raise DefectError(f"{formula.variant.name}: the {how} table fails verification")
+    return table
+
+
+def work_cell(graph: ArrayGraph, cell: Cell, seconds: float, drat_trim: Path | None) -> CellResult:
+    """One cell: RC2 for ``seconds``, the greedy table where RC2 has no model, the table
+    verified, then the certificate (a minimum's, else the lower bound's) in ``seconds`` more."""
+    variant = cell.variant
+    formula = encode_arrays(graph, variant)
+    start = time.perf_counter()
+    raw = rc2_arrays(formula, timeout=seconds)
+    chosen, how = None, "rc2"
+    if raw.model is not None:
+        chosen = moves_from_model(graph, formula, raw.model)
+    greedy, _info = greedy_for(graph, variant)
+    if chosen is None or len(greedy) < len(chosen):
+        chosen, how = greedy, "greedy + local search"
+    table = _verified(graph, formula, chosen, how)
+    # every start needs an entry: a bound even when RC2 ran out of time while loading
+    lower = min(max(int(raw.lower), len(formula.units)), table.size)
+    record: dict[str, Any] = {
+        "variant": variant.name,
+        "lower": lower,
+        "upper": table.size,
+        "upper_by": how,
+        "table": f"{file_stem(variant)}.table.json",
+        "time_limit": seconds,
+    }
+    result = CellResult(cell, record, table)
+    result.files[record["table"]] = table.to_json().encode("utf-8")  # a certificate's replaces it
+    if lower == table.size:
+        _certify_minimum(result, graph, table, seconds, drat_trim)
+    else:
+        _certify_lower(result, variant, graph, formula, lower, seconds, drat_trim)
+    record["seconds"] = round(time.perf_counter() - start, 2)
+    return result
+
+
+def _certify_minimum(
+    result: CellResult, graph: ArrayGraph, table: Table, seconds: float, drat_trim: Path | None
+) -> None:
+    """The certificate of a minimum RC2 proved: the table and CaDiCaL's refutation one below
+    (the array form's formula, whatever the board)."""
+    record, variant = result.record, result.cell.variant
+    try:
+        cert = build_certificate(
+            variant, "", graph=graph, table=table, seconds=seconds, drat_trim=drat_trim
+        )
+    except OutOfTime:
+        # RC2's bound stands, uncertified
+        record.update(status="bounded", lower_by="rc2", lower_certified=False)
+        return
+    record.update(status="proven", lower_by="certificate", certificate=cert.record["proof"])
+    result.minimum.append(cert.record)
+    result.files.update({str(p): data for p, data in cert.files.items()})
+
+
+def _certify_lower(
+    result: CellResult,
+    variant: Variant,
+    graph: ArrayGraph,
+    formula: ArrayFormula,
+    lower: int,
+    seconds: float,
+    drat_trim: Path | None,
+) -> None:
+    """A bounded cell: RC2's lower bound refuted below by CaDiCaL where the time allows."""
+    record = result.record
+    record["status"] = "bounded"
+    record["lower_certified"] = False
+    record["lower_by"] = "rc2"
+    try:
+        cert = build_lower_certificate(
+            variant, lower, "", graph=graph, formula=formula, seconds=seconds, drat_trim=drat_trim
+        )
+    except OutOfTime:
+        return
+    record.update(lower_by="lower certificate", lower_certified=True)
+    result.lower.append(cert.record)
+    result.files.update({str(p): data for p, data in cert.files.items()})
+
+
+__all__ = ["CellResult", "GameResult", "game_figures", "same_moves", "work_cell", "work_game"]

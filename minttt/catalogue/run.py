@@ -1,0 +1,226 @@
+"""``minttt catalogue``: the catalogue's resumable run. Its state is one document on a run store
+(:class:`minttt.store.RunStore`, ``catalogue.run.json``, schema
+``minttt/schemas/catalogue.schema.json``) with every file it names beside it (each table with its
+SHA-256; the certificates in ``index.json`` and ``lower-bounds.json``, which record theirs). The
+games are spread over a Dask cluster (:func:`minttt.cluster.fan_out`; a local one by default, or
+the one at ``scheduler``), one task per game, each result kept the moment it arrives: a run that
+stops keeps every finished game, and the next one does only what is left: the cells never run,
+and the bounded ones given more time than before.
+
+The results file, ``catalogue.json`` (same schema), is the state without its timings, every
+game of the catalogue in order (a game not yet run: ``pending``): the same bytes for the same
+results (:func:`catalogue_document`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from minttt.catalogue.cell import GameResult, work_game
+from minttt.catalogue.games import by_size, catalogue_games, cells
+from minttt.cluster import DaskCluster, fan_out
+from minttt.errors import InputError
+from minttt.fileio import write_json_atomic
+from minttt.proof.index import INDEX, index_text
+from minttt.proof.lower import LOWER_INDEX, load_lower, lower_index_text
+from minttt.store import RunStore
+
+SCHEMA = "catalogue.schema.json"  # in minttt/schemas/
+STATE = "catalogue.run.json"
+RESULTS = "catalogue.json"
+FORMAT = "minttt-catalogue/1"
+#: the command that continues the run (the report names it beside every cell left bounded)
+CONTINUE = "minttt catalogue --time-limit SECONDS"
+Say = Callable[[str], None]
+
+
+def open_store(folder: Path) -> RunStore:
+    """The catalogue's run store in ``folder``."""
+    return RunStore(folder / STATE, SCHEMA, what="catalogue run")
+
+
+def read_state(store: RunStore) -> dict[str, Any]:
+    """The run's state (an empty one for a new folder), checked against its schema."""
+    if not store.exists():
+        return {"format": FORMAT, "games": {}}
+    state = store.load()
+    return dict(state)
+
+
+def to_do(state: dict[str, Any], games: Sequence[str], seconds: float) -> dict[str, list[str]]:
+    """``game -> cell keys`` still to work: never run, bounded in less time than ``seconds``,
+    or without a recorded table."""
+    out: dict[str, list[str]] = {}
+    for game in games:
+        done = state["games"].get(game, {}).get("cells", {})
+        keys = [c.key for c in cells(game) if _again(done.get(c.key), seconds)]
+        if keys:
+            out[game] = keys
+    return out
+
+
+def _again(record: dict[str, Any] | None, seconds: float) -> bool:
+    """Whether a cell's record asks for more work in ``seconds``."""
+    if record is None:
+        return True
+    if record["status"] == "same":
+        return False
+    return "table_sha256" not in record or (
+        record["status"] == "bounded" and record["time_limit"] < seconds
+    )
+
+
+def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str]:
+    """Store a game's result: its files (SHA-256 recorded), the certificate indexes, the cells
+    (a bounded cell keeps the better of its old and new bounds), the state document. Returns
+    one line per cell."""
+    game = state["games"].setdefault(result.game, {"cells": {}})
+    game.update(result.figures)
+    minimum, lower = [], []
+    lines = []
+    for cell in result.cells:
+        record = dict(cell.record)
+        old = game["cells"].get(cell.cell.key)
+        if record["status"] == "bounded" and old is not None and old["status"] == "bounded":
+            record = _better(old, record)
+        for name, data in cell.files.items():
+            digest = store.put(name, data)
+            if name == record.get("table"):
+                record["table_sha256"] = digest
+        minimum += cell.minimum  # true claims, each checked: indexed whatever the bounds kept
+        lower += cell.lower
+        game["cells"][cell.cell.key] = record
+        lines.append(f"{result.game} {cell.cell.key}: {describe(record)}")
+    if minimum:
+        store.put(INDEX, index_text(store.folder, minimum).encode("utf-8"))
+    if lower:
+        path = store.path(LOWER_INDEX)
+        old = load_lower(path) if path.exists() else []
+        text = lower_index_text(store.folder, lower)
+        store.put(LOWER_INDEX, text.encode("utf-8"))
+        kept = {r[k] for r in json.loads(text)["certificates"] for k in ("cnf", "proof")}
+        for record in old:  # a bound replaced by a higher one: its files go with it
+            for k in ("cnf", "proof"):
+                if record.get(k) and record[k] not in kept:
+                    store.path(record[k]).unlink(missing_ok=True)
+    store.save(state)
+    return lines
+
+
+def _better(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """Two bounded records of a cell: the new one, with the old lower bound where it was higher
+    (and certified as well) and the new time limit."""
+    if (old["lower"], old.get("lower_certified", False)) > (
+        new["lower"],
+        new.get("lower_certified", False),
+    ):
+        for key in ("lower", "lower_by", "lower_certified"):
+            new[key] = old[key]
+    return new
+
+
+def describe(record: dict[str, Any]) -> str:
+    """A cell in words: ``22 entries, proven``, ``40 .. 55 entries`` or ``as X optimal``."""
+    if record["status"] == "same":
+        return f"as {record['same_as']}"
+    if record["status"] == "proven":
+        return f"{record['upper']} entries, proven ({record['lower_by']})"
+    sure = "certified" if record.get("lower_certified") else "not certified"
+    return f"{record['lower']} .. {record['upper']} entries (lower bound {sure})"
+
+
+def catalogue_document(state: dict[str, Any], games: Sequence[str] | None = None) -> dict[str, Any]:
+    """The results file: every game of the catalogue (``games``; default: all) in order, its
+    figures and cells without timings; a game or cell not yet run is ``pending``."""
+    out: dict[str, Any] = {"format": FORMAT, "continue": CONTINUE, "games": {}}
+    for game in games if games is not None else catalogue_games():
+        have = state["games"].get(game, {})
+        doc = {k: v for k, v in have.items() if k != "cells"}
+        doc["cells"] = {}
+        for c in cells(game):
+            record = have.get("cells", {}).get(c.key)
+            if record is None:
+                doc["cells"][c.key] = {"status": "pending"}
+            else:
+                doc["cells"][c.key] = {k: v for k, v in record.items() if k != "seconds"}
+        out["games"][game] = doc
+    return out
+
+
+def run_catalogue(
+    folder: Path,
+    *,
+    seconds: float,
+    games: Sequence[str] | None = None,
+    workers: int = 2,
+    scheduler: str | None = None,
+    drat_trim: Path | None = None,
+    serial: bool = False,
+    figures_only: bool = False,
+    say: Say = print,
+) -> dict[str, Any]:
+    """Work every game of ``games`` (default: the whole catalogue) that has cells left
+    (:func:`to_do`), ``seconds`` per cell for RC2 and as many for its certificate, on a Dask
+    cluster (``workers`` local processes, or ``scheduler``; ``serial``: in this process), keeping
+    each game as it arrives; then write the results file. Returns the results document.
+    ``figures_only``: each game's value and positions only (the games without them; no cell
+    is worked: minutes for the whole catalogue)."""
+    if seconds <= 0:
+        raise InputError(f"--time-limit must be positive, got {seconds:g}")
+    chosen = list(games) if games is not None else catalogue_games()
+    checker = None if drat_trim is None else str(drat_trim)
+    with open_store(folder) as store:
+        state = read_state(store)
+        work = to_do(state, chosen, seconds)
+        if figures_only:
+            work = {g: [] for g in chosen if "positions" not in state["games"].get(g, {})}
+        say(f"catalogue: {len(chosen) - len(work)} of {len(chosen)} games done, {len(work)} to go")
+        tasks = {game: (game, seconds, work[game], checker) for game in by_size(list(work))}
+
+        def arrived(_game: str, result: GameResult) -> None:
+            for line in keep(store, state, result):
+                say(line)
+
+        if serial:
+            for game, args in tasks.items():
+                arrived(game, work_game(args[0], args[1], keys=args[2], drat_trim=args[3]))
+        elif tasks:
+            with DaskCluster(workers, scheduler) as client:
+                fan_out(client, _work, tasks, arrived)
+        document = catalogue_document(state)
+        write_json_atomic(folder / RESULTS, document)
+    return document
+
+
+def _work(game: str, seconds: float, keys: list[str], drat_trim: str | None) -> GameResult:
+    """A game on a worker (:func:`~minttt.catalogue.cell.work_game`)."""
+    return work_game(game, seconds, keys=keys, drat_trim=drat_trim)
+
+
+def find_drat_trim(given: Path | None) -> Path | None:
+    """drat-trim: the path given, else the one on PATH, else none (minttt's checker then)."""
+    if given is not None:
+        if not given.is_file():
+            raise InputError(f"--drat-trim {given}: no such file")
+        return given
+    found = shutil.which("drat-trim")
+    return None if found is None else Path(found)
+
+
+__all__ = [
+    "CONTINUE",
+    "RESULTS",
+    "STATE",
+    "catalogue_document",
+    "describe",
+    "find_drat_trim",
+    "keep",
+    "open_store",
+    "read_state",
+    "run_catalogue",
+    "to_do",
+]

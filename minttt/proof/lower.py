@@ -1,0 +1,206 @@
+"""Lower-bound certificates: "no table has fewer than L entries (at these depths)", shipped as a
+CNF and CaDiCaL's DRAT proof that it is unsatisfiable, checked before anything claims it.
+
+A minimum's certificate (:mod:`minttt.proof.certify`) needs a table of size k; a lower bound has
+none: its CNF (:func:`minttt.proof.cnf.lower_cnf`) is the lookup formula (cut below the deepest
+depth it counts) and "at most L-1 of the table positions at those depths". The sum of the bounds
+of disjoint sets of depths bounds a whole table (:mod:`minttt.bounds.levels`), so a bound by
+per-level minima or by blocks of levels is certified level by level, block by block.
+
+The records live in their own index, ``lower-bounds.json`` (:data:`LOWER_INDEX`, schema
+``minttt/schemas/lower-index.schema.json``) beside a certificate folder's ``index.json``: one
+record per (variant, depths), each checked against its files when read back (:func:`load_lower`).
+
+>>> import tempfile
+>>> from minttt.formula.variants import Variant
+>>> cert = build_lower_certificate(Variant.parse("second-lookup-entries@mnk:3,3,2"), 2,
+...                                tempfile.mkdtemp())
+>>> cert.record["lower"], cert.record["depths"], cert.record["checked_by"]
+(2, None, 'minttt check-proof (minttt.drat)')
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from minttt.errors import InputError
+from minttt.fileio import write_many_atomic
+from minttt.formula.arrays import ArrayFormula
+from minttt.formula.instance import instance_for
+from minttt.formula.variants import Variant
+from minttt.game.arrays import ArrayGraph
+from minttt.proof import drat
+from minttt.proof.certify import Certificate, checked, compress, file_stem, prove_unsat
+from minttt.proof.cnf import CARD_ENCODING, lower_cnf
+from minttt.proof.cubes import SAT_SOLVER_NAME
+from minttt.proof.index import XZ_PRESET
+from minttt.schema import load_json
+
+LOWER_INDEX = "lower-bounds.json"
+LOWER_FORMAT = "minttt-lower-bounds/1"
+LOWER_SCHEMA = "lower-index.schema.json"  # in minttt/schemas/
+#: xz bytes: a larger proof or CNF is checked where it was made and its SHA-256 recorded
+MAX_SHIPPED = 4_000_000
+
+
+def lower_stem(variant: Variant, lower: int, depths: Sequence[int] | None) -> str:
+    """The file stem of a lower-bound certificate: variant, bound and the depths it counts.
+
+    >>> lower_stem(Variant.parse("second-lookup-entries@mnk:4,4,4"), 63, [5])
+    'second-lookup-entries@mnk-4-4-4.lower-63.depths-5'
+    """
+    where = "" if depths is None else ".depths-" + "-".join(map(str, depths))
+    return f"{file_stem(variant)}.lower-{lower}{where}"
+
+
+def build_lower_certificate(
+    variant: Variant,
+    lower: int,
+    out_dir: str | Path,
+    *,
+    depths: Sequence[int] | None = None,
+    graph: ArrayGraph | None = None,
+    formula: ArrayFormula | None = None,
+    seconds: float | None = None,
+    check: bool = True,
+    drat_trim: Path | None = None,
+    exact: bool = False,
+) -> Certificate:
+    """``variant``'s certificate that every table has at least ``lower`` entries at ``depths``
+    (``None``: in all), in memory: its CNF, CaDiCaL's refutation (in ``seconds`` at most:
+    :class:`~minttt.proof.certify.OutOfTime`), checked by drat-trim (its LRAT by minttt.lrat)
+    when given, else by :mod:`minttt.drat` with ``check``; DefectError when the bound is
+    satisfiable or the proof fails. ``graph`` and ``formula``: the variant's array instance;
+    ``exact``: ``lower`` is the minimum there (a solver proved it), recorded."""
+    if graph is None or formula is None:
+        inst = instance_for(variant, arrays=True)
+        assert isinstance(inst.graph, ArrayGraph) and isinstance(inst.formula, ArrayFormula)
+        graph, formula = inst.graph, inst.formula
+    cnf, nvars, clauses = lower_cnf(graph, formula, lower, depths)
+    start = time.perf_counter()
+    proof = prove_unsat(nvars, clauses, seconds)
+    cadical = time.perf_counter() - start
+    stem = lower_stem(variant, lower, depths)
+    cnf_xz, proof_xz = compress(cnf), compress(proof)
+    ship = len(cnf_xz) <= MAX_SHIPPED and len(proof_xz) <= MAX_SHIPPED
+    out = Path(out_dir)
+    files = {}
+    if ship:
+        files = {out / f"{stem}.cnf.xz": cnf_xz, out / f"{stem}.drat.xz": proof_xz}
+    record: dict[str, Any] = {
+        "variant": variant.name,
+        "game": variant.game,
+        "criterion": str(variant.criterion),
+        "lower": lower,
+        "bound": lower - 1,
+        "depths": None if depths is None else [int(d) for d in depths],
+        "exact": exact,
+        "cnf": f"{stem}.cnf.xz" if ship else None,
+        "proof": f"{stem}.drat.xz" if ship else None,
+        "cnf_sha256": hashlib.sha256(cnf).hexdigest(),
+        "cnf_bytes": len(cnf_xz),
+        "proof_sha256": hashlib.sha256(proof).hexdigest(),
+        "proof_bytes": len(proof_xz),
+        "variables": nvars,
+        "clauses": len(clauses),
+        "lemmas": sum(1 for line in proof.splitlines() if line and not line.startswith(b"d ")),
+        "cadical_seconds": round(cadical, 1),
+    }
+    cert = Certificate(record, cadical, files)
+    return checked(cert, cnf, proof, check=check, drat_trim=drat_trim, record=True)
+
+
+def record_key(record: dict[str, Any]) -> tuple[str, tuple[int, ...]]:
+    """What a lower-bound record is about: its variant and depths (one record each)."""
+    return str(record["variant"]), tuple(record["depths"] or ())
+
+
+def lower_index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
+    """``lower-bounds.json`` with ``records`` merged in (a newer record of the same variant and
+    depths replaces the older, a higher bound any lower one), ordered by variant and depths;
+    every record carried over is checked against its files first."""
+    path = Path(out_dir) / LOWER_INDEX
+    old = load_lower(path) if path.exists() else []
+    by = {record_key(r): r for r in old}
+    for r in records:
+        kept = by.get(record_key(r))
+        if kept is None or kept["lower"] <= r["lower"]:
+            by[record_key(r)] = r
+    index = {
+        "format": LOWER_FORMAT,
+        "claim": "for each record: the CNF (the lookup formula, cut below the deepest depth "
+        "counted, and at most lower-1 table positions at those depths) is unsatisfiable (the "
+        "DRAT proof), so every table of the variant has at least lower entries at those depths "
+        "(depths null: in all)",
+        "sat_solver": SAT_SOLVER_NAME,
+        "cardinality_encoding": CARD_ENCODING,
+        "compression": f"xz (preset {XZ_PRESET}, CRC64)",
+        "certificates": [by[k] for k in sorted(by)],
+    }
+    return json.dumps(index, indent=2) + "\n"
+
+
+def write_lower_records(
+    out_dir: str | Path, records: list[dict[str, Any]], files: dict[str, bytes]
+) -> None:
+    """Write certificates' files (``name -> bytes``, into ``out_dir``) and their ``records``
+    merged into ``lower-bounds.json``, at once."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    # runs of several variants may share a folder: the index is read, merged and written under
+    # a lock of its own (waited for: a merge takes a moment)
+    with open(out / f"{LOWER_INDEX}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        text = lower_index_text(out, records)
+        staged = {out / Path(name).name: data for name, data in files.items()}
+        staged[out / LOWER_INDEX] = text.encode("utf-8")
+        write_many_atomic(staged)
+
+
+def load_lower(path: Path) -> list[dict[str, Any]]:
+    """The records of a ``lower-bounds.json`` (schema-checked), each checked against the files
+    it names (InputError, one line): ``bound`` is ``lower - 1``, the shipped CNF and proof have
+    the SHA-256 recorded."""
+    doc = load_json(path, LOWER_SCHEMA, what="lower-bound index")
+    for record in doc["certificates"]:
+        where = f"{path}, {record['variant']} at {record['depths'] or 'every depth'}"
+        if record["bound"] != record["lower"] - 1:
+            raise InputError(f"{where}: bound {record['bound']} is not {record['lower']} - 1")
+        for field, key in (("cnf", "cnf_sha256"), ("proof", "proof_sha256")):
+            if record.get(field) is None:
+                continue
+            data = drat.read_bytes(path.parent / str(record[field]), text=field == "cnf")
+            if hashlib.sha256(data).hexdigest() != record[key]:
+                raise InputError(f"{where}: {record[field]} is not the file the record names")
+    return list(doc["certificates"])
+
+
+def checked_lower(path: Path, *, exact: bool = False) -> dict[tuple[str, tuple[int, ...]], int]:
+    """``(variant, depths) -> lower`` of every record of ``path`` a checker checked
+    (``checked_by``; with ``exact``, only those whose bound is the minimum there); none without
+    the file."""
+    if not path.is_file():
+        return {}
+    return {
+        record_key(r): int(r["lower"])
+        for r in load_lower(path)
+        if r.get("checked_by") and (r.get("exact") or not exact)
+    }
+
+
+__all__ = [
+    "LOWER_INDEX",
+    "build_lower_certificate",
+    "checked_lower",
+    "load_lower",
+    "lower_index_text",
+    "lower_stem",
+    "record_key",
+    "write_lower_records",
+]

@@ -1,0 +1,180 @@
+"""The catalogue's part of ``reproduce``: the run's state (``catalogue/catalogue.run.json``, written
+by ``minttt catalogue``) checked, the games that take seconds solved again here, and the results
+file (``catalogue/catalogue.json``), its picture and REPORT.md's table written from them.
+
+Nothing of the run is taken on its word: a proven cell needs a checked certificate of its minimum
+in ``catalogue/index.json`` and its table (SHA-256 as recorded, that many entries); a certified
+lower bound a checked record in ``catalogue/lower-bounds.json``; each game of
+:data:`QUICK_GAMES` is solved again by RC2 and its tables verified, and must give the same
+minima. The long games are listed with their status and the command that continues them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from minttt.catalogue.cell import same_moves
+from minttt.catalogue.games import cells
+from minttt.catalogue.run import CONTINUE, RESULTS, catalogue_document, open_store
+from minttt.errors import DefectError, InputError
+from minttt.fileio import write_bytes_atomic, write_json_atomic
+from minttt.formula.arrays import encode_arrays
+from minttt.formula.instance import check_table
+from minttt.formula.variants import Variant
+from minttt.game.arrays import build_array_graph
+from minttt.game.rules import Rules
+from minttt.proof.index import INDEX, load_index
+from minttt.proof.lower import LOWER_INDEX, checked_lower
+from minttt.render.catalogue import catalogue_plot
+from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
+from minttt.table.model import table_from_json
+from minttt.table.verify import verify_table
+
+FOLDER = "catalogue"
+#: a game's value as the table writes it (X's side)
+VALUE_WORDS = {1: "+1", 0: "0", -1: "-1"}
+PLOT = "catalogue.png"
+#: the games ``reproduce`` solves again (a few seconds in all): every cell RC2, every table
+#: verified, every minimum compared with the run's
+QUICK_GAMES = (
+    "mnk:2,2,2",
+    "mnk:2,3,2",
+    "mnk:2,3,3",
+    "mnk:3,3,2",
+    "mnk:2,4,2",
+    "mnk:2,5,2",
+    "3x3",
+    "mnk:2,2,2-misere",
+    "mnk:2,3,3-misere",
+    "mnk:3,3,2-misere",
+)
+
+
+def check_state(folder: Path) -> dict[str, Any]:
+    """The run's state read back and checked against its files (InputError, one line): each
+    proven cell's minimum by a checked certificate of ``index.json`` and its table, each
+    certified lower bound by a checked record of ``lower-bounds.json``."""
+    store = open_store(folder)
+    state = dict(store.load())
+    index = folder / INDEX
+    minima = {}
+    if index.is_file():
+        minima = {
+            r["variant"]: int(r["minimum"])
+            for r in load_index(index)["certificates"]
+            if r.get("checked_by")
+        }
+    lowers = checked_lower(folder / LOWER_INDEX)
+    for game, doc in state["games"].items():
+        for key, cell in doc["cells"].items():
+            where = f"{store.state}, {game} {key}"
+            if cell["status"] in ("same", "pending"):
+                continue
+            name = cell["variant"]
+            if cell["status"] == "proven" and minima.get(name) != cell["upper"]:
+                raise InputError(f"{where}: proven, but no checked certificate of {cell['upper']}")
+            if cell.get("lower_certified") and lowers.get((name, ())) != cell["lower"]:
+                raise InputError(f"{where}: lower bound {cell['lower']} certified by no record")
+            table = table_from_json(store.read(cell["table"], cell["table_sha256"]).decode())
+            check_table(Variant.parse(name), table, where, size=cell["upper"], verify=False)
+    return state
+
+
+def solve_again(game: str) -> dict[str, int | str]:
+    """``cell key -> minimum`` (or the key of the cell it equals) of ``game`` by RC2, every
+    table verified (DefectError otherwise)."""
+    graph = build_array_graph(Rules.from_name(game))
+    out: dict[str, int | str] = {}
+    for cell in cells(game):
+        side = 1 if cell.role == "X" else 2
+        if cell.criterion == "never-lose" and same_moves(graph, side):
+            out[cell.key] = f"{cell.role} optimal"
+            continue
+        formula = encode_arrays(graph, cell.variant)
+        raw = rc2_arrays(formula)
+        assert raw.model is not None  # no time limit
+        chosen = moves_from_model(graph, formula, raw.model)
+        table = array_table(graph, formula, chosen, {"variant": cell.variant.name})
+        if not verify_table(table).ok:
+            raise DefectError(f"{game} {cell.key}: RC2's table fails verification")
+        out[cell.key] = len(chosen)
+    return out
+
+
+def catalogue_figures(out: Path, solved: dict[str, dict[str, int | str]]) -> dict[str, Any]:
+    """Check the run under ``out/catalogue`` against ``solved`` (:func:`solve_again` of each game
+    of :data:`QUICK_GAMES`; DefectError when a minimum differs from the run's), write the results
+    file and the picture; the figures."""
+    folder = out / FOLDER
+    if not (folder / "catalogue.run.json").is_file():
+        return {"available": False}
+    state = check_state(folder)
+    for game in QUICK_GAMES:
+        have = state["games"].get(game, {}).get("cells", {})
+        for key, value in solved[game].items():
+            cell = have.get(key)
+            if cell is None:
+                continue
+            mine = cell["same_as"] if cell["status"] == "same" else cell["upper"]
+            if cell["status"] not in ("same", "proven") or mine != value:
+                raise DefectError(f"{game} {key}: the run says {mine}, solved again {value}")
+    document = catalogue_document(state)
+    write_json_atomic(folder / RESULTS, document)
+    write_bytes_atomic(folder / PLOT, catalogue_plot(document))
+    return {"available": True, "quick": list(QUICK_GAMES), "document": document}
+
+
+def _cell(cell: dict[str, Any], doc: dict[str, Any]) -> str:
+    """A cell in the table: ``**22**`` proven, ``40..55`` bounded, ``=`` as the optimal one."""
+    status = cell["status"]
+    if status == "same":
+        return "="
+    if status == "proven":
+        return f"**{cell['upper']:,}**"
+    if status == "bounded":
+        star = "" if cell.get("lower_certified") else "*"
+        return f"{cell['lower']:,}{star}..{cell['upper']:,}"
+    return "·"
+
+
+def catalogue_markdown(figures: dict[str, Any]) -> list[str]:
+    """REPORT.md's catalogue section."""
+    head = ["## The catalogue of the small m,n,k games (issue 43)", ""]
+    if not figures.get("available"):
+        return [*head, "Not run yet: `minttt catalogue` writes `catalogue/`.", ""]
+    games = figures["document"]["games"]
+    done = sum(c["status"] != "pending" for g in games.values() for c in g["cells"].values())
+    total = sum(len(g["cells"]) for g in games.values())
+    lines = [
+        *head,
+        "Every m,n,k game with m <= n, m*n <= 16 and k from 2 to n (misère where cheap): its "
+        "value (+1 X wins, 0 draw, -1 O wins), its canonical positions, and the smallest lookup "
+        "table (entries) for X (any opening) and for O, under the optimal criterion and under "
+        "never-lose (`=`: never-lose allows the same moves). **Bold**: proven (RC2's minimum, "
+        "its table verified, and a checked certificate in `catalogue/index.json`); `lo..hi`: "
+        "a verified table above and a lower bound below, certified in "
+        "`catalogue/lower-bounds.json` unless starred (`*`: RC2's bound only); `·`: not run "
+        f"yet. {done} of {total} cells settled or bounded; the games "
+        f"{', '.join(figures['quick'])} are solved again by every `reproduce`. Continue the "
+        f"rest with `{CONTINUE}` (a larger limit reruns the bounded cells).",
+        "",
+        "| game | value | positions | X optimal | X never-lose | O optimal | O never-lose |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name, g in games.items():
+        value = "" if g.get("value") is None else VALUE_WORDS[g["value"]]
+        positions = "" if g.get("positions") is None else f"{g['positions']:,}"
+        row = [_cell(g["cells"][key], g) for key in g["cells"]]
+        lines.append(f"| {name} | {value} | {positions} | " + " | ".join(row) + " |")
+    lines += ["", f"![the catalogue]({FOLDER}/{PLOT})", ""]
+    return lines
+
+
+__all__ = [
+    "QUICK_GAMES",
+    "catalogue_figures",
+    "catalogue_markdown",
+    "check_state",
+    "solve_again",
+]

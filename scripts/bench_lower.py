@@ -1,0 +1,106 @@
+"""Benchmark: lower bounds on 4x4 k=4 (lookup entries), methods side by side in one run, per CPU
+second: what each buys.
+
+Each method gets RC2 (:func:`minttt.solvers.arrays.rc2_arrays`) on the same instance, one problem
+after another in this process, each problem at most ``SECONDS`` (its cores' cost where it stops,
+a bound either way):
+
+* ``whole``: the whole formula (the baseline: what ``minttt scale`` runs);
+* ``levels``: each table level apart, the sum (:func:`minttt.bounds.levels.level_bounds`);
+* ``blocks of 2``, ``blocks of 3``: consecutive levels together
+  (:func:`minttt.bounds.levels.blocks_of`), the sum;
+* ``openings`` (X only): the whole formula with each canonical opening fixed, the least.
+
+Each row records the bound, the CPU seconds it cost (``time.process_time``: RC2 runs here) and
+the bound per CPU hour; ``ratio`` is the bound over the baseline's (none when the baseline
+did not load in time: RC2 on the whole X formula needs more than a minute on a loaded
+machine). The machine's load average
+is recorded with the figures. Usage: ``python scripts/bench.py lower`` (60 s per problem), or
+``python scripts/bench_lower.py [SECONDS]`` to print the rows.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from minttt.bounds.levels import blocks_of, table_depths  # noqa: E402
+from minttt.formula.arrays import encode_arrays  # noqa: E402
+from minttt.formula.variants import Variant  # noqa: E402
+from minttt.game.arrays import build_array_graph  # noqa: E402
+from minttt.solvers.arrays import rc2_arrays  # noqa: E402
+
+VARIANTS = ("second-lookup-entries@mnk:4,4,4", "first-any-lookup-entries@mnk:4,4,4")
+SECONDS = 60.0
+OPENINGS = (0, 1, 5)  # X's canonical openings on 4x4: corner, edge, centre
+
+
+def _blocks(graph: Any, formula: Any, size: int, seconds: float) -> dict[str, Any]:
+    heads, depth = formula.heads(), formula.head_depths(graph)
+    parts, cpu = [], time.process_time()
+    for block in blocks_of(table_depths(graph, formula), size):
+        at = [d in block for d in depth.tolist()]
+        result = rc2_arrays(formula.cut(graph, max(block)), timeout=seconds, objective=heads[at])
+        parts.append([block, int(result.lower), result.model is not None])
+    return {"lower": sum(p[1] for p in parts), "cpu": time.process_time() - cpu, "parts": parts}
+
+
+def _whole(formula: Any, seconds: float) -> dict[str, Any]:
+    cpu = time.process_time()
+    result = rc2_arrays(formula, timeout=seconds)
+    return {"lower": int(result.lower), "cpu": time.process_time() - cpu}
+
+
+def _openings(graph: Any, variant: Variant, seconds: float) -> dict[str, Any]:
+    parts, cpu = [], time.process_time()
+    for cell in OPENINGS:
+        fixed = Variant("first", str(cell), "lookup", "entries", game=variant.game)
+        result = rc2_arrays(encode_arrays(graph, fixed), timeout=seconds)
+        parts.append([cell, int(result.lower)])
+    return {"lower": min(p[1] for p in parts), "cpu": time.process_time() - cpu, "parts": parts}
+
+
+def _one(name: str, seconds: float) -> dict[str, Any]:
+    variant = Variant.parse(name)
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    rows: dict[str, Any] = {"whole": _whole(formula, seconds)}
+    print(f"   {name} whole: {rows['whole']['lower']}", flush=True)
+    for size, label in ((1, "levels"), (2, "blocks of 2"), (3, "blocks of 3")):
+        rows[label] = _blocks(graph, formula, size, seconds)
+        print(f"   {name} {label}: {rows[label]['lower']}", flush=True)
+    if variant.role.sides[0] == 1:
+        rows["openings"] = _openings(graph, variant, seconds)
+        print(f"   {name} openings: {rows['openings']['lower']}", flush=True)
+    base = rows["whole"]["lower"]  # 0 when RC2 did not load the whole formula in time
+    for row in rows.values():
+        row["cpu"] = round(row["cpu"], 1)
+        row["per_cpu_hour"] = round(row["lower"] * 3600 / max(row["cpu"], 1e-9), 1)
+        row["ratio"] = round(row["lower"] / base, 3) if base else None
+    return rows
+
+
+def run(seconds: float = SECONDS) -> dict[str, Any]:
+    """Every method on both players of 4x4 k=4, ``seconds`` per RC2 problem."""
+    load = os.getloadavg()
+    out: dict[str, Any] = {
+        "seconds_per_problem": seconds,
+        "load_average": [round(x, 2) for x in load],
+        "cpus": os.cpu_count(),
+    }
+    for name in VARIANTS:
+        out[name] = _one(name, seconds)
+    out["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    return out
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(float(sys.argv[1]) if len(sys.argv) > 1 else SECONDS), indent=1))

@@ -1,0 +1,158 @@
+"""The catalogue of the small m,n,k games (issue 43): its games and cells, one game worked out
+(every minimum proven by RC2, its table verified and its certificate checked), the resumable run
+on the run store (serially and on a Dask cluster), the report's check of it, and the command."""
+
+from __future__ import annotations
+
+import json
+import lzma
+from pathlib import Path
+
+import pytest
+
+from minttt.catalogue.cell import same_moves, work_game
+from minttt.catalogue.games import POSITIONS, by_size, catalogue_games, cells
+from minttt.catalogue.run import RESULTS, STATE, catalogue_document, open_store, run_catalogue
+from minttt.cli import run as cli_run
+from minttt.errors import InputError
+from minttt.game.arrays import build_array_graph
+from minttt.game.rules import Rules
+from minttt.proof import drat
+from minttt.proof.index import INDEX, load_index
+from minttt.render.catalogue import catalogue_plot
+from minttt.report.catalogue import catalogue_markdown, check_state, solve_again
+from minttt.table.model import load_table
+from minttt.table.verify import verify_table
+
+
+def test_the_games_are_every_small_board_and_k() -> None:
+    games = catalogue_games(misere=False)
+    assert len(games) == 40  # 2x2..2x8: 28, 3x3..3x5: 9, 4x4: 3
+    for name in games:
+        rules = Rules.from_name(name)
+        assert rules.rows <= rules.cols and rules.cells <= 16 and 2 <= rules.k <= rules.cols
+    misere = [g for g in catalogue_games() if g.endswith("-misere")]
+    assert misere and all(g.removesuffix("-misere") in games for g in misere)
+    assert by_size(games)[0] == "mnk:2,2,2" and by_size(games)[-1] in ("mnk:4,4,4", "mnk:3,5,5")
+
+
+def test_the_position_counts_are_the_graphs() -> None:
+    for name, count in POSITIONS.items():
+        if count <= 5000:
+            assert build_array_graph(Rules.from_name(name)).size == count, name
+
+
+def test_a_game_worked_out_proves_and_certifies_every_cell(tmp_path: Path) -> None:
+    result = work_game("mnk:2,3,3", 60.0)
+    assert result.figures == {
+        "rows": 2, "cols": 3, "k": 3, "misere": False, "value": 0, "positions": 75
+    }  # fmt: skip
+    by_key = {c.cell.key: c for c in result.cells}
+    assert by_key["O never-lose"].record == {"status": "same", "same_as": "O optimal"}
+    for key in ("X optimal", "X never-lose", "O optimal"):
+        cell = by_key[key]
+        assert cell.record["status"] == "proven" and cell.record["lower_by"] == "certificate"
+        assert cell.table is not None and verify_table(cell.table).ok
+        (record,) = cell.minimum
+        assert record["minimum"] == cell.record["upper"] == cell.table.size
+        assert record["checked_by"]  # checked before it is kept
+        cnf, proof = (lzma.decompress(cell.files[record[k]]) for k in ("cnf", "proof"))
+        assert drat.check(cnf, proof).valid
+    assert by_key["X optimal"].record["upper"] == 10 and by_key["O optimal"].record["upper"] == 11
+
+
+def test_never_lose_differs_only_where_its_moves_do() -> None:
+    graph = build_array_graph(Rules.from_name("3x3"))
+    assert not same_moves(graph, 1) and not same_moves(graph, 2)  # 22 = 22, but 72 > 71
+    assert same_moves(build_array_graph(Rules.from_name("mnk:2,2,2")), 1)
+
+
+def test_the_run_keeps_each_game_and_resumes(tmp_path: Path) -> None:
+    folder = tmp_path / "cat"
+    games = ["mnk:2,2,2", "mnk:2,3,2"]
+    lines: list[str] = []
+    doc = run_catalogue(folder, seconds=30, games=games, serial=True, say=lines.append)
+    assert doc["games"]["mnk:2,2,2"]["cells"]["X optimal"]["upper"] == 3
+    assert doc["games"]["mnk:4,4,4"]["cells"]["X optimal"] == {"status": "pending"}
+    assert "seconds" not in json.dumps(doc)  # the results file holds no timing
+    assert (folder / STATE).is_file() and (folder / RESULTS).is_file()
+    state = check_state(folder)  # every proven cell by a checked certificate and its table
+    assert state["games"]["mnk:2,3,2"]["value"] == 1
+    for record in load_index(folder / INDEX)["certificates"]:
+        assert load_table(folder / record["table"]).size == record["minimum"]
+    again: list[str] = []
+    run_catalogue(folder, seconds=30, games=games, serial=True, say=again.append)
+    assert again[0] == "catalogue: 2 of 2 games done, 0 to go"
+    assert catalogue_document(state) == json.loads((folder / RESULTS).read_text())
+
+
+def test_a_damaged_run_is_refused_in_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "cat"
+    run_catalogue(folder, seconds=30, games=["mnk:2,2,2"], serial=True, say=lambda _m: None)
+    state = json.loads((folder / STATE).read_text())
+    table = state["games"]["mnk:2,2,2"]["cells"]["X optimal"]["table"]
+    (folder / table).write_text((folder / table).read_text().replace('"size": 3', '"size": 4'))
+    with pytest.raises(InputError, match="not the file"):
+        check_state(folder)
+    state["games"]["mnk:2,2,2"]["cells"]["O optimal"]["upper"] = 2
+    (folder / STATE).write_text(json.dumps(state))
+    with pytest.raises(InputError):
+        check_state(folder)
+
+
+def test_the_run_spreads_games_over_a_dask_cluster(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    doc = run_catalogue(
+        tmp_path, seconds=30, games=["mnk:2,2,2", "mnk:3,3,2"], workers=1, say=lambda _m: None
+    )
+    assert doc["games"]["mnk:3,3,2"]["cells"]["O optimal"]["upper"] == 6
+    with open_store(tmp_path) as store:  # the run released its lock
+        assert store.exists()
+
+
+def test_reproduce_solves_the_quick_games_again() -> None:
+    assert solve_again("mnk:2,3,3") == {
+        "X optimal": 10, "X never-lose": 10, "O optimal": 11, "O never-lose": "O optimal"
+    }  # fmt: skip
+
+
+def test_the_report_and_picture(tmp_path: Path) -> None:
+    run_catalogue(tmp_path, seconds=30, games=["mnk:2,2,2"], serial=True, say=lambda _m: None)
+    doc = json.loads((tmp_path / RESULTS).read_text())
+    figures = {"available": True, "quick": ["mnk:2,2,2"], "document": doc}
+    text = "\n".join(catalogue_markdown(figures))
+    assert "| mnk:2,2,2 | +1 | 6 | **3** | = | **1** | = |" in text
+    assert catalogue_plot(doc) == catalogue_plot(doc)  # deterministic bytes
+    assert catalogue_plot(doc).startswith(b"\x89PNG")
+
+
+def test_the_command_says_bad_games_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_run(["catalogue", "--games", "mnk:2,9,2"]) == 2
+    assert cli_run(["catalogue", "--games", "mnk:5,3,2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "not in the catalogue" in err
+
+
+def test_every_cell_has_a_variant() -> None:
+    for cell in cells("mnk:3,4,3-misere"):
+        assert cell.variant.game == "mnk:3,4,3-misere" and cell.variant.objective == "entries"
+
+
+def test_3x3_is_the_certified_minima_of_the_standard_variants() -> None:
+    index = load_index(Path(__file__).resolve().parent.parent / "results" / "proofs" / INDEX)
+    minimum = {r["variant"]: r["minimum"] for r in index["certificates"]}
+    again = solve_again("3x3")
+    assert again["X optimal"] == minimum["first-any-lookup-entries"] == 22
+    assert again["X never-lose"] == minimum["first-any-lookup-entries-never-lose"]
+    assert again["O optimal"] == minimum["second-lookup-entries"] == 72
+    assert again["O never-lose"] == minimum["second-lookup-entries-never-lose"] == 71
+
+
+def test_figures_only_fills_value_and_positions(tmp_path: Path) -> None:
+    games = ["mnk:2,2,2", "mnk:3,4,2"]
+    doc = run_catalogue(
+        tmp_path, seconds=30, games=games, serial=True, figures_only=True, say=lambda _m: None
+    )
+    game = doc["games"]["mnk:3,4,2"]
+    assert (game["value"], game["positions"]) == (1, 2732)
+    assert all(c == {"status": "pending"} for c in game["cells"].values())

@@ -1,0 +1,156 @@
+"""Lower bounds that ship a certificate (issue 43): the CNF "fewer than L entries at these depths"
+refuted by CaDiCaL and checked, its index, blocks of levels, and the bounds report's check of a
+bound by level certificates."""
+
+from __future__ import annotations
+
+import json
+import lzma
+from pathlib import Path
+
+import pytest
+from pysat.examples.genhard import PHP
+
+from minttt.bounds.levels import block_bound, blocks_of, level_bounds
+from minttt.errors import DefectError, InputError
+from minttt.formula.arrays import encode_arrays
+from minttt.formula.variants import Variant
+from minttt.game.arrays import build_array_graph
+from minttt.proof import drat
+from minttt.proof.certify import OutOfTime, prove_unsat
+from minttt.proof.cnf import MAX_COMMENT, lower_cnf
+from minttt.proof.lower import (
+    LOWER_INDEX,
+    build_lower_certificate,
+    checked_lower,
+    load_lower,
+    write_lower_records,
+)
+from minttt.report.bounds import check_level_certificates
+
+O33 = Variant.parse("second-lookup-entries")
+
+
+@pytest.fixture(scope="module")
+def o33():
+    graph = build_array_graph(O33.rules)
+    return graph, encode_arrays(graph, O33)
+
+
+def test_each_level_minimum_is_certified_and_one_more_is_not(o33, tmp_path: Path) -> None:
+    graph, formula = o33
+    levels = level_bounds(graph, formula, seconds_per_level=30).levels
+    assert [(lv.depth, lv.lower) for lv in levels] == [(1, 3), (3, 10), (5, 34), (7, 25)]
+    certs = []
+    for lv in levels:
+        cert = build_lower_certificate(
+            O33, lv.lower, tmp_path, depths=[lv.depth], graph=graph, formula=formula
+        )
+        assert cert.record["checked_by"] == "minttt check-proof (minttt.drat)"
+        cnf, proof = (lzma.decompress(d) for d in cert.files.values())
+        assert drat.check(cnf, proof).valid  # the shipped files check on their own
+        certs.append(cert)
+    with pytest.raises(DefectError, match="satisfiable"):  # a table has only 34 there
+        build_lower_certificate(O33, 35, tmp_path, depths=[5], graph=graph, formula=formula)
+    for cert in certs:
+        write_lower_records(
+            tmp_path, [cert.record], {p.name: data for p, data in cert.files.items()}
+        )
+    proven = checked_lower(tmp_path / LOWER_INDEX)
+    assert sum(proven.values()) == 72  # the certified minimum of 3x3 O, level by level
+
+
+def test_the_whole_formula_bound_is_the_minimum(o33, tmp_path: Path) -> None:
+    graph, formula = o33
+    cert = build_lower_certificate(O33, 72, tmp_path, graph=graph, formula=formula)
+    assert cert.record["depths"] is None and cert.record["bound"] == 71
+    cnf, _nvars, _clauses = lower_cnf(graph, formula, 72)
+    comments = [line for line in cnf.splitlines() if line.startswith(b"c ")]
+    assert max(map(len, comments)) <= MAX_COMMENT
+    assert b"at least 72 entries (lookups) in all" in cnf
+
+
+def test_a_block_bounds_at_least_the_sum_of_its_levels(o33) -> None:
+    graph, _formula = o33
+    assert blocks_of([1, 3, 5, 7], 2) == [[1, 3], [5, 7]]
+    block = block_bound(O33.name, [5, 7], graph, 60.0, 60.0)
+    assert block.optimal and block.lower >= 34 + 25 and block.certified == block.lower
+    assert block.certificate is not None and block.certificate["depths"] == [5, 7]
+
+
+def test_the_index_refuses_a_damaged_file(o33, tmp_path: Path) -> None:
+    graph, formula = o33
+    cert = build_lower_certificate(O33, 10, tmp_path, depths=[3], graph=graph, formula=formula)
+    files = {p.name: data for p, data in cert.files.items()}
+    write_lower_records(tmp_path, [cert.record], files)
+    weaker = dict(cert.record, lower=9, bound=8)
+    write_lower_records(tmp_path, [weaker], {})  # a weaker record does not replace it
+    (record,) = load_lower(tmp_path / LOWER_INDEX)
+    assert record["lower"] == 10
+    proof = tmp_path / record["proof"]
+    proof.write_bytes(lzma.compress(b"0\n"))
+    with pytest.raises(InputError, match="not the file"):
+        load_lower(tmp_path / LOWER_INDEX)
+
+
+def test_a_refutation_out_of_time_claims_nothing() -> None:
+    hard = PHP(11)
+    with pytest.raises(OutOfTime):
+        prove_unsat(hard.nv, hard.clauses, 0.5, slice_conflicts=1000)
+
+
+def test_the_report_checks_a_bound_by_level_certificates(tmp_path: Path) -> None:
+    name = O33.name
+    blocks = [{"depths": [1], "lower": 3}, {"depths": [3], "lower": 10}]
+    record = {
+        "lower": 13,
+        "lower_by": {"method": "level certificates", "evidence": "proofs"},
+        "certified": {"lower": 13, "blocks": blocks},
+    }
+    proven = {(name, (1,)): 3, (name, (3,)): 10}
+    check_level_certificates(tmp_path, name, record, proven)
+    with pytest.raises(InputError, match="no checked record"):
+        check_level_certificates(tmp_path, name, record, {(name, (1,)): 3, (name, (3,)): 9})
+    with pytest.raises(InputError, match="not the certified"):
+        check_level_certificates(tmp_path, name, {**record, "lower": 14}, proven)
+    twice = json.loads(json.dumps(record))
+    twice["certified"]["blocks"][1]["depths"] = [1]
+    with pytest.raises(InputError, match="twice"):
+        check_level_certificates(tmp_path, name, twice, {(name, (1,)): 10})
+
+
+def test_x_is_certified_opening_by_opening(tmp_path: Path) -> None:
+    name = "first-any-lookup-entries"
+    per = {
+        "4": {"lower": 5, "blocks": [{"depths": [0], "lower": 1}, {"depths": [2], "lower": 4}]},
+        "0": {"lower": 3, "blocks": [{"depths": [0], "lower": 1}, {"depths": [2], "lower": 2}]},
+    }
+    record = {
+        "lower": 3,
+        "lower_by": {"method": "level certificates", "evidence": "proofs"},
+        "certified": {"lower": 3, "openings": per},
+    }
+    proven = {
+        ("first-4-lookup-entries", (0,)): 1,
+        ("first-4-lookup-entries", (2,)): 4,
+        ("first-0-lookup-entries", (0,)): 1,
+        ("first-0-lookup-entries", (2,)): 2,
+    }
+    check_level_certificates(tmp_path, name, record, proven, ["0", "4"])
+    with pytest.raises(InputError, match="openings"):  # every canonical opening, or no bound
+        check_level_certificates(tmp_path, name, record, proven, ["0", "1", "4"])
+
+
+def test_scale_refuses_a_bad_certify_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from minttt.cli import run as cli_run
+
+    ckpt = str(tmp_path / "c.json")
+    base = ["scale", "mnk:3,4,3", "--checkpoint", ckpt]
+    assert cli_run([*base, "--certify"]) == 2  # needs --levels
+    assert cli_run([*base, "--role", "second", "--opening", "1", "--levels", "5"]) == 2
+    assert cli_run([*base, "--opening", "12", "--levels", "5"]) == 2  # cells 0-11
+    assert cli_run([*base, "--levels", "5", "--certify", "--block", "0"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 4 and all(line.startswith("error: ") for line in err)
