@@ -51,7 +51,7 @@ def _checked_by_certify() -> set[str]:
     for folder in ("", "mnk"):
         index = json.loads((PROOFS / folder / "index.json").read_text("utf-8"))
         for r in index["certificates"]:
-            by = r.get("checked_by", "")
+            by = r.get("checked_by") or ""
             if (
                 by.startswith("drat-trim")
                 and "minttt.lrat" in by

@@ -140,7 +140,7 @@ def _cell(cell: dict[str, Any], doc: dict[str, Any]) -> str:
 
 def catalogue_markdown(figures: dict[str, Any]) -> list[str]:
     """REPORT.md's catalogue section."""
-    head = ["## The catalogue of the small m,n,k games (issue 43)", ""]
+    head = ["## The catalogue of the small m,n,k games", ""]
     if not figures.get("available"):
         return [*head, "Not run yet: `minttt catalogue` writes `catalogue/`.", ""]
     games = figures["document"]["games"]

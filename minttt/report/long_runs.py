@@ -3,9 +3,9 @@ them.
 
 The other-games study (``games_study.json``), the 3x4 and 4x4 bounds with their verified tables
 (``games/``), the raw minima confirmed by Z3 and DRAT (``raw_cross_check.json``), the second check
-of the certificates (``proofs/second-check.json``: drat-trim and minttt.lrat) and the index of the
-m,n,k certificates (``proofs/mnk/index.json``, which the bounds' evidence names) take minutes to
-hours; their files are committed in ``results/``. ``reproduce`` copies them into what it writes
+of the certificates (``proofs/second-check.json``: drat-trim and minttt.lrat), the m,n,k
+certificates (``proofs/mnk/``, whose index the bounds' evidence names) and the catalogue's run
+(``catalogue/``) take minutes to hours; their files are committed in ``results/``. ``reproduce`` copies them into what it writes
 (checked on load, never recomputed) from the output folder itself when they are there, else from
 the copy the package ships (a wheel carries them: ``setup.py`` copies them in at build time), else
 from the source checkout the package runs from. So ``reproduce --out DIR`` writes the whole report
@@ -31,15 +31,15 @@ LONG_RUN_INPUTS = (
     "games/*.table.json",
     RAW_CROSS_CHECK,
     "proofs/second-check.json",
-    "proofs/mnk/index.json",
-    "proofs/mnk/lower-bounds.json",
-    # minttt catalogue's run (its state, certificate indexes and tables): reproduce checks it and
-    # solves its quick games again
-    "catalogue/catalogue.run.json",
-    "catalogue/index.json",
-    "catalogue/lower-bounds.json",
-    "catalogue/*.table.json",
+    # the m,n,k certificates whose index the bounds' evidence names (the index is checked against
+    # the files it names: their SHA-256)
+    "proofs/mnk/*",
+    # minttt catalogue's run (its state, certificates and tables): reproduce checks it and solves
+    # its quick games again
+    "catalogue/*",
 )
+#: never carried: a run store's lock files
+SKIPPED = (".lock",)
 #: where a built package carries them (inside ``minttt/report/``)
 SHIPPED = "long_run_results"
 
@@ -47,7 +47,7 @@ SHIPPED = "long_run_results"
 def long_run_files(folder: Path) -> list[Path]:
     """The long runs' files present in ``folder``, relative to it, sorted."""
     found = {p.relative_to(folder) for pattern in LONG_RUN_INPUTS for p in folder.glob(pattern)}
-    return sorted(p for p in found if (folder / p).is_file())
+    return sorted(p for p in found if (folder / p).is_file() and not p.name.endswith(SKIPPED))
 
 
 def shipped_folders() -> list[Path]:

@@ -432,9 +432,9 @@ def _certify_work(ctx: Context, variant: Variant) -> Any:
 
 
 def _certify_finish(ctx: Context, results: list[Any]) -> None:
-    write_many_atomic(pending_files(ctx.out / "proofs", results))
     records = [c.record for c in results]
     attach_second_checks(records, "proofs", second_checks(ctx.out / "proofs" / SECOND_CHECK))
+    write_many_atomic(pending_files(ctx.out / "proofs", results))
     ctx.figures["certificates"] = records
     ctx.report += certificates_markdown(records)
 
