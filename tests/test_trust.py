@@ -360,11 +360,22 @@ def test_a_long_phase_is_never_silent(monkeypatch) -> None:
     import minttt.bounds.runs as runs
 
     monkeypatch.setattr(runs, "HEARTBEAT", 0.05)
+    monkeypatch.setattr(runs, "QUIET", 0.05)
     said: list[str] = []
     with runs.heartbeat(said.append, "building"):
-        time.sleep(0.3)
+        time.sleep(0.4)
     assert said[0] == "  building ..." and len(said) >= 3
     assert all(line.startswith("  building ... ") for line in said[1:])
+
+
+def test_a_quick_phase_says_nothing(monkeypatch) -> None:
+    import minttt.bounds.runs as runs
+
+    monkeypatch.setattr(runs, "QUIET", 5.0)
+    said: list[str] = []
+    with runs.heartbeat(said.append, "checking"):
+        pass
+    assert said == []
 
 
 def test_a_verification_out_of_time_is_not_a_verdict() -> None:

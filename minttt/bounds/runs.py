@@ -52,17 +52,22 @@ from minttt.table.verify_timed import verify_within
 Say = Callable[[str], None]
 #: the longest silence of a working run (seconds)
 HEARTBEAT = 5.0
+#: seconds a phase runs before it is announced
+QUIET = 0.5
 
 
 @contextmanager
 def heartbeat(say: Say, what: str) -> Iterator[None]:
-    """Say ``what`` now, and again every :data:`HEARTBEAT` seconds until the block ends (a long
-    phase is never silent)."""
+    """Say ``what`` once the block has run :data:`QUIET` seconds, and again every
+    :data:`HEARTBEAT` seconds until it ends (a long phase is never silent; a quick one, say a
+    check that fails at once, adds no line before its one-line error)."""
     start = time.perf_counter()
-    say(f"  {what} ...")
     done = threading.Event()
 
     def beat() -> None:
+        if done.wait(QUIET):
+            return
+        say(f"  {what} ...")
         while not done.wait(HEARTBEAT):
             say(f"  {what} ... {time.perf_counter() - start:.0f} s")
 
