@@ -70,7 +70,7 @@ def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
         path = out / f"{_stem(fixed)}.json"
         if not path.is_file():
             return own
-        with checkpoint_store(path) as store:
+        with scale_store(path) as store:
             state = read_state(store, Variant.parse(fixed))
         part = (state.levels or {}).get("blocks")
         if not part:

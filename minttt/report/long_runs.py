@@ -5,11 +5,11 @@ The other-games study (``games_study.json``), the 3x4 and 4x4 bounds with their 
 (``games/``), the raw minima confirmed by Z3 and DRAT (``raw_cross_check.json``), the second check
 of the certificates (``proofs/second-check.json``: drat-trim and minttt.lrat), the m,n,k
 certificates (``proofs/mnk/``, whose index the bounds' evidence names) and the catalogue's run
-(``catalogue/``) take minutes to hours; their files are committed in ``results/``. ``reproduce`` copies them into what it writes
-(checked on load, never recomputed) from the output folder itself when they are there, else from
-the copy the package ships (a wheel carries them: ``setup.py`` copies them in at build time), else
-from the source checkout the package runs from. So ``reproduce --out DIR`` writes the whole report
-wherever it runs.
+(``catalogue/``) take minutes to hours; their files are committed in ``results/``.
+``reproduce`` copies them into what it writes (checked on load, never recomputed) from the output
+folder itself when they are there, else from the copy the package ships (a wheel carries them:
+``setup.py`` copies them in at build time), else from the source checkout the package runs from.
+So ``reproduce --out DIR`` writes the whole report wherever it runs.
 
 This module imports nothing but the standard library: ``setup.py`` reads :data:`LONG_RUN_INPUTS`.
 
