@@ -61,7 +61,11 @@ def _run(code: Path, work: Path) -> dict[str, Any]:
     load_before = os.getloadavg()[0]
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([*command, "--encodings", str(enc)], check=True, capture_output=True, env=env)
+    # run from the work folder: from the checkout, ``python -m`` would import the checkout's
+    # package ahead of PYTHONPATH, and the baseline would be this code again
+    subprocess.run(
+        [*command, "--encodings", str(enc)], check=True, capture_output=True, env=env, cwd=work
+    )
     wall = time.perf_counter() - start
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
@@ -140,13 +144,18 @@ def run() -> dict[str, Any]:
         base_code = _extract(BASELINE, Path(tmp) / "baseline")
         runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "now": []}
         same = True
+        differing: list[str] = []
         for i in range(rounds):
             written = {}
             for label, code in (("baseline", base_code), ("now", ROOT)):
                 work = Path(tmp) / f"{label}-{i}"
                 runs[label].append(_run(code, work))
                 written[label] = _files(work)
-            same = same and written["baseline"] == written["now"]
+            base_files, now_files = written["baseline"], written["now"]
+            same = same and base_files == now_files
+            differing = sorted(
+                k for k in set(base_files) | set(now_files) if base_files.get(k) != now_files.get(k)
+            )
             files = len(written["now"])
         floor = _floor(Path(tmp) / "floor", cpus)
     base, now = _summary(runs["baseline"]), _summary(runs["now"])
@@ -161,6 +170,9 @@ def run() -> dict[str, Any]:
         "target_seconds": TARGET_SECONDS,
         "under_target": now["wall_seconds"] <= TARGET_SECONDS,
         "same_bytes_as_baseline": same,
+        # what the code since the baseline writes differently on purpose (new sections, the
+        # certificates' second check): the files, relative to the run's folder
+        "files_differing_from_baseline": differing,
         "files_written": files,
         "load_note": "1-minute load average before and after each run; the target is for 2 "
         "idle cores (load below 0.5)",
