@@ -24,9 +24,10 @@ from minttt.formula.instance import check_table
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.game.rules import Rules
-from minttt.proof.index import INDEX, load_index
+from minttt.proof.index import INDEX
 from minttt.proof.lower import LOWER_INDEX, checked_lower
 from minttt.render.catalogue import catalogue_plot
+from minttt.report.bounds import certified
 from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
 from minttt.table.model import table_from_json
 from minttt.table.verify import verify_table
@@ -57,14 +58,7 @@ def check_state(folder: Path) -> dict[str, Any]:
     certified lower bound by a checked record of ``lower-bounds.json``."""
     store = open_store(folder)
     state = dict(store.load())
-    index = folder / INDEX
-    minima = {}
-    if index.is_file():
-        minima = {
-            r["variant"]: int(r["minimum"])
-            for r in load_index(index)["certificates"]
-            if r.get("checked_by")
-        }
+    minima = certified(folder / INDEX)
     lowers = checked_lower(folder / LOWER_INDEX)
     for game, doc in state["games"].items():
         for key, cell in doc["cells"].items():

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from minttt.errors import DefectError
 from minttt.formula.encode import Formula, encode
 from minttt.formula.variants import Variant
 from minttt.game.graph import Graph
@@ -137,7 +138,7 @@ def _joined(
     xr = solve_and_enumerate(graph, xv, class_limit=class_limit, prove=prove, cache=cache)
     orr = solve_and_enumerate(graph, ov, class_limit=class_limit, prove=prove, cache=cache)
     if xr["size"] + orr["size"] != size:
-        raise RuntimeError(f"{variant.name}: the parts do not add up")
+        raise DefectError(f"{variant.name}: the parts do not add up")
     x_enum, o_enum = xr["enumeration"], orr["enumeration"]
     enum = {
         "count": x_enum["count"] * o_enum["count"],

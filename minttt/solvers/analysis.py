@@ -15,7 +15,7 @@ from typing import Any
 
 from pysat.card import CardEnc, EncType
 
-from minttt.errors import InputError
+from minttt.errors import DefectError, InputError
 from minttt.formula.encode import Formula
 from minttt.solvers.portfolio import driver
 
@@ -75,10 +75,10 @@ def entries_at_positions(
         for name in solvers:
             raw = driver(name)(f)
             if raw.model is None or raw.lower != f.cost(raw.model):
-                raise RuntimeError(f"{name} did not prove {key} for {formula.variant.name}")
+                raise DefectError(f"{name} did not prove {key} for {formula.variant.name}")
             found.add(n_edges - raw.lower if maximise else raw.lower)
         if len(found) != 1:
-            raise RuntimeError(f"solvers disagree on {key}: {sorted(found)}")
+            raise DefectError(f"solvers disagree on {key}: {sorted(found)}")
         out[key] = found.pop()
     return out
 

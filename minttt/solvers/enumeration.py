@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
-from minttt.errors import InputError
+from minttt.errors import DefectError, InputError
 from minttt.formula.encode import Formula, Part
 from minttt.formula.variants import Variant
 from minttt.game.graph import table_moves, walk_own_play
@@ -183,7 +183,7 @@ class _DecisionLayer:
             def decide(h: int, table: dict[int, list[_Choice]] = table) -> tuple[int]:
                 choice = next((c for c in table.get(h, ()) if c.var in true), None)
                 if choice is None:  # pragma: no cover - the clauses forbid it
-                    raise RuntimeError(f"model makes no decision at reached position {h}")
+                    raise DefectError(f"model makes no decision at reached position {h}")
                 picked.append(choice)
                 return (choice.orbit[0],)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Set
 from dataclasses import dataclass
 
+from minttt.errors import DefectError
 from minttt.formula.encode import Formula, Part
 from minttt.game.graph import Graph, table_moves, walk_own_play
 from minttt.vocabulary import Encoding
@@ -39,7 +40,7 @@ def _chooser(formula: Formula, part: Part, true: Set[int]) -> Callable[[int], tu
             var = part.positions[kids[m]] if tree else part.edges[(h, m)]
             if var in true:
                 return (m,)
-        raise RuntimeError(f"model does not satisfy the {kind} clause at position {h}")
+        raise DefectError(f"model does not satisfy the {kind} clause at position {h}")
 
     return choose
 

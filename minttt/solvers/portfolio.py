@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from minttt.errors import InputError
+from minttt.errors import DefectError, InputError
 from minttt.formula.encode import Formula
 from minttt.formula.instance import Instance, instance_for
 from minttt.formula.variants import Variant, uses_arrays
@@ -133,7 +133,7 @@ def solve(
     size = formula.cost(ex.needed)
     lower = min(raw.lower, size)
     if raw.model is not None and not raw.timed_out and raw.lower > size:
-        raise RuntimeError(f"{solver}: lower bound {raw.lower} above a table of size {size}")
+        raise DefectError(f"{solver}: lower bound {raw.lower} above a table of size {size}")
     return Solution(
         variant=formula.variant,
         size=size,
@@ -176,8 +176,8 @@ def cross_check(
     ------
     InputError
         A solver of the same family.
-    RuntimeError
-        Both families proved different optima (a bug in one of them).
+    DefectError
+        Both families proved different optima (a bug in one of them): commands exit 1.
     """
     other = solver or CROSS_CHECKER[SOLVERS[solution.solver]]
     if SOLVERS[other] == SOLVERS[solution.solver]:
@@ -193,7 +193,7 @@ def cross_check(
         "agree": agree,
     }
     if solution.optimal and second.optimal and second.size != solution.size:
-        raise RuntimeError(
+        raise DefectError(
             f"solvers disagree on {formula.variant.name}: {solution.solver} {solution.size}, "
             f"{other} {second.size}"
         )
