@@ -203,3 +203,19 @@ def test_makespan_follows_the_queue_on_idle_workers() -> None:
     assert makespan(steps, 1) == 15.0
     assert makespan(steps, 2) == 10.0  # f then t on one worker, s beside them
     assert makespan(steps, 3) == 10.0  # t waits for f whatever the workers
+
+
+def test_the_sdist_carries_every_long_run_the_wheel_ships() -> None:
+    """``python -m build`` builds the wheel from the sdist: MANIFEST.in must take in every long
+    run's file that setup.py copies into the wheel, or the wheel's REPORT.md loses sections."""
+    from minttt.report.long_runs import LONG_RUN_INPUTS
+
+    root = Path(__file__).resolve().parent.parent
+    included = {
+        word
+        for line in (root / "MANIFEST.in").read_text("utf-8").splitlines()
+        if line.startswith("include ")
+        for word in line.split()[1:]
+    }
+    missing = [p for p in LONG_RUN_INPUTS if f"results/{p}" not in included]
+    assert not missing, f"MANIFEST.in leaves out {missing}"
