@@ -400,11 +400,14 @@ def test_rc2_out_of_time_while_loading_is_no_answer_and_no_bound() -> None:
     assert outcome.calls == 0
 
 
-def test_a_run_whose_time_is_gone_stops_without_a_table(tmp_path: Path) -> None:
+def test_a_run_whose_time_is_gone_stops_without_a_table(tmp_path: Path, monkeypatch) -> None:
     """The clock starts after the checked checkpoint: with no time left after the graph and
     formula, the run keeps nothing it could not verify and says it stopped."""
+    import minttt.bounds.runs as runs
     from minttt.bounds.runs import long_solve
     from minttt.formula.variants import Variant
+
+    monkeypatch.setattr(runs, "QUIET", 0.0)  # every phase announced, however quick
 
     said: list[str] = []
     variant = Variant.parse("second-lookup-entries@mnk:3,4,3")
