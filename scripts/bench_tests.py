@@ -28,7 +28,7 @@ FULL = ["-m", "slow or not slow", "-n", "auto"]
 
 
 def _time(args: list[str]) -> dict[str, Any]:
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rf", *args]
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
@@ -40,6 +40,7 @@ def _time(args: list[str]) -> dict[str, Any]:
         "wall_seconds": round(wall, 1),
         "passed": int(passed[1]) if passed else 0,
         "exit": done.returncode,
+        "failed": re.findall(r"^FAILED (\S+)", done.stdout, flags=re.M),
         "load_before": round(load_before, 2),
         "load_after": round(os.getloadavg()[0], 2),
     }

@@ -66,8 +66,13 @@ def test_dash_h_is_the_help(name: str) -> None:
     assert short.stdout == long.stdout
 
 
-def test_shell_completion() -> None:
-    shown = runner.invoke(APP, ["--show-completion", "bash"])
+def test_shell_completion(monkeypatch) -> None:
+    # typer names the shell it runs under (shellingham reads the process tree); a run without a
+    # shell among its parents (a daemon, a detached job) detects none, so bash is named here
+    import typer.completion
+
+    monkeypatch.setattr(typer.completion, "_get_shell_name", lambda: "bash")
+    shown = runner.invoke(APP, ["--show-completion"])
     assert shown.exit_code == 0 and "_MINTTT_COMPLETE=complete_bash" in shown.stdout
     help_text = runner.invoke(APP, ["--help"]).stdout
     assert "--install-completion" in help_text and "--show-completion" in help_text
