@@ -142,6 +142,33 @@ def test_one_solver_refutes_the_cubes_of_a_3x4_minimum_in_turn() -> None:
     assert sum(r.load_seconds > 0 for r in results) == 1  # loaded once
 
 
+def test_segments_hold_where_cadical_brings_back_clauses_it_set_aside() -> None:
+    """CaDiCaL's variable elimination moves clauses to its extension stack (its trace writes
+    their deletion); a later cube assuming an eliminated variable brings them back, with no line
+    in the trace. Misère 3x3 O below its minimum, five cubes, elimination forced often: the raw
+    trace joined (its deletions kept) is rejected, the segments (no deletions) check."""
+    variant = Variant.parse("second-lookup-entries@3x3-misere")
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    cnf, clauses = array_cnf(graph, formula, 36)  # fewer than 36 entries; the minimum is 53
+    splits = lookup_splits(formula, 1)
+    cubes = decision_cubes(splits)
+    with CubeSolver(clauses, slice_conflicts=200, options={"elimint": 1}) as solver:
+        proofs = [solver.refute(cube).proof for cube in cubes]
+        from pysat.solvers import Solver, pysolvers
+
+        inner = solver._solver.solver
+        pysolvers.flushpr(inner.prfp)
+        inner.prfile.seek(0)
+        trace = Solver._proof_bin2text(bytearray(inner.prfile.read()))
+    assert not any(line.startswith("d") for proof in proofs for line in proof)
+    result = drat.check(cnf, join(splits, proofs))
+    assert result.valid, result.message
+    assert any(line.startswith("d") for line in trace)
+    raw = [[*trace, proofs[0][-1]], *([proof[-1]] for proof in proofs[1:])]  # each ends in -cube
+    assert not drat.check(cnf, join(splits, raw)).valid  # the trace's own deletions break it
+
+
 def test_a_satisfiable_cube_is_a_defect() -> None:
     with pytest.raises(DefectError, match="satisfiable"):
         refute_cube([[1, 2], [-1, 2]], (2,))

@@ -311,7 +311,7 @@ def _audit(out: Path, *args: str):
 def test_a_cube_certificate_replays_session_by_session(cube_certificate: Path) -> None:
     record = json.loads((cube_certificate / "index.json").read_text())["certificates"][0]
     sessions = json.loads((cube_certificate / record["sessions"]).read_text())
-    assert sessions["format"] == "minttt-sessions/1" and sessions["solver"].startswith("CaDiCaL")
+    assert sessions["format"] == "minttt-sessions/2" and sessions["solver"].startswith("CaDiCaL")
     assert sum(len(s) for s in sessions["sessions"]) == record["cubes"]["count"]
     whole = _audit(cube_certificate, "100", "--json")
     assert whole.exit_code == 0, whole.output
@@ -344,6 +344,31 @@ def test_an_audit_finds_a_segment_that_is_not_the_recorded_one(
     (out / "index.json").write_text(json.dumps(index))
     lying = _audit(out, "100")
     assert lying.exit_code == 1 and "replays to another proof" in lying.stderr
+
+
+@pytest.mark.slow
+def test_an_audit_refuses_a_record_made_with_other_solver_options(
+    cube_certificate: Path, tmp_path: Path
+) -> None:
+    """Segments replay to the recorded ones only under the same solver settings: a record made
+    with others is refused in one line (exit 2), not reported as a proof that differs."""
+    import hashlib
+    import shutil
+
+    out = tmp_path / "cert"
+    shutil.copytree(cube_certificate, out)
+    index = json.loads((out / "index.json").read_text())
+    record = index["certificates"][0]
+    path = out / record["sessions"]
+    sessions = json.loads(path.read_text())
+    assert sessions["solver_options"] == {}  # CaDiCaL's defaults
+    sessions["solver_options"] = {"elim": 0}
+    data = json.dumps(sessions).encode()
+    path.write_bytes(data)
+    record["sessions_sha256"] = hashlib.sha256(data).hexdigest()
+    (out / "index.json").write_text(json.dumps(index))
+    other = _audit(out, "100")
+    assert other.exit_code == 2 and "solver options {'elim': 0}" in other.stderr
 
 
 def test_a_certificate_without_sessions_cannot_be_audited(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ from minttt.formula.variants import Variant
 from minttt.proof import drat
 from minttt.proof.cnf import certificate_cnf
 from minttt.proof.conquer import lookup_splits
-from minttt.proof.cubes import CubeSolver, decision_cubes
+from minttt.proof.cubes import SOLVER_OPTIONS, CubeSolver, decision_cubes
 from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
 from minttt.proof.index import INDEX, MAX_SESSIONS, SESSIONS_FORMAT, check_record, load_index
 
@@ -101,6 +101,11 @@ def load_sessions(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
     doc = json.loads(data)
     if not isinstance(doc, dict) or doc.get("format") != SESSIONS_FORMAT:
         raise InputError(f"{folder / str(name)}: not a {SESSIONS_FORMAT} record")
+    if doc.get("solver_options") != dict(SOLVER_OPTIONS):
+        raise InputError(
+            f"{folder / str(name)}: made with solver options {doc.get('solver_options')!r}, "
+            f"this minttt replays with {dict(SOLVER_OPTIONS)!r}"
+        )
     return doc
 
 

@@ -297,7 +297,7 @@ def sessions_document(
     (:mod:`minttt.proof.audit` replays them)."""
     from importlib.metadata import version
 
-    from minttt.proof.cubes import SAT_SOLVER_NAME, SLICE_CONFLICTS
+    from minttt.proof.cubes import SAT_SOLVER_NAME, SLICE_CONFLICTS, SOLVER_OPTIONS
 
     doc = {
         "format": SESSIONS_FORMAT,
@@ -309,6 +309,8 @@ def sessions_document(
         "solver": SAT_SOLVER_NAME,
         "python_sat": version("python-sat"),
         "slice_conflicts": SLICE_CONFLICTS,
+        "solver_options": dict(SOLVER_OPTIONS),
+        "segments": "the lemmas of each call, deletions left out (minttt.proof.cubes)",
         "seeds": "none: CaDiCaL's defaults, deterministic for the same calls",
         "sessions": log,
     }

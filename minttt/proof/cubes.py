@@ -9,15 +9,20 @@ cube falsifies the lookup clause and is refuted at once). Their product covers e
 A :class:`CubeSolver` loads the clauses into CaDiCaL once and refutes one cube after another
 under assumptions. A clause learnt under assumptions follows from the clauses alone, so what one
 cube's refutation learnt stays valid, and helps, for the next: a cube's proof *segment* is the
-lemmas of its call (deletions kept only for lemmas the solver itself added, never a clause of the
-formula) followed by the clause ``-cube`` (RUP: the cube's literals propagate to the conflict the
-solver ended on). A solver's segments are valid in the order it made them; segments of different
-solvers may follow one another (more clauses never break RUP, and a deletion removes one copy of
-a clause; a RAT lemma, which CaDiCaL does not write here, could fail among another solver's
-clauses: the check would reject the proof, never accept a wrong one). :func:`join` writes the
-segments, then resolves the clauses ``-cube`` along the decision tree down to the empty clause
-(each step RUP). The joined proof is checked before anything claims it
-(:mod:`minttt.proof.drat`).
+lemmas of its call followed by the clause ``-cube`` (RUP: the cube's literals propagate to the
+conflict the solver ended on). The segments carry **no deletions**: between calls CaDiCaL
+restores clauses it had set aside (variable elimination moves clauses to its extension stack and
+writes their deletion; a later cube assuming an eliminated variable brings them back, and its
+DRAT trace does not say so), so a lemma deleted in the trace may be a clause the solver uses
+again; keeping every lemma keeps every clause it ever had in the checker's database (RUP only
+gains from more clauses). Before this rule, regenerating the 3x4 O certificate (144 cubes)
+joined a proof drat-trim rejects; ``tests/test_cubes.py`` makes that failure in a second with
+elimination forced often. A solver's segments are valid in the order it made them; segments of
+different solvers may follow one another (more clauses never break RUP; a RAT lemma, which
+CaDiCaL does not write here, could fail among another solver's clauses: the check would reject
+the proof, never accept a wrong one). :func:`join` writes the segments, then resolves the clauses
+``-cube`` along the decision tree down to the empty clause (each step RUP). The joined proof is
+checked before anything claims it (:mod:`minttt.proof.drat`).
 
 >>> clauses = [[1, 2], [-1, 2], [1, -2], [-1, -2]]   # UNSAT
 >>> splits = [[1, 2]]
@@ -36,8 +41,7 @@ import itertools
 import threading
 import time
 import uuid
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from minttt.errors import DefectError
@@ -47,6 +51,7 @@ SAT_SOLVER = "cadical195"
 SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
 SLICE_CONFLICTS = 50_000  # conflicts per solver call before the other threads get a turn (each
 # call costs CaDiCaL a restart: 5,000 took 3x4 O's first 24 cubes from 32 s to 75 s, 50,000 to 31 s)
+SOLVER_OPTIONS: Mapping[str, int] = {}  # CaDiCaL's own defaults (a test forces elimination often)
 
 Cube = tuple[int, ...]
 
@@ -84,12 +89,18 @@ class CubeSolver:
     under assumptions (a context manager; one cube at a time when threads share it)."""
 
     def __init__(
-        self, clauses: Sequence[Sequence[int]], *, slice_conflicts: int = SLICE_CONFLICTS
+        self,
+        clauses: Sequence[Sequence[int]],
+        *,
+        slice_conflicts: int = SLICE_CONFLICTS,
+        options: Mapping[str, int] = SOLVER_OPTIONS,
     ) -> None:
         from pysat.solvers import Solver  # the solver library only where a cube is solved
 
         start = time.perf_counter()
         self._solver = Solver(name=SAT_SOLVER, with_proof=True)
+        if options:  # CaDiCaL's options (its options.hpp), set before any clause
+            self._solver.solver.configure(dict(options))
         with solver_library():
             self._solver.append_formula([list(c) for c in clauses])
         self.load_seconds = time.perf_counter() - start
@@ -97,7 +108,6 @@ class CubeSolver:
         self.session = uuid.uuid4().hex
         self.sequence = 0
         self._read = 0  # bytes of the proof trace already turned into segments
-        self._own: Counter[frozenset[int]] = Counter()  # lemmas added and not deleted since
         self._lock = threading.Lock()
 
     def refute(self, cube: Cube, below: Sequence[Sequence[int]] = ()) -> CubeResult:
@@ -139,7 +149,8 @@ class CubeSolver:
             time.sleep(0)  # a turn for the other threads
 
     def _segment(self) -> list[str]:
-        """The proof lines written since the last call: lemmas, and deletions of own lemmas."""
+        """The lemmas written since the last call, deletions left out (see the module docstring:
+        a clause CaDiCaL deleted may come back without a line in its trace)."""
         from pysat.solvers import Solver, pysolvers
 
         inner = self._solver.solver  # PySAT's CaDiCaL: a binary DRAT trace in a temporary file
@@ -147,20 +158,7 @@ class CubeSolver:
         inner.prfile.seek(self._read)
         data = inner.prfile.read()
         self._read += len(data)
-        out = []
-        for line in Solver._proof_bin2text(bytearray(data)):
-            words = line.split()
-            if words and words[0] == "d":
-                key = frozenset(int(w) for w in words[1:-1])
-                if self._own[key] > 0:  # a clause of the formula stays: a later segment may use it
-                    self._own[key] -= 1
-                    if not self._own[key]:
-                        del self._own[key]  # only the lemmas alive are kept (memory)
-                    out.append(line)
-                continue
-            self._own[frozenset(int(w) for w in words[:-1])] += 1
-            out.append(line)
-        return out
+        return [line for line in Solver._proof_bin2text(bytearray(data)) if line[:1] != "d"]
 
     def close(self) -> None:
         """Free the solver."""
@@ -211,6 +209,7 @@ def join(splits: Sequence[Sequence[int]], proofs: Sequence[Sequence[str]]) -> by
 __all__ = [
     "SAT_SOLVER",
     "SAT_SOLVER_NAME",
+    "SOLVER_OPTIONS",
     "CubeResult",
     "CubeSolver",
     "decision_cubes",

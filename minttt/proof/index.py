@@ -30,7 +30,8 @@ INDEX = "index.json"
 # several "c objective" lines); format 1 wrote them on one line, which lrat-check stops reading at
 INDEX_FORMAT = "minttt-certificates/2"
 MAX_SESSIONS = 1 << 26  # bytes of a certificate's session record
-SESSIONS_FORMAT = "minttt-sessions/1"  # a cube-and-conquer certificate's session record
+SESSIONS_FORMAT = "minttt-sessions/2"  # a cube-and-conquer certificate's session record (2:
+# segments without deletions, the solver's options recorded)
 INDEX_SCHEMA = "certificate-index.schema.json"  # in minttt/schemas/
 #: the record of the second check (``scripts/second_check.py``): drat-trim and minttt.lrat on
 #: every certificate, in ``results/proofs/``
