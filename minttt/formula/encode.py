@@ -35,17 +35,16 @@ answers at even depth, O at odd depth), so the objective is the plain sum.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
 from minttt.game.graph import Graph
 from minttt.game.rules import O, X
+from minttt.record import Record
 from minttt.vocabulary import Encoding, Objective
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(Record):
     """The variables of one side's table inside a formula.
 
     ``side`` is 1 (X) or 2 (O); ``starts`` the required start positions; ``positions`` maps a
@@ -53,15 +52,27 @@ class Part:
     ``opening`` is X's forced first move, if any.
     """
 
+    FIELDS = ("side", "starts", "opening", "positions", "edges")
     side: int
     starts: tuple[int, ...]
     opening: int | None
     positions: Mapping[int, int]
     edges: Mapping[tuple[int, int], int]
 
+    def __init__(
+        self,
+        side: int,
+        starts: tuple[int, ...],
+        opening: int | None,
+        positions: Mapping[int, int],
+        edges: Mapping[tuple[int, int], int],
+    ) -> None:
+        vars(self).update(
+            side=side, starts=starts, opening=opening, positions=positions, edges=edges
+        )
 
-@dataclass(frozen=True)
-class Formula:
+
+class Formula(Record):
     """Hard clauses (lists of non-zero ints, DIMACS style), objective literals, variable names.
 
     Minimise the number of true objective literals subject to every clause. Built by
@@ -88,14 +99,38 @@ class Formula:
         Kept (not compared) so a model can be read back as a table.
     """
 
+    FIELDS = ("variant", "num_vars", "clauses", "objective", "names", "parts", "shared", "graph")
+    COMPARED = FIELDS[:-1]
     variant: Variant
     num_vars: int
     clauses: tuple[tuple[int, ...], ...]
     objective: tuple[int, ...]
     names: tuple[str, ...]
     parts: tuple[Part, ...]
-    shared: Mapping[int, int] = field(default_factory=dict)
-    graph: Graph | None = field(default=None, repr=False, compare=False)
+    shared: Mapping[int, int]
+    graph: Graph | None
+
+    def __init__(
+        self,
+        variant: Variant,
+        num_vars: int,
+        clauses: tuple[tuple[int, ...], ...],
+        objective: tuple[int, ...],
+        names: tuple[str, ...],
+        parts: tuple[Part, ...],
+        shared: Mapping[int, int] | None = None,
+        graph: Graph | None = None,
+    ) -> None:
+        vars(self).update(
+            variant=variant,
+            num_vars=num_vars,
+            clauses=clauses,
+            objective=objective,
+            names=names,
+            parts=parts,
+            shared={} if shared is None else shared,
+            graph=graph,
+        )
 
     def counts(self) -> dict[str, int]:
         """Position and edge variables (003's "verts" and "edges"), summed over parts."""

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from minttt.errors import InputError
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, O, Rules, X
+from minttt.record import Record
 from minttt.vocabulary import Criterion
 
 if TYPE_CHECKING:
@@ -32,8 +32,7 @@ if TYPE_CHECKING:
     from minttt.game.arrays import ArrayGraph
 
 
-@dataclass(frozen=True)
-class Graph:
+class Graph(Record):
     """A game graph over board hashes (canonical hashes when ``symmetric``).
 
     Built by :func:`build_graph` or :func:`graph_for`, not by hand.
@@ -54,13 +53,31 @@ class Graph:
         The calls of the recursion that built the graph (003's "nodes examined").
     """
 
+    FIELDS = ("rules", "symmetric", "root", "boards", "children", "examined")
     rules: Rules
     symmetric: bool
     root: int
     boards: Mapping[int, tuple[int, ...]]
     children: Mapping[int, tuple[tuple[int, int], ...]]
     examined: int
-    _values: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def __init__(
+        self,
+        rules: Rules,
+        symmetric: bool,
+        root: int,
+        boards: Mapping[int, tuple[int, ...]],
+        children: Mapping[int, tuple[tuple[int, int], ...]],
+        examined: int,
+    ) -> None:
+        vars(self).update(
+            rules=rules,
+            symmetric=symmetric,
+            root=root,
+            boards=boards,
+            children=children,
+            examined=examined,
+        )
 
     @classmethod
     def from_arrays(cls, graph: ArrayGraph) -> Graph:

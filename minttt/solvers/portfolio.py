@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from minttt.errors import DefectError, InputError
@@ -197,7 +196,7 @@ def cross_check(
             f"solvers disagree on {formula.variant.name}: {solution.solver} {solution.size}, "
             f"{other} {second.size}"
         )
-    return replace(solution, optimal=agree, cross_check=record)
+    return solution.replace(optimal=agree, cross_check=record)
 
 
 def provenance(solution: Solution) -> dict[str, Any]:
@@ -406,7 +405,7 @@ def solve_variant(
     enumeration, moves = None, None
     if enumerate_tables or tie_break != "none":
         enumeration, moves = _enumerate(graph, formula, solution, limit, tie_break)
-    picked = solution if moves is None else replace(solution, moves=moves)
+    picked = solution if moves is None else solution.replace(moves=moves)
     return SolveRun(graph, formula, solution, lambda: make_table(graph, picked), enumeration)
 
 
