@@ -4,7 +4,8 @@ A frozen dataclass costs about 0.7 ms to create (it compiles six methods), and i
 :mod:`dataclasses` about 8 ms more (it imports :mod:`inspect`, :mod:`ast`, :mod:`dis`): before it
 solved anything, ``minttt solve`` paid about 20 ms for the 13 value classes on its path (rules,
 board, graph, variant, formula, solution, ...). A :class:`Record` names its fields in ``FIELDS``
-(the constructor's parameters, in order), sets them once in ``__init__`` (``vars(self).update``),
+(the constructor's parameters, in order), sets them once in ``__init__`` (``vars(self).update``;
+a field may also be a ``cached_property`` that the constructor leaves to be made on first use),
 and takes equality, hashing, ``repr`` and :meth:`~Record.replace` from them, as a frozen dataclass
 does: assigning an attribute raises :class:`FrozenError` (an AttributeError). ``COMPARED`` is the
 subset that equality, hashing and ``repr`` read (a dataclass's ``compare=False`` fields left out).
@@ -44,8 +45,7 @@ class Record:
     COMPARED: ClassVar[tuple[str, ...] | None] = None
 
     def _key(self) -> tuple[Any, ...]:
-        values = vars(self)
-        return tuple([values[name] for name in self.COMPARED or self.FIELDS])
+        return tuple([getattr(self, name) for name in self.COMPARED or self.FIELDS])
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__ or not isinstance(other, Record):
@@ -56,8 +56,8 @@ class Record:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        values = vars(self)
-        shown = ", ".join(f"{name}={values[name]!r}" for name in self.COMPARED or self.FIELDS)
+        fields = self.COMPARED or self.FIELDS
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in fields)
         return f"{type(self).__name__}({shown})"
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -69,5 +69,4 @@ class Record:
     def replace(self, **changes: Any) -> Self:
         """A copy with ``changes`` (field name -> value), built by the constructor, as
         ``dataclasses.replace`` builds one."""
-        values = vars(self)
-        return type(self)(**{name: values[name] for name in self.FIELDS} | changes)
+        return type(self)(**{name: getattr(self, name) for name in self.FIELDS} | changes)

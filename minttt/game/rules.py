@@ -307,7 +307,9 @@ class Board(Record):
     rules: Rules
 
     def __init__(self, cells: tuple[int, ...], rules: Rules = TIC_TAC_TOE) -> None:
-        vars(self).update(cells=cells, rules=rules)
+        values = self.__dict__  # the hot constructor: two stores, no keyword dict
+        values["cells"] = cells
+        values["rules"] = rules
 
     def __eq__(self, other: object) -> bool:  # the hot two: one tuple each, as a dataclass's
         if not isinstance(other, Board):
