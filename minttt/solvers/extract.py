@@ -39,8 +39,10 @@ def _chooser(formula: Formula, part: Part, true: Set[int]) -> Callable[[int], tu
     tree = formula.variant.encoding is Encoding.TREE
     kind = "tree" if tree else "lookup"
 
+    child_maps = graph.child_maps
+
     def choose(h: int) -> tuple[int]:
-        kids = dict(graph.children[h])
+        kids = child_maps[h]
         for m in allowed(h):
             var = part.positions[kids[m]] if tree else part.edges[(h, m)]
             if var in true:
