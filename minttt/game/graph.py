@@ -391,14 +391,23 @@ def frontier_values(graph: Graph) -> tuple[dict[int, int], dict[int, tuple[int, 
     return scores, best
 
 
-class Visit(NamedTuple):
+class Visit(
+    NamedTuple(
+        "Visit",
+        [
+            ("position", int),
+            ("own", bool),
+            ("terminal", bool),
+            ("moves", tuple[tuple[int, int], ...]),
+        ],
+    )
+):
     """One position of a walk: ``own`` when the walking side is to move (finished games included),
-    ``moves`` the ``(move, child)`` pairs followed from it (none at a finished game)."""
+    ``moves`` the ``(move, child)`` pairs followed from it (none at a finished game).
 
-    position: int
-    own: bool
-    terminal: bool
-    moves: tuple[tuple[int, int], ...]
+    The fields are given as types (as :class:`~minttt.game.rules.Canonical`'s: no compile)."""
+
+    __slots__ = ()
 
     @property
     def children(self) -> tuple[int, ...]:
