@@ -4,7 +4,7 @@ A frozen dataclass costs about 0.7 ms to create (it compiles six methods), and i
 :mod:`dataclasses` about 8 ms more (it imports :mod:`inspect`, :mod:`ast`, :mod:`dis`): before it
 solved anything, ``minttt solve`` paid about 20 ms for the 13 value classes on its path (rules,
 board, graph, variant, formula, solution, ...). A :class:`Record` names its fields in ``FIELDS``
-(the constructor's parameters, in order), sets them once in ``__init__`` (``vars(self).update``;
+(the constructor's parameters, in order), sets them once in ``__init__`` (``_fill``;
 a field may also be a ``cached_property`` that the constructor leaves to be made on first use),
 and takes equality, hashing, ``repr`` and :meth:`~Record.replace` from them, as a frozen dataclass
 does: assigning an attribute raises :class:`FrozenError` (an AttributeError). ``COMPARED`` is the
@@ -15,7 +15,7 @@ they are.
 >>> class Point(Record):
 ...     FIELDS = ("x", "y")
 ...     def __init__(self, x: int, y: int = 0) -> None:
-...         vars(self).update(x=x, y=y)
+...         self._fill(x, y)
 >>> p = Point(1)
 >>> p, p == Point(1, 0), p.replace(y=2)
 (Point(x=1, y=0), True, Point(x=1, y=2))
@@ -43,6 +43,10 @@ class Record:
     FIELDS: ClassVar[tuple[str, ...]] = ()
     #: the fields equality, hashing and ``repr`` read (all of ``FIELDS`` unless narrowed)
     COMPARED: ClassVar[tuple[str, ...] | None] = None
+
+    def _fill(self, *values: Any) -> None:
+        """Set the fields, ``FIELDS`` in order, to ``values`` (the constructor's one store)."""
+        vars(self).update(zip(self.FIELDS, values, strict=True))
 
     def _key(self) -> tuple[Any, ...]:
         return tuple([getattr(self, name) for name in self.COMPARED or self.FIELDS])

@@ -68,9 +68,7 @@ class Part(Record):
         positions: Mapping[int, int],
         edges: Mapping[tuple[int, int], int],
     ) -> None:
-        vars(self).update(
-            side=side, starts=starts, opening=opening, positions=positions, edges=edges
-        )
+        self._fill(side, starts, opening, positions, edges)
 
 
 class Formula(Record):

@@ -46,7 +46,7 @@ class Instance(Record):
         formula: Formula | ArrayFormula,
         arrays: bool,
     ) -> None:
-        vars(self).update(variant=variant, graph=graph, formula=formula, arrays=arrays)
+        self._fill(variant, graph, formula, arrays)
 
 
 def instance_for(

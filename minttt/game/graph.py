@@ -71,14 +71,7 @@ class Graph(Record):
         children: Mapping[int, tuple[tuple[int, int], ...]],
         examined: int,
     ) -> None:
-        vars(self).update(
-            rules=rules,
-            symmetric=symmetric,
-            root=root,
-            boards=boards,
-            children=children,
-            examined=examined,
-        )
+        self._fill(rules, symmetric, root, boards, children, examined)
 
     @classmethod
     def from_arrays(cls, graph: ArrayGraph) -> Graph:

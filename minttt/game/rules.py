@@ -98,7 +98,7 @@ class Rules(Record):
     misere: bool
 
     def __init__(self, rows: int = 3, cols: int = 3, k: int = 3, misere: bool = False) -> None:
-        vars(self).update(rows=rows, cols=cols, k=k, misere=misere)
+        self._fill(rows, cols, k, misere)
         if self.rows < 1 or self.cols < 1:
             raise InputError(
                 f"board must have at least one row and column, got {self.rows}x{self.cols}"

@@ -28,7 +28,7 @@ class Extraction(Record):
     def __init__(
         self, moves: dict[int, int], needed: frozenset[int], positions: frozenset[int]
     ) -> None:
-        vars(self).update(moves=moves, needed=needed, positions=positions)
+        self._fill(moves, needed, positions)
 
 
 def _chooser(formula: Formula, part: Part, true: Set[int]) -> Callable[[int], tuple[int]]:

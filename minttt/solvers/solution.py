@@ -94,20 +94,20 @@ class Solution(Record):
         timed_out: bool = False,
         cross_check: Mapping[str, Any] | None = None,
     ) -> None:
-        vars(self).update(
-            variant=variant,
-            size=size,
-            lower_bound=lower_bound,
-            optimal=optimal,
-            model=model,
-            moves=moves,
-            solver=solver,
-            seconds=seconds,
-            calls=calls,
-            variables=variables,
-            positions=positions,
-            timed_out=timed_out,
-            cross_check=cross_check,
+        self._fill(
+            variant,
+            size,
+            lower_bound,
+            optimal,
+            model,
+            moves,
+            solver,
+            seconds,
+            calls,
+            variables,
+            positions,
+            timed_out,
+            cross_check,
         )
 
     @property
