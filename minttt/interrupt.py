@@ -16,7 +16,6 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from types import FrameType
 
 
@@ -24,13 +23,15 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM arrived (a subclass of KeyboardInterrupt: every Ctrl-C path handles it too)."""
 
 
-@dataclass
 class Signals:
     """What the handlers saw: the first signal number received outside a shield, if any."""
 
-    received: int | None = None
-    shield_depth: int = 0
-    finished: bool = False
+    __slots__ = ("finished", "received", "shield_depth")
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self.shield_depth = 0
+        self.finished = False
 
     def handle(self, signum: int, _frame: FrameType | None) -> None:
         """The signal handler: record the first signal and raise it, unless shielded."""

@@ -26,7 +26,7 @@ import networkx as nx
 LAYERS: tuple[frozenset[str], ...] = tuple(
     frozenset(names.split())
     for names in (
-        "errors vocabulary fileio interrupt schema store version cluster",
+        "errors vocabulary fileio interrupt schema store version cluster record",
         "game",
         "table",
         "formula",

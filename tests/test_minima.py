@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from minttt.formula.encode import encode
@@ -27,7 +25,7 @@ def test_joint_tree_table_is_158_proven(graph):
     assert solution.size == 158
     proof = prove_minimum(f, solution)
     assert proof.proven and proof.z3.size == 158
-    too_small = replace(solution, size=157, optimal=False)
+    too_small = solution.replace(size=157, optimal=False)
     assert not prove_minimum(f, too_small).proven  # 157 has no model
 
 

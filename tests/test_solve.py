@@ -210,12 +210,10 @@ def test_bad_solver_and_timeout(graph):
 def test_families_that_prove_different_optima_are_a_defect(graph):
     """A solution claiming an optimum the other family does not find (a bug in one of them) is a
     defect found (DefectError: commands exit 1), never a result."""
-    from dataclasses import replace
-
     from minttt.errors import DefectError
 
     f = encode(graph, Variant.parse("first-center-lookup-entries"))
     honest = solve(f, solver="rc2")
-    lying = replace(honest, size=honest.size - 1)
+    lying = honest.replace(size=honest.size - 1)
     with pytest.raises(DefectError, match="solvers disagree"):
         cross_check(f, lying)

@@ -27,7 +27,6 @@ from minttt.solvers.portfolio import (
     solve_variant,
 )
 from minttt.solvers.pysat_drivers import CARD_ENCODINGS, SAT_SOLVERS
-from minttt.table.model import save_tables
 from minttt.vocabulary import Criterion, Encoding, Objective, Role, Symmetry
 
 MAX_LIMIT = 10_000_000  # tables enumerated at most (each is kept in memory)
@@ -215,6 +214,8 @@ def solve_command(
         for variant in variants
     ]
     if out is not None:  # all tables or none: nothing before every variant is solved
+        from minttt.table.model import save_tables  # the file layer: with --out only
+
         suffix = "" if symmetric else "-raw"
         paths = [out / f"{r.solution.variant.name}{suffix}.json" if all_ else out for r in runs]
         save_tables({path: run.table() for path, run in zip(paths, runs, strict=True)})

@@ -35,17 +35,17 @@ answers at even depth, O at odd depth), so the objective is the plain sum.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from functools import cached_property
 
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
 from minttt.game.graph import Graph
-from minttt.game.rules import O, X
+from minttt.game.rules import X
+from minttt.record import Record
 from minttt.vocabulary import Encoding, Objective
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(Record):
     """The variables of one side's table inside a formula.
 
     ``side`` is 1 (X) or 2 (O); ``starts`` the required start positions; ``positions`` maps a
@@ -53,15 +53,25 @@ class Part:
     ``opening`` is X's forced first move, if any.
     """
 
+    FIELDS = ("side", "starts", "opening", "positions", "edges")
     side: int
     starts: tuple[int, ...]
     opening: int | None
     positions: Mapping[int, int]
     edges: Mapping[tuple[int, int], int]
 
+    def __init__(
+        self,
+        side: int,
+        starts: tuple[int, ...],
+        opening: int | None,
+        positions: Mapping[int, int],
+        edges: Mapping[tuple[int, int], int],
+    ) -> None:
+        self._fill(side, starts, opening, positions, edges)
 
-@dataclass(frozen=True)
-class Formula:
+
+class Formula(Record):
     """Hard clauses (lists of non-zero ints, DIMACS style), objective literals, variable names.
 
     Minimise the number of true objective literals subject to every clause. Built by
@@ -78,7 +88,9 @@ class Formula:
     objective
         The literals whose true count is minimised (each a soft unit clause of weight 1).
     names
-        ``names[v - 1]`` names variable ``v``.
+        ``names[v - 1]`` names variable ``v`` (``None``: :func:`encode`'s own names, made on
+        first use from ``parts`` and ``shared``: ``v_H``, ``e_H_M``, ``u_H``, with ``x_``/``o_``
+        in front when the formula has both sides' parts).
     parts
         The clauses grouped by what they say (for the certificate's comments).
     shared
@@ -88,14 +100,43 @@ class Formula:
         Kept (not compared) so a model can be read back as a table.
     """
 
+    FIELDS = ("variant", "num_vars", "clauses", "objective", "names", "parts", "shared", "graph")
+    COMPARED = FIELDS[:-1]
     variant: Variant
     num_vars: int
     clauses: tuple[tuple[int, ...], ...]
     objective: tuple[int, ...]
-    names: tuple[str, ...]
     parts: tuple[Part, ...]
-    shared: Mapping[int, int] = field(default_factory=dict)
-    graph: Graph | None = field(default=None, repr=False, compare=False)
+    shared: Mapping[int, int]
+    graph: Graph | None
+
+    def __init__(
+        self,
+        variant: Variant,
+        num_vars: int,
+        clauses: tuple[tuple[int, ...], ...],
+        objective: tuple[int, ...],
+        names: tuple[str, ...] | None,
+        parts: tuple[Part, ...],
+        shared: Mapping[int, int] | None = None,
+        graph: Graph | None = None,
+    ) -> None:
+        vars(self).update(
+            variant=variant,
+            num_vars=num_vars,
+            clauses=clauses,
+            objective=objective,
+            parts=parts,
+            shared={} if shared is None else shared,
+            graph=graph,
+        )
+        if names is not None:
+            vars(self)["names"] = names
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        """Every variable's name, by number (see ``names`` above)."""
+        return _variable_names(self.num_vars, self.parts, self.shared)
 
     def counts(self) -> dict[str, int]:
         """Position and edge variables (003's "verts" and "edges"), summed over parts."""
@@ -109,53 +150,59 @@ class Formula:
         return sum(1 for v in self.objective if v in true_vars)
 
 
+def _variable_names(
+    num_vars: int, parts: tuple[Part, ...], shared: Mapping[int, int]
+) -> tuple[str, ...]:
+    """The names of :func:`encode`'s variables, by number: each part's positions ``v_H`` and
+    edges ``e_H_M`` (``x_``/``o_`` in front when there are two parts), the shared ``u_H``."""
+    names = [""] * num_vars
+    for part in parts:
+        prefix = ("x_" if part.side == X else "o_") if len(parts) == 2 else ""
+        for h, v in part.positions.items():
+            names[v - 1] = f"{prefix}v_{h}"
+        for (h, m), e in part.edges.items():
+            names[e - 1] = f"{prefix}e_{h}_{m}"
+    for h, u in shared.items():
+        names[u - 1] = f"u_{h}"
+    return tuple(names)
+
+
 class _Builder:
-    """Clauses, and a number for each named variable, 1, 2, 3, ... in the order they are first
-    asked for (as PySAT's ``IDPool`` numbers them; a dict does it at a third of the cost, which
-    ``minttt solve``'s start-up counts)."""
+    """Clauses, and the variables numbered 1, 2, 3, ... in the order they are made (their names
+    are made only when asked for: :func:`_variable_names`, which ``minttt solve`` never asks)."""
 
     def __init__(self) -> None:
-        self.ids: dict[str, int] = {}
+        self.count = 0
         self.clauses: list[tuple[int, ...]] = []
 
-    def var(self, name: str) -> int:
-        ids = self.ids
-        if name not in ids:
-            ids[name] = len(ids) + 1
-        return ids[name]
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """Every variable's name, by number."""
-        return tuple(self.ids)
+    def var(self) -> int:
+        """A new variable."""
+        self.count += 1
+        return self.count
 
 
 def _distinct(items: Iterable[int]) -> list[int]:
     return list(dict.fromkeys(items))
 
 
-def _position_vars(b: _Builder, prefix: str) -> tuple[dict[int, int], Callable[[int], int]]:
+def _position_vars(b: _Builder) -> tuple[dict[int, int], Callable[[int], int]]:
     """A position -> variable map (in numbering order) and the function that fills it."""
     pos: dict[int, int] = {}
 
     def pvar(h: int) -> int:
         if h not in pos:
-            pos[h] = b.var(f"{prefix}v_{h}")
+            pos[h] = b.var()
         return pos[h]
 
     return pos, pvar
 
 
-def _tree_part(
-    graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str, prefix: str
-) -> Part:
+def _tree_part(graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str) -> Part:
     """Every position the walk reaches gets a variable, in the walk's order (the order the
     clauses below first name them: the walk is breadth first, children in move order)."""
     walk = graph.allowed_walk(side, criterion, opening)
-    ids, pos = b.ids, {}
-    for visit in walk:
-        h = visit.position
-        pos[h] = ids[f"{prefix}v_{h}"] = len(ids) + 1
+    pos = {visit.position: b.count + i for i, visit in enumerate(walk, start=1)}
+    b.count += len(pos)
     root = graph.root
     clauses, successors = b.clauses, graph.successors
     clauses.append((pos[root],))
@@ -170,34 +217,35 @@ def _tree_part(
     return Part(side, (root,), opening if side == X else None, pos, {})
 
 
-def _lookup_part(
-    graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str, prefix: str
-) -> Part:
+def _lookup_part(graph: Graph, b: _Builder, side: int, opening: int | None, criterion: str) -> Part:
     """The table's positions are the walk's own positions: the starts, then every grandchild
     through an allowed move, in the walk's order (the opponent's positions get no variable)."""
-    pos, pvar = _position_vars(b, prefix)
+    pos, pvar = _position_vars(b)
     edges: dict[tuple[int, int], int] = {}
     root = graph.root
     starts = [root] if side == X else _distinct(c for _, c in graph.children[root])
     for s in starts:
         b.clauses.append((pvar(s),))
-    successors, ids, clauses = graph.successors, b.ids, b.clauses
-    # the hot loop of every lookup encoding, numbering inline: each edge is new (the walk
-    # yields a position once), a grandchild is numbered when first reached
+    successors, clauses = graph.successors, b.clauses
+    # the hot loop of every lookup encoding, numbering inline (``top``, the last variable): each
+    # edge is new (the walk yields a position once), a grandchild is numbered when first reached
     for visit in graph.allowed_walk(side, criterion, opening):
         if not visit.own or visit.terminal:
             continue
         h = visit.position
         ors = []
+        top = b.count
         for m, c in visit.moves:
-            e = ids[f"{prefix}e_{h}_{m}"] = len(ids) + 1
-            edges[(h, m)] = e
+            top += 1
+            e = edges[(h, m)] = top
             ors.append(e)
             for g in successors[c]:
                 v = pos.get(g)
                 if v is None:
-                    v = pos[g] = ids[f"{prefix}v_{g}"] = len(ids) + 1
+                    top += 1
+                    v = pos[g] = top
                 clauses.append((-e, v))
+        b.count = top
         clauses.append((-pvar(h), *ors))
     return Part(side, tuple(starts), opening if side == X else None, pos, edges)
 
@@ -231,7 +279,7 @@ def _objective(
     shared: dict[int, int] = {}
     for h, v in px.positions.items():
         if h in po.positions:
-            u = b.var(f"u_{h}")
+            u = b.var()
             shared[h] = u
             b.clauses.append((-v, u))
             b.clauses.append((-po.positions[h], u))
@@ -271,19 +319,14 @@ def encode(graph: Graph, variant: Variant) -> Formula:
     opening = _opening(graph, variant)
     build = _tree_part if variant.encoding is Encoding.TREE else _lookup_part
     b = _Builder()
-    sides = variant.role.sides
-    prefixes = {X: "x_", O: "o_"} if len(sides) == 2 else dict.fromkeys(sides, "")
-    parts = tuple(
-        build(graph, b, side, opening, variant.criterion, prefixes[side]) for side in sides
-    )
+    parts = tuple(build(graph, b, side, opening, variant.criterion) for side in variant.role.sides)
     objective, shared = _objective(b, parts, variant.objective)
-    names = b.names
     return Formula(
         variant=variant,
-        num_vars=len(names),
+        num_vars=b.count,
         clauses=tuple(b.clauses),
         objective=tuple(objective),
-        names=names,
+        names=None,
         parts=parts,
         shared=shared,
         graph=graph,

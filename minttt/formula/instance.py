@@ -13,13 +13,13 @@ False
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from minttt.errors import InputError
 from minttt.formula.encode import Formula, encode
 from minttt.formula.variants import Variant, uses_arrays
 from minttt.game.graph import Graph, graph_for
+from minttt.record import Record
 from minttt.vocabulary import Encoding, Objective
 
 if TYPE_CHECKING:
@@ -28,16 +28,25 @@ if TYPE_CHECKING:
     from minttt.table.model import Table
 
 
-@dataclass(frozen=True)
-class Instance:
+class Instance(Record):
     """A variant, its game graph and its formula: objects (:class:`Graph`, :class:`Formula`) or
     arrays (:class:`~minttt.game.arrays.ArrayGraph`, :class:`~minttt.formula.arrays.ArrayFormula`;
     ``arrays``)."""
 
+    FIELDS = ("variant", "graph", "formula", "arrays")
     variant: Variant
     graph: Graph | ArrayGraph
     formula: Formula | ArrayFormula
     arrays: bool
+
+    def __init__(
+        self,
+        variant: Variant,
+        graph: Graph | ArrayGraph,
+        formula: Formula | ArrayFormula,
+        arrays: bool,
+    ) -> None:
+        self._fill(variant, graph, formula, arrays)
 
 
 def instance_for(

@@ -13,17 +13,16 @@ and the other-games study all read their lists here.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from minttt.errors import InputError
 from minttt.game.rules import Rules
+from minttt.record import Record
 from minttt.vocabulary import Criterion, Encoding, Objective, Role
 
 OPENINGS = ("center", "corner", "edge", "any")
 
 
-@dataclass(frozen=True, init=False)
-class Variant:
+class Variant(Record):
     """One minimisation problem: who the table plays, how it opens, encoding, objective, criterion.
 
     >>> Variant("first", "center", "lookup", "entries").name
@@ -54,6 +53,7 @@ class Variant:
         combination the encodings do not define.
     """
 
+    FIELDS = ("role", "opening", "encoding", "objective", "criterion", "game")
     role: Role
     opening: str | None
     encoding: Encoding

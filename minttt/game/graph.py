@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
+from operator import add, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from minttt.errors import InputError
 from minttt.game.rules import EMPTY, TIC_TAC_TOE, Board, O, Rules, X
+from minttt.record import Record
 from minttt.vocabulary import Criterion
 
 if TYPE_CHECKING:
@@ -32,8 +33,7 @@ if TYPE_CHECKING:
     from minttt.game.arrays import ArrayGraph
 
 
-@dataclass(frozen=True)
-class Graph:
+class Graph(Record):
     """A game graph over board hashes (canonical hashes when ``symmetric``).
 
     Built by :func:`build_graph` or :func:`graph_for`, not by hand.
@@ -54,13 +54,24 @@ class Graph:
         The calls of the recursion that built the graph (003's "nodes examined").
     """
 
+    FIELDS = ("rules", "symmetric", "root", "boards", "children", "examined")
     rules: Rules
     symmetric: bool
     root: int
     boards: Mapping[int, tuple[int, ...]]
     children: Mapping[int, tuple[tuple[int, int], ...]]
     examined: int
-    _values: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def __init__(
+        self,
+        rules: Rules,
+        symmetric: bool,
+        root: int,
+        boards: Mapping[int, tuple[int, ...]],
+        children: Mapping[int, tuple[tuple[int, int], ...]],
+        examined: int,
+    ) -> None:
+        self._fill(rules, symmetric, root, boards, children, examined)
 
     @classmethod
     def from_arrays(cls, graph: ArrayGraph) -> Graph:
@@ -247,18 +258,23 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
     # each board travels with its hash after every symmetry (one, the identity, when not
     # symmetric); a move adds one weight per symmetry, so only a new position is canonicalised
     weights = rules.move_weights if symmetric else tuple((3**i,) for i in range(n))
+    # what a move by X or O on each cell adds to the hashes
+    steps = {p: [tuple([p * w for w in ws]) for ws in weights] for p in (X, O)}
     compositions = rules.compositions
-    through = rules.lines_through
+    # the lines through each cell, as the k cells to read; the mover's full line to compare
+    through = [[itemgetter(*ln) for ln in lines] for lines in rules.lines_through]
+    full = {p: (p,) * rules.k if rules.k > 1 else p for p in (X, O)}
 
-    def visit(cells: tuple[int, ...], seen: tuple[int, ...], last: int) -> int:
+    def visit(cells: tuple[int, ...], seen: tuple[int, ...], last: int, mover: int) -> int:
+        """``mover`` is to move at ``cells``; ``last`` the cell just played (-1 at the root)."""
         nonlocal examined
         examined += 1
         h = min(seen)
         if h in boards:
             return h
         # only the move just played (``last``) can have made a line
-        mark = cells[last] if last >= 0 else EMPTY
-        made = mark != EMPTY and any(all(cells[i] == mark for i in ln) for ln in through[last])
+        line = full[3 - mover]
+        made = last >= 0 and any(read(cells) == line for read in through[last])
         t = seen.index(h)
         if t:  # the canonical board, and its hashes: the same ones in another order
             cells = rules.transform(cells, t)
@@ -267,18 +283,17 @@ def build_graph(rules: Rules = TIC_TAC_TOE, symmetric: bool = True) -> Graph:
         if made or EMPTY not in cells:
             children[h] = ()
             return h
-        mover = X if cells.count(X) == cells.count(O) else O
         kids = []
+        step, other = steps[mover], 3 - mover
         for m in range(n):
             if cells[m] == EMPTY:
                 nxt = cells[:m] + (mover,) + cells[m + 1 :]
-                after = tuple([a + mover * w for a, w in zip(seen, weights[m], strict=True)])
-                kids.append((m, visit(nxt, after, m)))
+                kids.append((m, visit(nxt, tuple(map(add, seen, step[m])), m, other)))
         children[h] = tuple(kids)
         return h
 
-    # the empty board's hash is 0 under every symmetry
-    root = visit((EMPTY,) * n, (0,) * len(weights[0]), -1)
+    # the empty board's hash is 0 under every symmetry; X moves first
+    root = visit((EMPTY,) * n, (0,) * len(weights[0]), -1, X)
     return Graph(rules, symmetric, root, boards, children, examined)
 
 
@@ -369,14 +384,23 @@ def frontier_values(graph: Graph) -> tuple[dict[int, int], dict[int, tuple[int, 
     return scores, best
 
 
-class Visit(NamedTuple):
+class Visit(
+    NamedTuple(
+        "Visit",
+        [
+            ("position", int),
+            ("own", bool),
+            ("terminal", bool),
+            ("moves", tuple[tuple[int, int], ...]),
+        ],
+    )
+):
     """One position of a walk: ``own`` when the walking side is to move (finished games included),
-    ``moves`` the ``(move, child)`` pairs followed from it (none at a finished game)."""
+    ``moves`` the ``(move, child)`` pairs followed from it (none at a finished game).
 
-    position: int
-    own: bool
-    terminal: bool
-    moves: tuple[tuple[int, int], ...]
+    The fields are given as types (as :class:`~minttt.game.rules.Canonical`'s: no compile)."""
+
+    __slots__ = ()
 
     @property
     def children(self) -> tuple[int, ...]:

@@ -10,7 +10,6 @@ edge count is the number of lookups, and we minimise and maximise it.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import replace
 from typing import Any
 
 from pysat.card import CardEnc, EncType
@@ -47,8 +46,7 @@ def _augment(formula: Formula, positions: int, maximise: bool) -> Formula:
             n = len(names)
             clauses += [[e, n], [-e, -n]]
             objective.append(n)
-    return replace(
-        formula,
+    return formula.replace(
         num_vars=len(names),
         clauses=tuple(tuple(c) for c in clauses),
         objective=tuple(objective),

@@ -8,22 +8,27 @@ never above the model's.
 from __future__ import annotations
 
 from collections.abc import Callable, Set
-from dataclasses import dataclass
 
 from minttt.errors import DefectError
 from minttt.formula.encode import Formula, Part
 from minttt.game.graph import Graph, table_moves, walk_own_play
+from minttt.record import Record
 from minttt.vocabulary import Encoding
 
 
-@dataclass(frozen=True)
-class Extraction:
+class Extraction(Record):
     """``moves``: canonical hash -> canonical move; ``needed``: the true variables of the table;
     ``positions``: every position counted by the encoding that the table reaches."""
 
+    FIELDS = ("moves", "needed", "positions")
     moves: dict[int, int]
     needed: frozenset[int]
     positions: frozenset[int]
+
+    def __init__(
+        self, moves: dict[int, int], needed: frozenset[int], positions: frozenset[int]
+    ) -> None:
+        self._fill(moves, needed, positions)
 
 
 def _chooser(formula: Formula, part: Part, true: Set[int]) -> Callable[[int], tuple[int]]:
@@ -34,8 +39,10 @@ def _chooser(formula: Formula, part: Part, true: Set[int]) -> Callable[[int], tu
     tree = formula.variant.encoding is Encoding.TREE
     kind = "tree" if tree else "lookup"
 
+    child_maps = graph.child_maps
+
     def choose(h: int) -> tuple[int]:
-        kids = dict(graph.children[h])
+        kids = child_maps[h]
         for m in allowed(h):
             var = part.positions[kids[m]] if tree else part.edges[(h, m)]
             if var in true:

@@ -19,7 +19,6 @@ takes RC2 minutes on the raw graph.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from minttt.errors import InputError
@@ -49,10 +48,10 @@ def solve_raw(
         if not check:
             return solution
         checked = cross_check(formula, solution, timeout=check_timeout)
-        return replace(checked, optimal=solution.optimal)
+        return checked.replace(optimal=solution.optimal)
     cases = []
     for move in graph.allowed(graph.root, variant.criterion):
-        fixed = replace(variant, opening=str(move))
+        fixed = variant.replace(opening=str(move))
         cases.append(
             solve_raw(graph, fixed, check=check, timeout=timeout, check_timeout=check_timeout)
         )
@@ -70,8 +69,7 @@ def solve_raw(
             "agree": len(checks) == len(cases) and all(c["agree"] for c in checks),
             "cases": {s.variant.opening: s.size for s in cases},
         }
-    return replace(
-        best,
+    return best.replace(
         variant=variant,
         lower_bound=lower,
         optimal=optimal,

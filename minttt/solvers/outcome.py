@@ -17,7 +17,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from minttt.interrupt import solver_library
@@ -30,18 +29,36 @@ if TYPE_CHECKING:
 Model = TypeVar("Model")
 
 
-@dataclass
 class RawResult(Generic[Model]):
     """A driver's raw outcome: the best model (``None`` when none was found), a proven lower
     bound, the oracle calls, whether the time limit stopped it, and its seconds (load included;
-    ``load_seconds`` is the part spent loading the formula, where a driver measures it)."""
+    ``load_seconds`` is the part spent loading the formula, where a driver measures it).
 
-    model: Model | None
-    lower: int
-    calls: int
-    timed_out: bool = False
-    seconds: float = 0.0
-    load_seconds: float = 0.0
+    A plain class, not a dataclass: ``minttt solve``'s start-up (:mod:`minttt.record`)."""
+
+    __slots__ = ("calls", "load_seconds", "lower", "model", "seconds", "timed_out")
+
+    def __init__(
+        self,
+        model: Model | None,
+        lower: int,
+        calls: int,
+        timed_out: bool = False,
+        seconds: float = 0.0,
+        load_seconds: float = 0.0,
+    ) -> None:
+        self.model = model
+        self.lower = lower
+        self.calls = calls
+        self.timed_out = timed_out
+        self.seconds = seconds
+        self.load_seconds = load_seconds
+
+    def __repr__(self) -> str:
+        return (
+            f"RawResult(lower={self.lower}, calls={self.calls}, timed_out={self.timed_out}, "
+            f"model={'none' if self.model is None else 'found'})"
+        )
 
 
 class Deadline:
@@ -55,14 +72,19 @@ class Deadline:
         return None if self.end is None else max(0.0, self.end - time.monotonic())
 
 
-@dataclass
 class TimedCall:
     """A timed call's outcome: ``expired`` once the deadline interrupted it (whatever the call
     returned then is not a result), and its ``seconds``."""
 
-    limit: float | None
-    expired: bool = False
-    seconds: float = 0.0
+    __slots__ = ("expired", "limit", "seconds")
+
+    def __init__(self, limit: float | None, expired: bool = False, seconds: float = 0.0) -> None:
+        self.limit = limit
+        self.expired = expired
+        self.seconds = seconds
+
+    def __repr__(self) -> str:
+        return f"TimedCall(limit={self.limit}, expired={self.expired}, seconds={self.seconds})"
 
 
 @contextmanager

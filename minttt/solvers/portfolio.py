@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from minttt.errors import DefectError, InputError
@@ -36,7 +35,6 @@ from minttt.solvers.extract import all_true, extract
 from minttt.solvers.outcome import RawResult
 from minttt.solvers.pysat_drivers import pysat_binary, pysat_linear, rc2
 from minttt.solvers.solution import Solution
-from minttt.table.model import Table, table_from_moves
 from minttt.vocabulary import Objective, Symmetry
 
 if TYPE_CHECKING:
@@ -44,6 +42,7 @@ if TYPE_CHECKING:
 
     from minttt.formula.arrays import ArrayFormula
     from minttt.game.arrays import ArrayGraph
+    from minttt.table.model import Table
 
 DEFAULT_SOLVER = "rc2"
 SOLVERS: dict[str, str] = {  # driver -> family
@@ -197,7 +196,7 @@ def cross_check(
             f"solvers disagree on {formula.variant.name}: {solution.solver} {solution.size}, "
             f"{other} {second.size}"
         )
-    return replace(solution, optimal=agree, cross_check=record)
+    return solution.replace(optimal=agree, cross_check=record)
 
 
 def provenance(solution: Solution) -> dict[str, Any]:
@@ -233,6 +232,8 @@ def make_table(graph: Graph, solution: Solution) -> Table:
     Table
         The table its moves play, its provenance saying what is proven.
     """
+    from minttt.table.model import table_from_moves  # the table layer: when a table is asked for
+
     v = solution.variant
     prov = provenance(solution)
     if not graph.symmetric:
@@ -247,21 +248,40 @@ def make_table(graph: Graph, solution: Solution) -> Table:
     )
 
 
-@dataclass(frozen=True)
 class SolveRun:
     """One variant solved by :func:`solve_variant`: the graph and formula it was solved on, the
-    solution, its table, and (when asked) the enumeration of every minimal table, with the moves
-    of the one a tie-break picked."""
+    solution, (when asked) the enumeration of every minimal table, and its table, built on the
+    first :meth:`table` call by ``table_maker`` (``minttt solve --json`` never needs it).
 
-    graph: Graph | ArrayGraph
-    formula: Formula | ArrayFormula
-    solution: Solution
-    solved_table: Table
-    enumeration: dict[str, Any] | None = None
+    A plain class, not a dataclass: each dataclass costs ``minttt solve`` start-up (about 0.7 ms
+    to create, and the import of :mod:`dataclasses` itself).
+    """
+
+    __slots__ = ("_table", "enumeration", "formula", "graph", "solution", "table_maker")
+
+    def __init__(
+        self,
+        graph: Graph | ArrayGraph,
+        formula: Formula | ArrayFormula,
+        solution: Solution,
+        table_maker: Callable[[], Table],
+        enumeration: dict[str, Any] | None = None,
+    ) -> None:
+        self.graph = graph
+        self.formula = formula
+        self.solution = solution
+        self.table_maker = table_maker
+        self.enumeration = enumeration
+        self._table: Table | None = None
+
+    def __repr__(self) -> str:
+        return f"SolveRun({self.solution.variant.name!r}, size={self.solution.size})"
 
     def table(self) -> Table:
-        """The table the run ships: the solver's, or the one the tie-break picked."""
-        return self.solved_table
+        """The table the run ships: the solver's, or the one the tie-break picked (built once)."""
+        if self._table is None:
+            self._table = self.table_maker()
+        return self._table
 
     def row(self) -> dict[str, Any]:
         """The ``minttt solve --json`` object: the solution's fields, then the enumeration."""
@@ -385,8 +405,8 @@ def solve_variant(
     enumeration, moves = None, None
     if enumerate_tables or tie_break != "none":
         enumeration, moves = _enumerate(graph, formula, solution, limit, tie_break)
-    picked = solution if moves is None else replace(solution, moves=moves)
-    return SolveRun(graph, formula, solution, make_table(graph, picked), enumeration)
+    picked = solution if moves is None else solution.replace(moves=moves)
+    return SolveRun(graph, formula, solution, lambda: make_table(graph, picked), enumeration)
 
 
 def _enumerate(
@@ -451,8 +471,9 @@ def _solve_arrays(inst: Instance, timeout: float | None, sat: str | None) -> Sol
         positions=len(graph.table_positions(formula.side, chosen)),
         timed_out=raw.timed_out,
     )
-    table = array_table(graph, formula, chosen, provenance(solution))
-    return SolveRun(graph, formula, solution, table)
+    return SolveRun(
+        graph, formula, solution, lambda: array_table(graph, formula, chosen, provenance(solution))
+    )
 
 
 __all__ = [

@@ -164,9 +164,12 @@ def pysat_linear(
 
 
 def maxsat_instance(formula: Formula) -> WCNF:
-    """The MaxSAT instance: hard clauses, and soft ``-v`` (weight 1) per objective variable."""
+    """The MaxSAT instance: hard clauses, and soft ``-v`` (weight 1) per objective variable.
+
+    The hard clauses stay the formula's tuples (no copy): RC2 only hands them to its SAT solver,
+    which reads any sequence of literals."""
     w = WCNF()
-    w.hard = [list(c) for c in formula.clauses]
+    w.hard = list(formula.clauses)
     w.soft = [[-v] for v in formula.objective]
     w.wght = [1] * len(w.soft)
     w.topw = 1 + len(w.soft)  # as WCNF.append keeps it: 1 + the sum of soft weights

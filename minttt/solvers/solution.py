@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from minttt.formula.variants import Variant
+from minttt.record import Record
 
 
-@dataclass(frozen=True)
-class Solution:
+class Solution(Record):
     """A minimisation result.
 
     ``size`` is the objective value of the best table found (an upper bound; ``None`` only if no
@@ -50,6 +49,21 @@ class Solution:
         The other family's record (:func:`~minttt.solvers.portfolio.cross_check`), if asked.
     """
 
+    FIELDS = (
+        "variant",
+        "size",
+        "lower_bound",
+        "optimal",
+        "model",
+        "moves",
+        "solver",
+        "seconds",
+        "calls",
+        "variables",
+        "positions",
+        "timed_out",
+        "cross_check",
+    )
     variant: Variant
     size: int | None
     lower_bound: int
@@ -60,9 +74,41 @@ class Solution:
     seconds: float
     calls: int
     variables: Mapping[str, int]
-    positions: int = 0
-    timed_out: bool = False
-    cross_check: Mapping[str, Any] | None = field(default=None)
+    positions: int
+    timed_out: bool
+    cross_check: Mapping[str, Any] | None
+
+    def __init__(
+        self,
+        variant: Variant,
+        size: int | None,
+        lower_bound: int,
+        optimal: bool,
+        model: frozenset[int] | None,
+        moves: Mapping[int, int],
+        solver: str,
+        seconds: float,
+        calls: int,
+        variables: Mapping[str, int],
+        positions: int = 0,
+        timed_out: bool = False,
+        cross_check: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._fill(
+            variant,
+            size,
+            lower_bound,
+            optimal,
+            model,
+            moves,
+            solver,
+            seconds,
+            calls,
+            variables,
+            positions,
+            timed_out,
+            cross_check,
+        )
 
     @property
     def lookups(self) -> int:
