@@ -27,9 +27,7 @@ True
 
 from __future__ import annotations
 
-import lzma
 import os
-import zlib
 from collections.abc import Callable, Iterator
 from operator import itemgetter, neg
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
@@ -150,10 +148,14 @@ def read_chunks(
                 if text and b"\0" in data:
                     raise ProofFormatError(f"{p}: a NUL byte in a text file: not DIMACS")
                 yield data
-    except (lzma.LZMAError, zlib.error, EOFError) as exc:
+    except (_Corrupt, EOFError) as exc:
         raise ProofFormatError(f"{p}: corrupt compressed file ({exc})") from None
     except OSError as exc:
         raise ProofFormatError(f"cannot read {p}: {exc.strerror or exc}") from None
+
+
+class _Corrupt(Exception):
+    """A decompressor's error (lzma and zlib are imported only for a compressed file)."""
 
 
 class _Counted:
@@ -177,6 +179,8 @@ def _plain(reader: _Counted, first: bytes) -> Iterator[bytes]:
 
 def _xz(reader: _Counted, first: bytes) -> Iterator[bytes]:
     """xz, at most :data:`CHUNK` inflated bytes at a time (a bomb never inflates at once)."""
+    import lzma
+
     reader.compressed = True
     inflater = lzma.LZMADecompressor()
     pending = first
@@ -185,12 +189,18 @@ def _xz(reader: _Counted, first: bytes) -> Iterator[bytes]:
             pending = reader.read()
             if not pending:
                 raise EOFError("the xz stream ends early")
-        yield inflater.decompress(pending, max_length=CHUNK)
+        try:
+            piece = inflater.decompress(pending, max_length=CHUNK)
+        except lzma.LZMAError as exc:
+            raise _Corrupt(str(exc)) from None
+        yield piece
         pending = b""
 
 
 def _gzip(reader: _Counted, first: bytes) -> Iterator[bytes]:
     """gzip (every member), at most :data:`CHUNK` inflated bytes at a time."""
+    import zlib
+
     reader.compressed = True
     inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
     pending = first
@@ -201,7 +211,11 @@ def _gzip(reader: _Counted, first: bytes) -> Iterator[bytes]:
                 if not inflater.eof:
                     raise EOFError("the gzip stream ends early")
                 return
-        yield inflater.decompress(pending, CHUNK)
+        try:
+            piece = inflater.decompress(pending, CHUNK)
+        except zlib.error as exc:
+            raise _Corrupt(str(exc)) from None
+        yield piece
         pending = inflater.unconsumed_tail
         if inflater.eof:
             pending = inflater.unused_data + pending
@@ -642,12 +656,13 @@ class _Checker:
         bu, bm = self.binaries
         wu, wm = self.watches
         qm = qu = qhead
+        end = len(trail)  # kept equal to len(trail)
         while True:
-            if qm < len(trail):
+            if qm < end:
                 f = -trail[qm]
                 qm += 1
                 bl, ws, watches = bm[f], wm[f], wm
-            elif qu < len(trail):
+            elif qu < end:
                 f = -trail[qu]
                 qu += 1
                 bl, ws, watches = bu[f], wu[f], wu
@@ -663,6 +678,7 @@ class _Checker:
                 val[-o] = -1
                 reason[o if o > 0 else -o] = cid
                 trail.append(o)
+                end += 1
             if not ws:
                 continue
             j = 0
@@ -690,6 +706,7 @@ class _Checker:
                         val[-other] = -1
                         reason[other if other > 0 else -other] = cid
                         trail.append(other)
+                        end += 1
                         ws[j] = cid
                         j += 1
                     continue
