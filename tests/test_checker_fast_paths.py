@@ -1,6 +1,5 @@
-"""The checkers' fast paths judge as their reference paths do: the LRAT checker's RUP pass
-(lrat._rup) against _Checker.implied alone, the DRAT text reader (drat._parse_text) against the
-line-by-line one, on random proofs and their corruptions."""
+"""The LRAT checker's fast path judges as its reference path does: its RUP pass (lrat._rup)
+against _Checker.implied alone, on random proofs and their corruptions."""
 
 from __future__ import annotations
 
@@ -77,38 +76,3 @@ def test_a_tautology_uses_none_of_its_hints():
     r = lrat.check(cnf, b"6 3 -3 0 5 0\n7 2 0 1 2 0\n8 0 7 3 4 0\n")
     assert r.valid, r.message
     assert r.core_formula == [0, 1, 2, 3]  # not clause 5, the tautology's (needless) hint
-
-
-def _parse(reader, data: bytes) -> list[drat.Step] | str:
-    try:
-        return reader(data)
-    except drat.ProofFormatError as exc:
-        return str(exc)
-
-
-_WORDS = ["1", "-2", "3", "0", "d", "c", "x", "d1", "-0", "00", "-5"]
-_WORDS += ["2147483647", "2147483648", "-2147483648"]  # MAX_VARIABLE, past it either way
-
-
-def test_the_fast_text_reader_reads_as_the_line_reader():
-    rng = random.Random(7)
-    errors = 0
-    for _ in range(3000):
-        lines = []
-        for _ in range(rng.randint(1, 6)):
-            shape = rng.random()
-            if shape < 0.6:  # a well-formed step, maybe a deletion, maybe indented
-                lits = [
-                    str(rng.choice([-1, 1]) * rng.randint(1, 9)) for _ in range(rng.randint(0, 3))
-                ]
-                line = " ".join((["d"] if rng.random() < 0.3 else []) + lits + ["0"])
-                lines.append(" " * rng.randint(0, 1) + line)
-            elif shape < 0.7:
-                lines.append(rng.choice(["", "  ", "c a comment", "c"]))
-            else:  # words at random
-                lines.append(" ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 4))))
-        data = ("\n".join(lines) + rng.choice(["", "\n"])).encode()
-        fast, reference = _parse(drat._parse_text, data), _parse(drat._parse_text_lines, data)
-        assert fast == reference, data
-        errors += isinstance(fast, str)
-    assert 300 < errors < 2700

@@ -389,37 +389,8 @@ def parse_proof(data: bytes) -> list[Step]:
 
 
 def _parse_text(data: bytes) -> list[Step]:
-    """The steps of a text proof: each line read at C speed (split, int) and checked at the end
-    for literals past :data:`MAX_VARIABLE`; anything else (or any error) is read again by
-    :func:`_parse_text_lines`, which names the first wrong line."""
     steps: list[Step] = []
     append, new = steps.append, tuple.__new__
-    top = 0
-    try:
-        for number, raw in enumerate(data.split(b"\n"), start=1):
-            words = raw.split()
-            if not words:
-                continue
-            kind = ADD
-            if words[0] == b"d":
-                kind = DELETE
-                del words[0]
-            elif words[0][:1] == b"c":
-                continue
-            nums = list(map(int, words))
-            if nums.pop() != 0 or 0 in nums:
-                return _parse_text_lines(data)
-            if nums:
-                top = max(top, max(nums), -min(nums))
-            append(new(Step, (kind, tuple(nums), number)))
-    except (ValueError, IndexError):  # not a number, an empty deletion
-        return _parse_text_lines(data)
-    return steps if top <= MAX_VARIABLE else _parse_text_lines(data)
-
-
-def _parse_text_lines(data: bytes) -> list[Step]:
-    """:func:`_parse_text` line by line, naming the first wrong line."""
-    steps: list[Step] = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
         words = raw.split()
         if not words or words[0][:1] == b"c":
@@ -428,18 +399,18 @@ def _parse_text_lines(data: bytes) -> list[Step]:
         if words[0] == b"d":
             kind, words = DELETE, words[1:]
         try:
-            nums = [int(w) for w in words]
+            nums = list(map(int, words))
         except ValueError:
             raise ProofFormatError(f"proof line {number}: not a lemma: {_show(raw)}") from None
-        if not nums or nums[-1] != 0 or 0 in nums[:-1]:
+        if not nums or nums.pop() != 0 or 0 in nums:
             raise ProofFormatError(
                 f"proof line {number}: a lemma is one clause ending in 0: {_show(raw)}"
             )
-        if max(map(abs, nums)) > MAX_VARIABLE:
+        if nums and (max(nums) > MAX_VARIABLE or min(nums) < -MAX_VARIABLE):
             raise ProofFormatError(
                 f"proof line {number}: a literal beyond the largest variable ({MAX_VARIABLE})"
             )
-        steps.append(Step(kind, tuple(nums[:-1]), number))
+        append(new(Step, (kind, tuple(nums), number)))
     return steps
 
 
@@ -490,7 +461,7 @@ class _Checker:
     and :meth:`mark` keep them so, and propagation never meets a deleted clause.
     """
 
-    def __init__(self, nvars: int, nformula: int) -> None:
+    def __init__(self, nvars: int, nformula: int, deleted_sums: set[int]) -> None:
         top = self.nvars = nvars  # no literal of the formula or the proof goes beyond
         size = 2 * top + 1  # literal l indexes l (negative l from the end)
         self.val = [0] * size
@@ -516,8 +487,8 @@ class _Checker:
         self.marked = bytearray()
         self.key_to_ids: dict[tuple[int, ...], list[int]] = {}
         #: the sums of the deleted clauses' literals: only a clause whose literals sum to one of
-        #: them is filed in key_to_ids (None: every clause is)
-        self.deleted_sums: set[int] | None = None
+        #: them is filed in key_to_ids (the others are never looked up)
+        self.deleted_sums = deleted_sums
         self.nformula = nformula
         self.seen = bytearray(top + 1)
         self.occurs: dict[int, list[int]] | None = None
@@ -533,7 +504,7 @@ class _Checker:
         self.lits.append(c)
         self.active.append(0)
         self.marked.append(0)
-        if self.deleted_sums is None or sum(c) in self.deleted_sums:
+        if sum(c) in self.deleted_sums:
             self.key_to_ids.setdefault(tuple(sorted(c)), []).append(cid)
         if self.occurs is not None:
             for x in self.lits[cid]:
@@ -893,9 +864,8 @@ def check_parsed(
         result.message = "the proof never adds the empty clause"
         return result
     top, clauses, dense, names = _dense(nvars, clauses, steps)
-    ch = _Checker(top, len(clauses))
+    ch = _Checker(top, len(clauses), {sum(set(s.lits)) for s in dense if s.kind == DELETE})
     ch.names = names
-    ch.deleted_sums = {sum(set(s.lits)) for s in dense if s.kind == DELETE}
     if lrat:
         ch.hints = {}
     conflict = _load_formula(ch, clauses)

@@ -69,8 +69,8 @@ def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> Check
     """Check LRAT ``lines`` against the formula ``clauses`` (ids 1..m), up to the empty clause.
 
     Each lemma is first checked by :func:`_rup` (the common case: its hints, all positive,
-    propagate to a conflict); anything else (a malformed line, RAT, a failure) is read and judged
-    again by :func:`_lemma` and :meth:`_Checker.implied`, which name what is wrong."""
+    propagate to a conflict); any other (RAT, a failure) is judged again by
+    :meth:`_Checker.implied`, which names what is wrong."""
     checker = _Checker(clauses)
     result, db, used = checker.result, checker.db, checker.used
     pop, last = db.pop, len(clauses)
@@ -83,17 +83,7 @@ def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> Check
                 pop(cid, None)
                 result.deletions += 1
             continue
-        try:
-            nums = list(map(int, words))
-            zero = nums.index(0, 1)
-            hints = nums[zero + 1 : -1]
-            well_formed = nums[0] > 0 and nums[-1] == 0 and zero < len(nums) - 1
-        except ValueError:
-            well_formed = False
-        if well_formed and 0 not in hints:
-            cid, lits = nums[0], tuple(nums[1:zero])
-        else:  # read again, to name what is wrong
-            cid, lits, hints = _lemma(words, number)
+        cid, lits, hints = _lemma(words, number)
         result.lemmas += 1
         if cid <= last:
             why = f"its id is not above the previous id {last}"
@@ -246,17 +236,12 @@ def _deletions(words: list[bytes], number: int) -> list[int]:
 def _lemma(words: list[bytes], number: int) -> tuple[int, tuple[int, ...], list[int]]:
     """``(id, literals, hints)`` of an ``ID LITS 0 HINTS 0`` line."""
     nums = _ints(words, number)
-    bad = ProofFormatError(f"LRAT line {number}: not 'ID LITERALS 0 HINTS 0': {_show(words)}")
-    if len(nums) < 3 or nums[0] <= 0 or nums[-1] != 0:
-        raise bad
-    try:
+    if nums[0] > 0 and nums[-1] == 0:  # then 0 is found, and 2 numbers at least
         zero = nums.index(0, 1)
-    except ValueError:
-        raise bad from None
-    hints = nums[zero + 1 : -1]
-    if zero == len(nums) - 1 or 0 in hints:
-        raise bad
-    return nums[0], tuple(nums[1:zero]), hints
+        hints = nums[zero + 1 : -1]
+        if zero < len(nums) - 1 and 0 not in hints:
+            return nums[0], tuple(nums[1:zero]), hints
+    raise ProofFormatError(f"LRAT line {number}: not 'ID LITERALS 0 HINTS 0': {_show(words)}")
 
 
 def _fail(result: CheckResult, step: Step, cid: int, why: str) -> CheckResult:
