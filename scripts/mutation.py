@@ -60,6 +60,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_drat_checks.py",
         "tests/test_lrat.py",
         "tests/test_hostile.py",
+        "tests/test_checker_fast_paths.py",
     ),
     "minttt/proof/lrat.py": (
         "tests/test_lrat.py",

@@ -1,5 +1,6 @@
-"""The LRAT checker's fast path judges as its reference path does: its RUP pass (lrat._rup)
-against _Checker.implied alone, on random proofs and their corruptions."""
+"""The checkers' fast paths: the LRAT checker's RUP pass (lrat._rup) judges as
+_Checker.implied alone does, on random proofs and their corruptions; the DRAT text reader's
+bound on literals (checked by max and min, not per literal)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,15 @@ def test_a_tautology_uses_none_of_its_hints():
     r = lrat.check(cnf, b"6 3 -3 0 5 5 0\n7 2 0 1 2 0\n8 0 7 3 4 0\n")
     assert r.message == "valid: 3 lemmas checked"
     assert r.core_formula == [0, 1, 2, 3]  # not clause 5, the tautology's (needless) hint
+
+
+@pytest.mark.parametrize(
+    "line, past",
+    [(b"1 2147483648 0", True), (b"-2147483648 1 0", True), (b"-2147483647 1 0", False)],
+)
+def test_a_text_proof_literal_past_the_largest_variable_is_refused(line: bytes, past: bool):
+    if past:
+        with pytest.raises(drat.ProofFormatError, match="beyond the largest variable"):
+            drat.parse_proof(line + b"\n0\n")
+    else:
+        assert drat.parse_proof(line + b"\n0\n")[0].lits == (-2147483647, 1)
