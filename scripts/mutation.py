@@ -60,8 +60,13 @@ MODULES: dict[str, tuple[str, ...]] = {
         "tests/test_drat_checks.py",
         "tests/test_lrat.py",
         "tests/test_hostile.py",
+        "tests/test_checker_fast_paths.py",
     ),
-    "minttt/proof/lrat.py": ("tests/test_lrat.py", "tests/test_hostile.py"),
+    "minttt/proof/lrat.py": (
+        "tests/test_lrat.py",
+        "tests/test_hostile.py",
+        "tests/test_checker_fast_paths.py",
+    ),
 }
 TRACE_ENV = "MINTTT_MUTATION_TRACE"  # the tracer's output file (the coverage pass)
 MUTANT_ENV = "MINTTT_MUTANT"  # a JSON mutant to install before the tests import the module

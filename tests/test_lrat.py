@@ -40,6 +40,24 @@ EQUIVALENT_MUTANTS = {
     "if TYPE_CHECKING:  # annotations only: the checker starts in a few milliseconds (no "
     "pathlib)  # TYPE_CHECKING -> not (TYPE_CHECKING)": "pathlib imported at run time: slower "
     "to start, the same verdicts",
+    # the fast RUP pass (_rup) made to give up where it would succeed: _Checker.implied then
+    # judges the lemma alone, with the same verdict, message and hints used
+    "return 0  # return 0 -> pass": "None is false as 0 is: the pass gives up as before",
+    "count += 1  # 1 -> 0": "the pass then returns 0 at the conflict: it gives up",
+    "unit = 0  # 0 -> 1": "no hint is then ever the conflict: the pass gives up",
+    "unit = 0  # 0 -> -1": "no hint is then ever the conflict: the pass gives up",
+    "return count  # every literal false: the conflict  # return count -> pass": "no hint is "
+    "then ever the conflict: the pass gives up",
+    "if not false.isdisjoint([-x for x in lits]):  # -x -> x": "every lemma but the empty "
+    "clause then looks a tautology: the pass gives up on it",
+    "if unit or -x in false:  # unit or -x in false -> not (unit or -x in false)": "the pass "
+    "then gives up at the first literal not false (and not true)",
+    "if unit or -x in false:  # -x in false -> -x not in false": "the pass then gives up at "
+    "the first literal unassigned",
+    "return _fail(result, Step(0, lits, number), cid, why)  # 0 -> 1": "the kind of a failed "
+    "LRAT lemma is never read (its literals and line are)",
+    "return _fail(result, Step(0, lits, number), cid, why)  # 0 -> -1": "the kind of a failed "
+    "LRAT lemma is never read (its literals and line are)",
 }
 
 # -1: (-1 -3) and (-1 -5) make 3 and 5 false, (3 4) and (5 6) make 4 and 6 true: (-4 -6) fails.

@@ -27,11 +27,9 @@ True
 
 from __future__ import annotations
 
-import lzma
 import os
-import zlib
 from collections.abc import Callable, Iterator
-from operator import itemgetter
+from operator import itemgetter, neg
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from minttt.errors import InputError
@@ -150,10 +148,14 @@ def read_chunks(
                 if text and b"\0" in data:
                     raise ProofFormatError(f"{p}: a NUL byte in a text file: not DIMACS")
                 yield data
-    except (lzma.LZMAError, zlib.error, EOFError) as exc:
+    except (_Corrupt, EOFError) as exc:
         raise ProofFormatError(f"{p}: corrupt compressed file ({exc})") from None
     except OSError as exc:
         raise ProofFormatError(f"cannot read {p}: {exc.strerror or exc}") from None
+
+
+class _Corrupt(Exception):
+    """A decompressor's error (lzma and zlib are imported only for a compressed file)."""
 
 
 class _Counted:
@@ -177,6 +179,8 @@ def _plain(reader: _Counted, first: bytes) -> Iterator[bytes]:
 
 def _xz(reader: _Counted, first: bytes) -> Iterator[bytes]:
     """xz, at most :data:`CHUNK` inflated bytes at a time (a bomb never inflates at once)."""
+    import lzma
+
     reader.compressed = True
     inflater = lzma.LZMADecompressor()
     pending = first
@@ -185,12 +189,18 @@ def _xz(reader: _Counted, first: bytes) -> Iterator[bytes]:
             pending = reader.read()
             if not pending:
                 raise EOFError("the xz stream ends early")
-        yield inflater.decompress(pending, max_length=CHUNK)
+        try:
+            piece = inflater.decompress(pending, max_length=CHUNK)
+        except lzma.LZMAError as exc:
+            raise _Corrupt(str(exc)) from None
+        yield piece
         pending = b""
 
 
 def _gzip(reader: _Counted, first: bytes) -> Iterator[bytes]:
     """gzip (every member), at most :data:`CHUNK` inflated bytes at a time."""
+    import zlib
+
     reader.compressed = True
     inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
     pending = first
@@ -201,7 +211,11 @@ def _gzip(reader: _Counted, first: bytes) -> Iterator[bytes]:
                 if not inflater.eof:
                     raise EOFError("the gzip stream ends early")
                 return
-        yield inflater.decompress(pending, CHUNK)
+        try:
+            piece = inflater.decompress(pending, CHUNK)
+        except zlib.error as exc:
+            raise _Corrupt(str(exc)) from None
+        yield piece
         pending = inflater.unconsumed_tail
         if inflater.eof:
             pending = inflater.unused_data + pending
@@ -376,6 +390,7 @@ def parse_proof(data: bytes) -> list[Step]:
 
 def _parse_text(data: bytes) -> list[Step]:
     steps: list[Step] = []
+    append, new = steps.append, tuple.__new__
     for number, raw in enumerate(data.split(b"\n"), start=1):
         words = raw.split()
         if not words or words[0][:1] == b"c":
@@ -384,18 +399,18 @@ def _parse_text(data: bytes) -> list[Step]:
         if words[0] == b"d":
             kind, words = DELETE, words[1:]
         try:
-            nums = [int(w) for w in words]
+            nums = list(map(int, words))
         except ValueError:
             raise ProofFormatError(f"proof line {number}: not a lemma: {_show(raw)}") from None
-        if not nums or nums[-1] != 0 or 0 in nums[:-1]:
+        if not nums or nums.pop() != 0 or 0 in nums:
             raise ProofFormatError(
                 f"proof line {number}: a lemma is one clause ending in 0: {_show(raw)}"
             )
-        if max(map(abs, nums)) > MAX_VARIABLE:
+        if nums and (max(nums) > MAX_VARIABLE or min(nums) < -MAX_VARIABLE):
             raise ProofFormatError(
                 f"proof line {number}: a literal beyond the largest variable ({MAX_VARIABLE})"
             )
-        steps.append(Step(kind, tuple(nums[:-1]), number))
+        append(new(Step, (kind, tuple(nums), number)))
     return steps
 
 
@@ -446,7 +461,7 @@ class _Checker:
     and :meth:`mark` keep them so, and propagation never meets a deleted clause.
     """
 
-    def __init__(self, nvars: int, nformula: int) -> None:
+    def __init__(self, nvars: int, nformula: int, deleted_sums: set[int]) -> None:
         top = self.nvars = nvars  # no literal of the formula or the proof goes beyond
         size = 2 * top + 1  # literal l indexes l (negative l from the end)
         self.val = [0] * size
@@ -471,6 +486,9 @@ class _Checker:
         self.active = bytearray()
         self.marked = bytearray()
         self.key_to_ids: dict[tuple[int, ...], list[int]] = {}
+        #: the sums of the deleted clauses' literals: only a clause whose literals sum to one of
+        #: them is filed in key_to_ids (the others are never looked up)
+        self.deleted_sums = deleted_sums
         self.nformula = nformula
         self.seen = bytearray(top + 1)
         self.occurs: dict[int, list[int]] | None = None
@@ -482,11 +500,12 @@ class _Checker:
 
     def new_clause(self, lits: tuple[int, ...]) -> int:
         cid = len(self.lits)
-        self.lits.append(list(dict.fromkeys(lits)))
+        c = list(dict.fromkeys(lits))
+        self.lits.append(c)
         self.active.append(0)
         self.marked.append(0)
-        key = tuple(sorted(self.lits[cid]))
-        self.key_to_ids.setdefault(key, []).append(cid)
+        if sum(c) in self.deleted_sums:
+            self.key_to_ids.setdefault(tuple(sorted(c)), []).append(cid)
         if self.occurs is not None:
             for x in self.lits[cid]:
                 self.occurs.setdefault(x, []).append(cid)
@@ -608,12 +627,13 @@ class _Checker:
         bu, bm = self.binaries
         wu, wm = self.watches
         qm = qu = qhead
+        end = len(trail)  # kept equal to len(trail)
         while True:
-            if qm < len(trail):
+            if qm < end:
                 f = -trail[qm]
                 qm += 1
                 bl, ws, watches = bm[f], wm[f], wm
-            elif qu < len(trail):
+            elif qu < end:
                 f = -trail[qu]
                 qu += 1
                 bl, ws, watches = bu[f], wu[f], wu
@@ -629,6 +649,7 @@ class _Checker:
                 val[-o] = -1
                 reason[o if o > 0 else -o] = cid
                 trail.append(o)
+                end += 1
             if not ws:
                 continue
             j = 0
@@ -656,6 +677,7 @@ class _Checker:
                         val[-other] = -1
                         reason[other if other > 0 else -other] = cid
                         trail.append(other)
+                        end += 1
                         ws[j] = cid
                         j += 1
                     continue
@@ -842,7 +864,7 @@ def check_parsed(
         result.message = "the proof never adds the empty clause"
         return result
     top, clauses, dense, names = _dense(nvars, clauses, steps)
-    ch = _Checker(top, len(clauses))
+    ch = _Checker(top, len(clauses), {sum(set(s.lits)) for s in dense if s.kind == DELETE})
     ch.names = names
     if lrat:
         ch.hints = {}
@@ -1017,8 +1039,7 @@ def _fail(result: CheckResult, steps: list[Step], index: int, why: str) -> Check
 
 
 def _tautology(lits: tuple[int, ...] | list[int]) -> bool:
-    s = set(lits)
-    return any(-x in s for x in s)
+    return not set(lits).isdisjoint(map(neg, lits))
 
 
 __all__ = [

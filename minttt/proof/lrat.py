@@ -66,17 +66,21 @@ def _counted(lines: Iterable[bytes], progress: Callable[[str, int, int], None]) 
 
 
 def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> CheckResult:
-    """Check LRAT ``lines`` against the formula ``clauses`` (ids 1..m), up to the empty clause."""
+    """Check LRAT ``lines`` against the formula ``clauses`` (ids 1..m), up to the empty clause.
+
+    Each lemma is first checked by :func:`_rup` (the common case: its hints, all positive,
+    propagate to a conflict); any other (RAT, a failure) is judged again by
+    :meth:`_Checker.implied`, which names what is wrong."""
     checker = _Checker(clauses)
-    result = checker.result
-    last = len(clauses)
+    result, db, used = checker.result, checker.db, checker.used
+    pop, last = db.pop, len(clauses)
     for number, raw in enumerate(lines, start=1):
         words = raw.split()
         if not words or words[0][:1] == b"c":
             continue
         if len(words) > 1 and words[1] == b"d":
             for cid in _deletions(words, number):
-                checker.db.pop(cid, None)
+                pop(cid, None)
                 result.deletions += 1
             continue
         cid, lits, hints = _lemma(words, number)
@@ -84,15 +88,19 @@ def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> Check
         if cid <= last:
             why = f"its id is not above the previous id {last}"
             return _fail(result, Step(0, lits, number), cid, why)
-        why = checker.implied(lits, hints)
-        if why:
-            return _fail(result, Step(0, lits, number), cid, why)
-        checker.db[cid] = lits
+        conflict = _rup(db, lits, hints)
+        if conflict:
+            used.update(hints[:conflict])
+        else:
+            why = checker.implied(lits, hints)
+            if why:
+                return _fail(result, Step(0, lits, number), cid, why)
+        db[cid] = lits
         last = cid
         if not lits:
             result.valid = True
             result.core_lemmas = result.lemmas
-            result.core_formula = sorted(i - 1 for i in checker.used if i <= checker.formula)
+            result.core_formula = sorted(i - 1 for i in used if i <= checker.formula)
             result.core_clauses = len(result.core_formula)
             result.message = f"valid: {result.lemmas} lemmas checked" + (
                 f" ({result.rat_lemmas} by RAT)" if result.rat_lemmas else ""
@@ -100,6 +108,32 @@ def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> Check
             return result
     result.message = "the proof never adds the empty clause"
     return result
+
+
+def _rup(db: dict[int, tuple[int, ...]], lits: tuple[int, ...], hints: list[int]) -> int:
+    """The fast path of :meth:`_Checker.implied`: with ``lits`` false, each hint clause in turn
+    has every literal false but one, which becomes true, until one has all false (the conflict).
+    The number of hints up to the conflict; 0 when the lemma is a tautology or that fails in any
+    way (a negative hint, a clause not live, satisfied or not unit, no conflict)."""
+    false = set(lits)
+    if not false.isdisjoint([-x for x in lits]):
+        return 0  # a tautology: judged by _Checker.implied
+    add, count = false.add, 0
+    try:
+        for h in hints:
+            count += 1
+            unit = 0
+            for x in db[h]:
+                if x not in false:
+                    if unit or -x in false:
+                        return 0  # a second literal not false, or a true one
+                    unit = x
+            if not unit:
+                return count  # every literal false: the conflict
+            add(-unit)
+    except KeyError:  # not a live clause
+        return 0
+    return 0
 
 
 class _Checker:
@@ -202,17 +236,12 @@ def _deletions(words: list[bytes], number: int) -> list[int]:
 def _lemma(words: list[bytes], number: int) -> tuple[int, tuple[int, ...], list[int]]:
     """``(id, literals, hints)`` of an ``ID LITS 0 HINTS 0`` line."""
     nums = _ints(words, number)
-    bad = ProofFormatError(f"LRAT line {number}: not 'ID LITERALS 0 HINTS 0': {_show(words)}")
-    if len(nums) < 3 or nums[0] <= 0 or nums[-1] != 0:
-        raise bad
-    try:
+    if nums[0] > 0 and nums[-1] == 0:  # then 0 is found, and 2 numbers at least
         zero = nums.index(0, 1)
-    except ValueError:
-        raise bad from None
-    hints = nums[zero + 1 : -1]
-    if zero == len(nums) - 1 or 0 in hints:
-        raise bad
-    return nums[0], tuple(nums[1:zero]), hints
+        hints = nums[zero + 1 : -1]
+        if zero < len(nums) - 1 and 0 not in hints:
+            return nums[0], tuple(nums[1:zero]), hints
+    raise ProofFormatError(f"LRAT line {number}: not 'ID LITERALS 0 HINTS 0': {_show(words)}")
 
 
 def _fail(result: CheckResult, step: Step, cid: int, why: str) -> CheckResult:
