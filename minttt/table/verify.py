@@ -34,15 +34,23 @@ class _Solver:
     """Memoised minimax over (X mask, O mask) bit boards; one per rule set.
 
     The memo key is ``xm | om << cells``: the O mask sits just above every cell, so two
-    positions share a key only if they are the same position, on a board of any size.
+    positions share a key only if they are the same position, on a board of any size. A move
+    can only complete a line through its own cell, so the search looks at those lines alone
+    (``through``) and never stores a finished game.
     """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.lines = tuple(sum(1 << i for i in line) for line in rules.lines)
+        self.through = {
+            1 << i: tuple(m for m, line in zip(self.lines, rules.lines, strict=True) if i in line)
+            for i in range(rules.cells)
+        }
         self.full = (1 << rules.cells) - 1
         self.shift = rules.cells
         self.memo: dict[int, int] = {}
+        # the value when X (O) has just completed a line: misère turns it round
+        self.x_line, self.o_line = (-1, 1) if rules.misere else (1, -1)
 
     def maker(self, xm: int, om: int) -> int:
         """Who completed a line: 1 X, 2 O, 0 nobody."""
@@ -54,34 +62,50 @@ class _Solver:
         return 0
 
     def value(self, xm: int, om: int) -> int:
+        """The minimax value of any position, from X's side."""
+        made = self.maker(xm, om)
+        if made:
+            return self.x_line if made == X else self.o_line
+        return self._open(xm, om)
+
+    def _open(self, xm: int, om: int) -> int:
+        """The value of a position where no line is complete (memoised)."""
         key = xm | (om << self.shift)
         got = self.memo.get(key)
         if got is not None:
             return got
-        made = self.maker(xm, om)
-        if made:
-            winner = 3 - made if self.rules.misere else made
-            result = 1 if winner == X else -1
-        elif xm | om == self.full:
+        free = self.full & ~(xm | om)
+        through = self.through
+        if not free:
             result = 0
-        elif xm.bit_count() == om.bit_count():
+        elif xm.bit_count() == om.bit_count():  # X to move: the best of X's moves
             result = -1
-            free = self.full & ~(xm | om)
-            while free:
+            while free and result < 1:
                 bit = free & -free
                 free ^= bit
-                result = max(result, self.value(xm | bit, om))
-                if result == 1:
-                    break
-        else:
+                after = xm | bit
+                for line in through[bit]:
+                    if after & line == line:
+                        child = self.x_line
+                        break
+                else:
+                    child = self._open(after, om)
+                if child > result:
+                    result = child
+        else:  # O to move: the worst for X
             result = 1
-            free = self.full & ~(xm | om)
-            while free:
+            while free and result > -1:
                 bit = free & -free
                 free ^= bit
-                result = min(result, self.value(xm, om | bit))
-                if result == -1:
-                    break
+                after = om | bit
+                for line in through[bit]:
+                    if after & line == line:
+                        child = self.o_line
+                        break
+                else:
+                    child = self._open(xm, after)
+                if child < result:
+                    result = child
         self.memo[key] = result
         return result
 
