@@ -15,7 +15,7 @@ from minttt.game.player import RandomPlayer
 from minttt.game.rules import Board, Rules
 from minttt.play.players import make_player
 from minttt.table.model import Entry, first_move_table, merge_tables, save_table
-from minttt.table.verify import minimax, verify_player, verify_table
+from minttt.table.verify import Counterexample, minimax, verify_player, verify_table
 
 #: mutants of minttt/table/verify.py no test can tell from it (scripts/mutation.py), and why
 EQUIVALENT_MUTANTS = {
@@ -24,6 +24,23 @@ EQUIVALENT_MUTANTS = {
     "self.sign = 1 if side == X else -1  # 1 -> 2": "the sign only orients values: scaling "
     "either side's by 2 keeps every comparison (!=, < min(value, 0), < 0)",
     "return None  # return None -> pass": "the function returns None without it",
+    "while free and result < 1:  # result < 1 -> result <= 1": "values are at most 1: the "
+    "search only goes on past a won move, to the same value",
+    "while free and result > -1:  # result > -1 -> result >= -1": "values are at least -1: "
+    "the search only goes on past a lost move, to the same value",
+    "while free and result < 1:  # 1 -> 2": "values are at most 1: the search only goes on "
+    "past a won move, to the same value",
+    "while free and result > -1:  # -1 -> -2": "values are at least -1: the search only goes "
+    "on past a lost move, to the same value",
+    "result = 1  # 1 -> 2": "O to move has a child (the board is not full): the min over the "
+    "children is at most 1, so a start of 2 never shows",
+    "self.lost_from_start = self.sign * start < 0  # 0 -> 1": "a drawn side taken for lost "
+    "from the start: a lost game still fails, at the move that lost the draw (every move is "
+    "judged before the game goes on)",
+    "if child > result:  # child > result -> child >= result": "an equal child stores the "
+    "value already stored",
+    "if child < result:  # child < result -> child <= result": "an equal child stores the "
+    "value already stored",
 }
 
 GRAPH = build_graph()
@@ -176,6 +193,71 @@ def test_a_side_lost_from_the_start_may_lose_but_must_keep_the_value() -> None:
     assert report.ok and report.losses == report.games > 0
     # On 3x3 O is not lost from the start, so a random O's losses are failures.
     assert not verify_player(RandomPlayer(), "O", "never-lose").ok
+
+
+class _Keeper:
+    """Every move that keeps the minimax value (a slow win as well as a quick one): a player
+    perfect under the optimal criterion by construction, by a search of its own (cell tuples
+    and ``Rules.winner``, memoised per position; no bit boards, none of the verifier's code)."""
+
+    name = "keeper"
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.values: dict[tuple[int, ...], int] = {}
+
+    def value(self, cells: tuple[int, ...]) -> int:
+        if cells not in self.values:
+            winner = self.rules.winner(cells)
+            free = [i for i, v in enumerate(cells) if v == 0]
+            if winner or not free:
+                self.values[cells] = {0: 0, 1: 1, 2: -1}[winner]
+            else:
+                mover = 1 if cells.count(1) == cells.count(2) else 2
+                after = [self.value(cells[:i] + (mover,) + cells[i + 1 :]) for i in free]
+                self.values[cells] = max(after) if mover == 1 else min(after)
+        return self.values[cells]
+
+    def choices(self, board: Board) -> tuple[int, ...]:
+        now = self.value(board.cells)
+        moves = board.legal_moves()
+        return tuple(m for m in moves if self.value(board.play(m).cells) == now)
+
+    def choose(self, board: Board, rng: object) -> int:
+        return self.choices(board)[0]
+
+
+def test_a_side_is_lost_from_the_start_only_where_the_empty_board_is_lost() -> None:
+    """On 1x3 with k=2 X wins by the middle, yet X at an end only draws: a perfect O loses
+    games and is still perfect there, where the start decides."""
+    line = Rules(1, 3, 2)
+    report = verify_player(_Keeper(line), "O", "optimal", rules=line)
+    assert report.ok and report.losses > 0 and report.draws > 0
+    assert verify_player(_Keeper(line), "X", "optimal", rules=line).ok
+    # misère: X loses from the start (against a perfect O it must complete a line)
+    line = Rules(1, 3, 2, misere=True)
+    report = verify_player(_Keeper(line), "X", "optimal", rules=line)
+    assert report.ok and report.losses > 0 and report.wins == 0
+    report = verify_player(_Keeper(line), "O", "optimal", rules=line)
+    assert report.ok and report.wins > 0 and report.losses == 0
+
+
+@pytest.mark.parametrize("misere", [False, True], ids=["standard", "misere"])
+@pytest.mark.parametrize("side", ["X", "O"])
+def test_every_value_keeping_move_is_optimal_quick_win_or_slow(side: str, misere: bool) -> None:
+    """A won line scores as much as any other win: a player free to win now or later (or, in
+    misère, to lose now or later) keeps the value either way."""
+    rules = Rules(3, 3, 3, misere=misere)
+    report = verify_player(_Keeper(rules), side, "optimal", rules=rules)
+    assert report.ok, report.counterexample
+
+
+def test_a_counterexample_before_any_move_describes_no_board_and_hides_its_rules() -> None:
+    empty = Counterexample("no move", (), "")
+    assert empty.describe() == "no move\nmoves: (no moves)\n"
+    shown = Counterexample("game lost", (0, 1, 2), "xox.", Rules(2, 2, 2))
+    assert shown.describe().endswith(Board.parse("xox.", Rules(2, 2, 2)).pretty())
+    assert "rules" not in repr(shown) and shown == Counterexample("game lost", (0, 1, 2), "xox.")
 
 
 def test_the_report_lines_say_ok_with_the_counts_or_failed_with_the_counterexample():

@@ -269,7 +269,8 @@ class _SideWalk:
         self.sign = 1 if side == X else -1
         # In a game this side loses under perfect play (e.g. O on 3x4, k=3), losses are
         # unavoidable: then every move must still keep the value, but a lost game is no failure.
-        self.lost_from_start = self.sign * self.solver.value(0, 0) < 0
+        start = self.solver.value(0, 0)  # the empty board's value, from X's side
+        self.lost_from_start = self.sign * start < 0
 
     def fail(self, reason: str, path: list[int], cells: tuple[int, ...]) -> NoReturn:
         raise _Found(Counterexample(reason, tuple(path), str(Board(cells, self.rules)), self.rules))
@@ -477,7 +478,7 @@ def verify_table(table: Any) -> VerifyReport:
     return replace(report, unreached=unreached)
 
 
-def _reached(board: str, moved: set[tuple[int, ...]], rules: Rules, raw: bool = False) -> bool:
+def _reached(board: str, moved: set[tuple[int, ...]], rules: Rules, raw: bool) -> bool:
     """Whether some symmetric image of the canonical ``board`` (a raw table's: the board itself)
     is among the boards played at."""
     cells = Board.parse(board, rules).cells
