@@ -9,7 +9,9 @@ import json
 import lzma
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -322,27 +324,39 @@ def test_a_cube_certificate_replays_session_by_session(cube_certificate: Path) -
     assert sample["kind"] == "sample" and sample["replayed"][0]["cubes"] == 1
 
 
-@pytest.mark.slow
-def test_an_audit_finds_a_segment_that_is_not_the_recorded_one(
-    cube_certificate: Path, tmp_path: Path
+def _edited_sessions(
+    cube_certificate: Path, out: Path, edit: Callable[[dict[str, Any]], None], *, rehash: bool
 ) -> None:
+    """A copy of the certificate at ``out`` whose session record ``edit`` changed (and, with
+    ``rehash``, whose index records the changed file's SHA-256)."""
     import hashlib
     import shutil
 
-    out = tmp_path / "cert"
     shutil.copytree(cube_certificate, out)
     index = json.loads((out / "index.json").read_text())
     record = index["certificates"][0]
     path = out / record["sessions"]
     sessions = json.loads(path.read_text())
-    sessions["sessions"][0][0][2] = "0" * 64  # the first segment's hash, changed
+    edit(sessions)
     data = json.dumps(sessions).encode()
     path.write_bytes(data)
-    tampered = _audit(out, "100")
+    if rehash:
+        record["sessions_sha256"] = hashlib.sha256(data).hexdigest()
+        (out / "index.json").write_text(json.dumps(index))
+
+
+@pytest.mark.slow
+def test_an_audit_finds_a_segment_that_is_not_the_recorded_one(
+    cube_certificate: Path, tmp_path: Path
+) -> None:
+    def first_hash_changed(sessions: dict[str, Any]) -> None:
+        sessions["sessions"][0][0][2] = "0" * 64
+
+    _edited_sessions(cube_certificate, tmp_path / "a", first_hash_changed, rehash=False)
+    tampered = _audit(tmp_path / "a", "100")
     assert tampered.exit_code == 2 and "is not the file the record names" in tampered.stderr
-    record["sessions_sha256"] = hashlib.sha256(data).hexdigest()  # the record made to match
-    (out / "index.json").write_text(json.dumps(index))
-    lying = _audit(out, "100")
+    _edited_sessions(cube_certificate, tmp_path / "b", first_hash_changed, rehash=True)
+    lying = _audit(tmp_path / "b", "100")  # the record made to match
     assert lying.exit_code == 1 and "replays to another proof" in lying.stderr
 
 
@@ -352,22 +366,13 @@ def test_an_audit_refuses_a_record_made_with_other_solver_options(
 ) -> None:
     """Segments replay to the recorded ones only under the same solver settings: a record made
     with others is refused in one line (exit 2), not reported as a proof that differs."""
-    import hashlib
-    import shutil
 
-    out = tmp_path / "cert"
-    shutil.copytree(cube_certificate, out)
-    index = json.loads((out / "index.json").read_text())
-    record = index["certificates"][0]
-    path = out / record["sessions"]
-    sessions = json.loads(path.read_text())
-    assert sessions["solver_options"] == {}  # CaDiCaL's defaults
-    sessions["solver_options"] = {"elim": 0}
-    data = json.dumps(sessions).encode()
-    path.write_bytes(data)
-    record["sessions_sha256"] = hashlib.sha256(data).hexdigest()
-    (out / "index.json").write_text(json.dumps(index))
-    other = _audit(out, "100")
+    def other_options(sessions: dict[str, Any]) -> None:
+        assert sessions["solver_options"] == {}  # CaDiCaL's defaults
+        sessions["solver_options"] = {"elim": 0}
+
+    _edited_sessions(cube_certificate, tmp_path / "cert", other_options, rehash=True)
+    other = _audit(tmp_path / "cert", "100")
     assert other.exit_code == 2 and "solver options {'elim': 0}" in other.stderr
 
 
