@@ -70,7 +70,7 @@ def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> Check
 
     Each lemma is first checked by :func:`_rup` (the common case: its hints, all positive,
     propagate to a conflict); any other (RAT, a failure) is judged again by
-    :meth:`_Checker.implied`, which names what is wrong."""
+    ``_Checker.implied``, which names what is wrong."""
     checker = _Checker(clauses)
     result, db, used = checker.result, checker.db, checker.used
     pop, last = db.pop, len(clauses)
@@ -111,7 +111,7 @@ def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> Check
 
 
 def _rup(db: dict[int, tuple[int, ...]], lits: tuple[int, ...], hints: list[int]) -> int:
-    """The fast path of :meth:`_Checker.implied`: with ``lits`` false, each hint clause in turn
+    """The fast path of ``_Checker.implied``: with ``lits`` false, each hint clause in turn
     has every literal false but one, which becomes true, until one has all false (the conflict).
     The number of hints up to the conflict; 0 when the lemma is a tautology or that fails in any
     way (a negative hint, a clause not live, satisfied or not unit, no conflict)."""

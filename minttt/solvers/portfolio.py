@@ -254,7 +254,7 @@ class SolveRun:
     first :meth:`table` call by ``table_maker`` (``minttt solve --json`` never needs it).
 
     A plain class, not a dataclass: each dataclass costs ``minttt solve`` start-up (about 0.7 ms
-    to create, and the import of :mod:`dataclasses` itself).
+    to create, and the import of ``dataclasses`` itself).
     """
 
     __slots__ = ("_table", "enumeration", "formula", "graph", "solution", "table_maker")
