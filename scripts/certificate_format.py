@@ -36,7 +36,7 @@ from minttt.game.graph import build_graph, graph_for
 from minttt.proof import drat
 from minttt.proof.certify import ARRAY_PIPELINE, compress
 from minttt.proof.cnf import array_cnf, cnf_text
-from minttt.proof.index import INDEX_FORMAT
+from minttt.proof.index import INDEX_FORMAT, xz_preset
 
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"
@@ -68,7 +68,7 @@ def migrate_index(folder: Path, dry_run: bool) -> list[str]:
             old = drat.read_bytes(folder / record["cnf"], text=True)
             if not _same_clauses(old, new):
                 raise SystemExit(f"{record['variant']}: the rebuilt CNF's clauses differ")
-            data = compress(new)
+            data = compress(new, xz_preset(folder))
             record["cnf_bytes"] = len(data)
             if not dry_run:
                 write_bytes_atomic(folder / record["cnf"], data)

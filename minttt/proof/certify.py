@@ -49,7 +49,15 @@ from minttt.proof.cnf import BOUND_DEPTH, certificate_cnf
 from minttt.proof.conquer import conquer, lookup_splits
 from minttt.proof.cubes import SAT_SOLVER, SLICE_CONFLICTS, join
 from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
-from minttt.proof.index import INDEX, SESSIONS_FORMAT, XZ_PRESET, index_text
+from minttt.proof.index import (
+    INDEX,
+    MNK_FOLDER,
+    SESSIONS_FORMAT,
+    XZ_PRESET,
+    index_text,
+    xz_preset,
+)
+from minttt.proof.trace import drat_text, read_trace
 from minttt.solvers.portfolio import SolveRun, solve_variant
 from minttt.solvers.pysat_drivers import DEFAULT_SAT as ARRAY_SAT
 from minttt.table.model import Table
@@ -61,7 +69,6 @@ if TYPE_CHECKING:
 MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its size recorded only
 MAX_SHIPPED_CNF = 4 * MAX_SHIPPED_PROOF  # xz bytes; a larger CNF is rebuilt, its SHA-256 recorded
 MAX_COMPRESSED_INPUT = 64_000_000  # bytes: an array form's larger CNF or proof is not compressed
-MNK_FOLDER = "mnk"  # the m,n,k certificates: minttt certify --all (minutes), not reproduce
 # what the array form's index record says of itself
 ARRAY_PIPELINE = (
     "array (minttt.proof.cnf.array_cnf): cardinality on table positions with a lookup clause; "
@@ -74,9 +81,10 @@ def file_stem(variant: Variant) -> str:
     return variant.name.replace(":", "-").replace(",", "-")
 
 
-def compress(data: bytes) -> bytes:
-    """xz with fixed settings (no names, no timestamps: the same bytes in, the same bytes out)."""
-    return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=XZ_PRESET)
+def compress(data: bytes, preset: int = XZ_PRESET) -> bytes:
+    """xz with fixed settings (no names, no timestamps: the same bytes in, the same bytes out);
+    a certificate folder's files with its :func:`~minttt.proof.index.xz_preset`."""
+    return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=preset)
 
 
 class OutOfTime(Exception):
@@ -112,8 +120,7 @@ def prove_unsat(
                 status = solver.solve_limited()
         if status:
             raise DefectError("the bound is satisfiable: not a minimum")
-        lines = solver.get_proof()
-    return ("\n".join(lines) + "\n").encode("ascii")
+        return drat_text(read_trace(solver))
 
 
 @dataclass(frozen=True)
@@ -365,8 +372,9 @@ def build_certificate(
     table_json = table.to_json().encode("utf-8")
     # the array form's files can pass what xz compresses in reasonable time: sizes only then
     limit = MAX_COMPRESSED_INPUT if arrays else None
-    cnf_xz = compress(cnf) if limit is None or len(cnf) <= limit else None
-    proof_xz = compress(proof) if limit is None or len(proof) <= limit else None
+    preset = xz_preset(out)
+    cnf_xz = compress(cnf, preset) if limit is None or len(cnf) <= limit else None
+    proof_xz = compress(proof, preset) if limit is None or len(proof) <= limit else None
     ship_cnf = cnf_xz is not None and len(cnf_xz) <= MAX_SHIPPED_CNF
     ship_proof = proof_xz is not None and len(proof_xz) <= MAX_SHIPPED_PROOF
     files = {out / f"{stem}.table.json": table_json}

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 from minttt.errors import DefectError
 from minttt.interrupt import solver_library
+from minttt.proof.trace import drat_text, read_trace
 
 SAT_SOLVER = "cadical195"
 SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
@@ -151,14 +152,9 @@ class CubeSolver:
     def _segment(self) -> list[str]:
         """The lemmas written since the last call, deletions left out (see the module docstring:
         a clause CaDiCaL deleted may come back without a line in its trace)."""
-        from pysat.solvers import Solver, pysolvers
-
-        inner = self._solver.solver  # PySAT's CaDiCaL: a binary DRAT trace in a temporary file
-        pysolvers.flushpr(inner.prfp)
-        inner.prfile.seek(self._read)
-        data = inner.prfile.read()
+        data = read_trace(self._solver, self._read)
         self._read += len(data)
-        return [line for line in Solver._proof_bin2text(bytearray(data)) if line[:1] != "d"]
+        return drat_text(data, deletions=False).decode("ascii").splitlines()
 
     def close(self) -> None:
         """Free the solver."""
