@@ -8,6 +8,7 @@ re-solving at the end (one call fewer than 003, never more).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -139,20 +140,44 @@ def z3_binary(
     return RawResult(best, max(lower, trivial_lower(formula)), calls, timed_out=not finished)
 
 
+def _smt2(formula: Formula) -> str:
+    """The formula as SMT-LIB text for Z3's ``Optimize``: ``v1 .. vN`` declared, one assertion
+    per clause, one soft clause ``(not v)`` per objective variable (weight 1, id ``cost``).
+    Z3 parses it in C++: building the same terms through its Python API took longer than
+    solving them."""
+
+    def lit(v: int) -> str:
+        return f"v{v}" if v > 0 else f"(not v{-v})"
+
+    lines = [f"(declare-const v{i} Bool)" for i in range(1, formula.num_vars + 1)]
+    lines += [
+        f"(assert (or {' '.join(map(lit, c))}))" if len(c) > 1 else f"(assert {lit(c[0])})"
+        for c in formula.clauses
+    ]
+    lines += [f"(assert-soft (not v{v}) :weight 1 :id cost)" for v in formula.objective]
+    return "\n".join(lines)
+
+
+def _model_from_text(model: Any) -> frozenset[int]:
+    """The variables ``v1 ..`` a Z3 model sets true, read from its text (one call, not one per
+    variable); a variable the model leaves out is false (model completion)."""
+    return frozenset(
+        int(m.group(1))
+        for m in re.finditer(r"\(define-fun v(\d+) \(\) Bool\s+true\)", model.sexpr())
+    )
+
+
 def z3_opt(
     formula: Formula, timeout: float | None = None, **_: object
 ) -> RawResult[frozenset[int]]:
-    """Z3's ``Optimize`` with one soft clause ``not v`` per objective variable."""
+    """Z3's ``Optimize`` with one soft clause ``not v`` per objective variable (the formula
+    handed over as SMT-LIB text: :func:`_smt2`)."""
     import z3
 
-    xs, clauses, objective = _z3_clauses(formula)
     opt = z3.Optimize()
     if timeout is not None:
         opt.set("timeout", max(1, int(timeout * 1000)))
-    opt.add(*clauses)
-    handle = None
-    for x in objective:
-        handle = opt.add_soft(z3.Not(x), 1, "cost")
+    opt.from_string(_smt2(formula))
     started = time.monotonic()
     r = opt.check()
     if r == z3.unknown:
@@ -161,15 +186,15 @@ def z3_opt(
     try:
         m = opt.model()
         if m is not None and len(m) > 0:
-            model = _model_true(m, xs)
+            model = _model_from_text(m)
     except z3.Z3Exception:
         model = None
     if r == z3.sat and model is not None:
         return RawResult(model, formula.cost(model), 1)
     lower = trivial_lower(formula)
-    if handle is not None:
+    if formula.objective:
         try:
-            lo = handle.lower()
+            lo = z3.OptimizeObjective(opt, 0, False).lower()  # the soft clauses' objective
             if z3.is_int_value(lo):
                 lower = max(lower, lo.as_long())
         except z3.Z3Exception:
