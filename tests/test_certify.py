@@ -264,6 +264,27 @@ def test_every_shipped_cnf_keeps_its_comment_lines_short(folder: str) -> None:
         assert longest <= MAX_COMMENT, (path.name, longest)
 
 
+@pytest.mark.parametrize("folder", ["", "mnk"])
+def test_every_shipped_file_is_compressed_as_its_index_says(folder: str) -> None:
+    """Each folder's index names its xz preset (reproduce's 3x3 certificates 2, the m,n,k ones
+    6), and every file it ships is exactly what that preset writes from the file's content."""
+    from minttt.proof.certify import compress
+    from minttt.proof.index import xz_preset
+
+    preset = xz_preset(PROOFS / folder)
+    index = json.loads((PROOFS / folder / "index.json").read_text("utf-8"))
+    assert index["compression"] == f"xz (preset {preset}, CRC64)"
+    files = [
+        PROOFS / folder / r[k] for r in index["certificates"] for k in ("cnf", "proof") if r[k]
+    ]
+    small = sorted(files, key=lambda p: p.stat().st_size)[: 2 if folder else None]
+    assert small
+    for path in small:
+        data = path.read_bytes()
+        assert compress(lzma.decompress(data), preset) == data, path.name
+    assert preset == (6 if folder == "mnk" else 2)
+
+
 def test_the_indexes_state_the_current_format() -> None:
     from minttt.proof.index import INDEX_FORMAT
 
