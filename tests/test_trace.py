@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from minttt.proof.trace import drat_text, read_trace
+from minttt.errors import DefectError
+from minttt.proof import trace
+from minttt.proof.trace import drat_text, read_trace, solver_drat
 
 
 def _binary(clauses: list[tuple[str, list[int]]]) -> bytes:
@@ -103,3 +105,18 @@ def test_read_trace_goes_on_from_where_it_was_read() -> None:
 def test_a_trace_that_is_not_whole_is_refused(data: bytes, says: str) -> None:
     with pytest.raises(ValueError, match=says):
         drat_text(data)
+
+
+def test_a_solver_trace_that_is_not_whole_is_the_solvers_defect(monkeypatch) -> None:
+    # what the solver wrote is never turned into a proof when it is not binary DRAT
+    monkeypatch.setattr(trace, "read_trace", lambda solver, start=0: b"a\x02\x84\x00")
+    with pytest.raises(DefectError, match="not binary DRAT: a literal of the trace is cut short"):
+        solver_drat(object())
+
+
+def test_solver_drat_reads_on_from_where_it_was_read() -> None:
+    with Solver(name="cadical195", bootstrap_with=_pigeons(4), with_proof=True) as s:
+        assert s.solve() is False
+        whole, read = solver_drat(s)
+        assert read == len(read_trace(s)) and whole == drat_text(read_trace(s))
+        assert solver_drat(s, read) == (b"", 0)

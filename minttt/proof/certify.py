@@ -57,7 +57,7 @@ from minttt.proof.index import (
     index_text,
     xz_preset,
 )
-from minttt.proof.trace import drat_text, read_trace
+from minttt.proof.trace import solver_drat
 from minttt.solvers.portfolio import SolveRun, solve_variant
 from minttt.solvers.pysat_drivers import DEFAULT_SAT as ARRAY_SAT
 from minttt.table.model import Table
@@ -120,7 +120,7 @@ def prove_unsat(
                 status = solver.solve_limited()
         if status:
             raise DefectError("the bound is satisfiable: not a minimum")
-        return drat_text(read_trace(solver))
+        return solver_drat(solver)[0]
 
 
 @dataclass(frozen=True)

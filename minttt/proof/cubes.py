@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 from minttt.errors import DefectError
 from minttt.interrupt import solver_library
-from minttt.proof.trace import drat_text, read_trace
+from minttt.proof.trace import solver_drat
 
 SAT_SOLVER = "cadical195"
 SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
@@ -152,9 +152,9 @@ class CubeSolver:
     def _segment(self) -> list[str]:
         """The lemmas written since the last call, deletions left out (see the module docstring:
         a clause CaDiCaL deleted may come back without a line in its trace)."""
-        data = read_trace(self._solver, self._read)
-        self._read += len(data)
-        return drat_text(data, deletions=False).decode("ascii").splitlines()
+        text, read = solver_drat(self._solver, self._read, deletions=False)
+        self._read += read
+        return text.decode("ascii").splitlines()
 
     def close(self) -> None:
         """Free the solver."""

@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from minttt.errors import DefectError
+
 ADDED, DELETED = ord("a"), ord("d")
 
 
@@ -98,10 +100,21 @@ def read_trace(solver: Any, start: int = 0) -> bytes:
     ``start`` on (flushed first: every clause the solver has written)."""
     from pysat.solvers import pysolvers
 
-    inner = solver.solver if hasattr(solver, "solver") else solver  # a Solver or its engine
+    inner = solver.solver  # PySAT's CaDiCaL engine: its trace is a temporary file
     pysolvers.flushpr(inner.prfp)
     inner.prfile.seek(start)
     return bytes(inner.prfile.read())
 
 
-__all__ = ["drat_text", "read_trace"]
+def solver_drat(solver: Any, start: int = 0, *, deletions: bool = True) -> tuple[bytes, int]:
+    """A PySAT CaDiCaL solver's proof from trace byte ``start`` on as DRAT text
+    (:func:`drat_text`), and the trace bytes read. DefectError when the trace is not whole binary
+    DRAT: the solver's fault, never turned into a proof."""
+    data = read_trace(solver, start)
+    try:
+        return drat_text(data, deletions=deletions), len(data)
+    except ValueError as exc:
+        raise DefectError(f"CaDiCaL's proof trace is not binary DRAT: {exc}") from None
+
+
+__all__ = ["drat_text", "read_trace", "solver_drat"]
