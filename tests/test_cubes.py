@@ -11,6 +11,7 @@ import json
 import lzma
 import os
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -142,18 +143,24 @@ def test_one_solver_refutes_the_cubes_of_a_3x4_minimum_in_turn() -> None:
     assert sum(r.load_seconds > 0 for r in results) == 1  # loaded once
 
 
-def test_segments_hold_where_cadical_brings_back_clauses_it_set_aside() -> None:
-    """CaDiCaL's variable elimination moves clauses to its extension stack (its trace writes
-    their deletion); a later cube assuming an eliminated variable brings them back, with no line
-    in the trace. Misère 3x3 O below its minimum, five cubes, elimination forced often: the raw
-    trace joined (its deletions kept) is rejected, the segments (no deletions) check."""
+def _misere_below_its_minimum() -> tuple[bytes, list[list[int]], list[list[int]]]:
+    """Misère 3x3 O with fewer than 36 entries (its minimum is 53): CNF, clauses, one split."""
     variant = Variant.parse("second-lookup-entries@3x3-misere")
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
-    cnf, clauses = array_cnf(graph, formula, 36)  # fewer than 36 entries; the minimum is 53
-    splits = lookup_splits(formula, 1)
+    cnf, clauses = array_cnf(graph, formula, 36)
+    return cnf, clauses, lookup_splits(formula, 1)
+
+
+def test_segments_hold_where_cadical_brings_back_clauses_it_set_aside() -> None:
+    """CaDiCaL's variable elimination moves clauses to its extension stack (its trace writes
+    their deletion); a later cube assuming an eliminated variable brings them back, with no line
+    in the trace. Elimination on and forced often, five cubes: the raw trace joined (its
+    deletions kept) is rejected; the segments, which then carry no deletions, check."""
+    cnf, clauses, splits = _misere_below_its_minimum()
     cubes = decision_cubes(splits)
-    with CubeSolver(clauses, slice_conflicts=200, options={"elimint": 1}) as solver:
+    with CubeSolver(clauses, slice_conflicts=200, options={"elim": 1, "elimint": 1}) as solver:
+        assert not solver.deletions
         proofs = [solver.refute(cube).proof for cube in cubes]
         from pysat.solvers import Solver, pysolvers
 
@@ -167,6 +174,45 @@ def test_segments_hold_where_cadical_brings_back_clauses_it_set_aside() -> None:
     assert any(line.startswith("d") for line in trace)
     raw = [[*trace, proofs[0][-1]], *([proof[-1]] for proof in proofs[1:])]  # each ends in -cube
     assert not drat.check(cnf, join(splits, raw)).valid  # the trace's own deletions break it
+
+
+def test_with_nothing_set_aside_segments_keep_their_own_deletions() -> None:
+    """The cube solver's own options (nothing set aside): the same five cubes, two solvers
+    interleaved (each one's segments in its order), and every deletion is of a lemma its own
+    solver wrote before (never a clause of the formula); the joined proof checks."""
+    cnf, clauses, splits = _misere_below_its_minimum()
+    cubes = decision_cubes(splits)
+    original = Counter(frozenset(map(str, [*c, 0])) for c in clauses)
+    with CubeSolver(clauses, slice_conflicts=200) as a, CubeSolver(clauses) as b:
+        assert a.deletions and b.deletions
+        proofs = [(a if i % 2 == 0 else b).refute(cube).proof for i, cube in enumerate(cubes)]
+    for chain in (proofs[0::2], proofs[1::2]):
+        added: Counter[frozenset[str]] = Counter()
+        for line in (line for proof in chain for line in proof):
+            if line.startswith("d "):
+                key = frozenset(line[2:].split())
+                assert added[key] > 0, f"{line!r} deletes no lemma of its own solver"
+                added[key] -= 1
+            else:
+                added[frozenset(line.split())] += 1
+    deletions = [line for proof in proofs for line in proof if line.startswith("d ")]
+    assert deletions and not all(frozenset(d[2:].split()) in original for d in deletions)
+    ordered = [*proofs[0::2], *proofs[1::2]]  # session by session, as a checkpoint orders them
+    result = drat.check(cnf, join(splits, ordered))  # join takes them in the order given
+    assert result.valid, result.message
+
+
+def test_a_solver_keeps_deletions_only_with_nothing_set_aside() -> None:
+    from minttt.proof.cubes import SET_ASIDE, SOLVER_OPTIONS, keeps_deletions, own_deletions
+
+    assert keeps_deletions(SOLVER_OPTIONS) and set(SOLVER_OPTIONS) == set(SET_ASIDE)
+    assert not keeps_deletions({})  # CaDiCaL's defaults eliminate variables
+    for name in SET_ASIDE:
+        assert not keeps_deletions({**SOLVER_OPTIONS, name: 1})
+    live: Counter[frozenset[str]] = Counter()
+    lines = ["1 -2 0", "3 0", "1 -2 0", "d -2 1 0", "d 4 5 0", "d 1 -2 0", "d 1 -2 0"]
+    assert own_deletions(lines, live) == lines[:4] + ["d 1 -2 0"]  # added twice: 2 of 3 kept
+    assert live == Counter({frozenset(["3", "0"]): 1})  # only what is live is counted
 
 
 def test_a_satisfiable_cube_is_a_defect() -> None:
@@ -271,6 +317,32 @@ def test_a_session_with_a_cube_missing_keeps_only_the_cubes_before_it(
         assert ckpt.order() == [0, 5, 1, 2]
     assert sorted(line.split(":")[0] for line in said) == ["cube 3", "cube 9"]  # no file there
     assert all("is solved again (" in line for line in said)
+
+
+def test_a_checkpoint_made_under_another_rule_is_joined_but_not_continued(
+    second_3x3, tmp_path: Path
+) -> None:
+    """A checkpoint from before /4 was refuted with CaDiCaL's defaults (segments without
+    deletions): finished, it is read and its options named; with cubes left, it is refused in
+    one line (a run's segments hold under one rule), before any cluster starts."""
+    from minttt.proof.conquer import _digest
+
+    _, clauses, splits = second_3x3
+    folder = tmp_path / "ck"
+    folder.mkdir()
+    state = {"format": "minttt-cubes/2", "cnf_sha256": _digest(clauses), "splits": splits[:1]}
+    state["cubes"] = {
+        str(i): {"lemmas": 1, "seconds": 1.0, "load_seconds": 0.0, "session": "a", "sequence": i}
+        for i in range(2)
+    }
+    (folder / "cubes.json").write_text(json.dumps(state))
+    for i in range(2):
+        (folder / f"cube-{i}.drat.xz").write_bytes(lzma.compress(b"0\n"))
+    proofs, figures = conquer(clauses, splits[:1], folder, workers=1)
+    assert figures["solver_options"] == {} and figures["solved_this_run"] == 0
+    (folder / "cube-1.drat.xz").unlink()
+    with pytest.raises(InputError, match=r"refuted with CaDiCaL options \{\}, this minttt"):
+        conquer(clauses, splits[:1], folder, workers=1)
 
 
 @pytest.mark.slow  # the 3x4 X minimum (46) refuted at 45 in cubes on 2 local workers

@@ -367,13 +367,46 @@ def test_an_audit_refuses_a_record_made_with_other_solver_options(
     """Segments replay to the recorded ones only under the same solver settings: a record made
     with others is refused in one line (exit 2), not reported as a proof that differs."""
 
+    from minttt.proof.cubes import SOLVER_OPTIONS
+
     def other_options(sessions: dict[str, Any]) -> None:
-        assert sessions["solver_options"] == {}  # CaDiCaL's defaults
-        sessions["solver_options"] = {"elim": 0}
+        assert sessions["solver_options"] == dict(SOLVER_OPTIONS)  # nothing set aside
+        assert "deletions of the solver's own earlier lemmas" in sessions["segments"]
+        sessions["solver_options"] = {"elim": 1}
 
     _edited_sessions(cube_certificate, tmp_path / "cert", other_options, rehash=True)
     other = _audit(tmp_path / "cert", "100")
-    assert other.exit_code == 2 and "solver options {'elim': 0}" in other.stderr
+    assert other.exit_code == 2 and "solver options {'elim': 1}" in other.stderr
+
+
+def test_a_session_replays_under_the_rule_it_was_made_with() -> None:
+    """A record made with CaDiCaL's defaults (segments without deletions, as before /4) replays
+    to its own segments under those options, and not under the cube solver's of today."""
+    import hashlib
+
+    from minttt.formula.encode import encode
+    from minttt.formula.variants import Variant
+    from minttt.game.graph import build_graph
+    from minttt.proof.audit import _replay
+    from minttt.proof.cnf import bound_clauses
+    from minttt.proof.conquer import lookup_splits
+    from minttt.proof.cubes import SOLVER_OPTIONS, CubeSolver, decision_cubes
+
+    graph = build_graph()
+    formula = encode(graph, Variant.parse("second-lookup-entries"))
+    _, clauses = bound_clauses(formula, 71)
+    cubes = decision_cubes(lookup_splits(formula, 2))[:3]
+    with CubeSolver(clauses, options={}) as solver:
+        made = [solver.refute(cube).proof for cube in cubes]
+    session = [
+        [i, 0, hashlib.sha256(("\n".join(p) + "\n").encode()).hexdigest()]
+        for i, p in enumerate(made)
+    ]
+    args = (session, cubes, [], clauses, None, lambda _: None)
+    same, _, _ = _replay(0, *args, {})
+    assert same.matched == 3
+    today, _, _ = _replay(0, *args, dict(SOLVER_OPTIONS))
+    assert today.matched == 0  # another search from the first cube on
 
 
 def test_a_certificate_without_sessions_cannot_be_audited(tmp_path: Path) -> None:

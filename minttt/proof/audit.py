@@ -35,6 +35,11 @@ from minttt.proof.cubes import SOLVER_OPTIONS, CubeSolver, decision_cubes
 from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
 from minttt.proof.index import INDEX, MAX_SESSIONS, SESSIONS_FORMAT, check_record, load_index
 
+#: the solver settings a session record may name, each replayed as it was made: CaDiCaL's
+#: defaults (segments without deletions: certificates made before /4 checkpoints) and
+#: :data:`~minttt.proof.cubes.SOLVER_OPTIONS` (nothing set aside, deletions kept)
+REPLAYABLE_OPTIONS: tuple[dict[str, int], ...] = ({}, dict(SOLVER_OPTIONS))
+
 
 @dataclass
 class SessionAudit:
@@ -101,10 +106,10 @@ def load_sessions(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
     doc = json.loads(data)
     if not isinstance(doc, dict) or doc.get("format") != SESSIONS_FORMAT:
         raise InputError(f"{folder / str(name)}: not a {SESSIONS_FORMAT} record")
-    if doc.get("solver_options") != dict(SOLVER_OPTIONS):
+    if doc.get("solver_options") not in REPLAYABLE_OPTIONS:
         raise InputError(
             f"{folder / str(name)}: made with solver options {doc.get('solver_options')!r}, "
-            f"this minttt replays with {dict(SOLVER_OPTIONS)!r}"
+            f"this minttt replays {' or '.join(map(repr, REPLAYABLE_OPTIONS))}"
         )
     return doc
 
@@ -140,7 +145,9 @@ def audit(
     chosen = sorted(random.Random(seed).sample(range(len(log)), min(sessions, len(log))))
     result = Audit(variant.name, len(log), seed=seed)
     for number in chosen:
-        replayed, lines, last = _replay(number, log[number], cubes, below, clauses, prefix, say)
+        replayed, lines, last = _replay(
+            number, log[number], cubes, below, clauses, prefix, say, doc["solver_options"]
+        )
         result.replayed.append(replayed)
         if not result.valid:
             raise DefectError(f"{variant.name}: session {number} replays to another proof")
@@ -156,13 +163,14 @@ def _replay(
     clauses: list[list[int]],
     prefix: int | None,
     say: Callable[[str], None],
+    options: dict[str, int],
 ) -> tuple[SessionAudit, list[str], tuple[int, ...]]:
     """Session ``number`` replayed by a solver of its own, each segment compared: the audit,
     the replayed segments' lines, and the last cube replayed."""
     start = time.perf_counter()
     todo = session if prefix is None else session[:prefix]
     matched, lines = 0, []
-    with CubeSolver(clauses) as solver:
+    with CubeSolver(clauses, options=options) as solver:  # under the rule it was made with
         for place, (cube, sub_depth, digest) in enumerate(todo):
             result = solver.refute(cubes[cube], below[:sub_depth])
             text = ("\n".join(result.proof) + "\n").encode("ascii")

@@ -296,15 +296,21 @@ def _formula_and_proof(
 
 
 def sessions_document(
-    variant: Variant, record: dict[str, Any], cnf: bytes, cubes: Cubes, log: list[list[list[Any]]]
+    variant: Variant,
+    record: dict[str, Any],
+    cnf: bytes,
+    cubes: Cubes,
+    log: list[list[list[Any]]],
+    options: dict[str, int],
 ) -> bytes:
     """What anyone needs to re-derive any part of a cube-and-conquer proof and compare: the
     formula (its SHA-256), the split, the solver and its settings, and each solver session's
     cubes in the order it refuted them with the SHA-256 of each segment
-    (:mod:`minttt.proof.audit` replays them)."""
+    (:mod:`minttt.proof.audit` replays them). ``options``: CaDiCaL's, as the run's checkpoint
+    recorded them (they decide whether the segments keep their deletions)."""
     from importlib.metadata import version
 
-    from minttt.proof.cubes import SAT_SOLVER_NAME, SLICE_CONFLICTS, SOLVER_OPTIONS
+    from minttt.proof.cubes import SAT_SOLVER_NAME, SLICE_CONFLICTS, keeps_deletions
 
     doc = {
         "format": SESSIONS_FORMAT,
@@ -316,9 +322,14 @@ def sessions_document(
         "solver": SAT_SOLVER_NAME,
         "python_sat": version("python-sat"),
         "slice_conflicts": SLICE_CONFLICTS,
-        "solver_options": dict(SOLVER_OPTIONS),
-        "segments": "the lemmas of each call, deletions left out (minttt.proof.cubes)",
-        "seeds": "none: CaDiCaL's defaults, deterministic for the same calls",
+        "solver_options": dict(options),
+        "segments": (
+            "the lemmas of each call and the deletions of the solver's own earlier lemmas "
+            "(minttt.proof.cubes)"
+            if keeps_deletions(options)
+            else "the lemmas of each call, deletions left out (minttt.proof.cubes)"
+        ),
+        "seeds": "none: CaDiCaL's, deterministic for the same calls",
         "sessions": log,
     }
     return (json.dumps(doc, separators=(",", ":")) + "\n").encode("utf-8")
@@ -425,7 +436,9 @@ def build_certificate(
             "solvers": cube_figures["sessions"],  # each loaded once, its cubes under assumptions
             "load_seconds": cube_figures["load_seconds"],
         }
-        sessions = sessions_document(variant, record, cnf, cubes, cube_figures["session_log"])
+        sessions = sessions_document(
+            variant, record, cnf, cubes, cube_figures["session_log"], cube_figures["solver_options"]
+        )
         record["sessions"] = f"{stem}.sessions.json"
         record["sessions_sha256"] = hashlib.sha256(sessions).hexdigest()
         files[out / record["sessions"]] = sessions

@@ -42,14 +42,15 @@ from minttt.errors import DefectError, InputError
 from minttt.fileio import inflate
 from minttt.formula.arrays import ArrayFormula
 from minttt.formula.encode import Formula
-from minttt.proof.cubes import Cube, CubeSolver, decision_cubes
+from minttt.proof.cubes import SOLVER_OPTIONS, Cube, CubeSolver, decision_cubes
 from minttt.store import RunStore
 
 STATE = "cubes.json"
-#: /3: each cube's proof file with its SHA-256 and size; /2 (each cube names its solver session
-#: and place in it) is read too, its files checked by the joined proof's check only
-CUBES_FORMAT = "minttt-cubes/3"
-READ_FORMATS = ("minttt-cubes/2", CUBES_FORMAT)
+#: /4: the CaDiCaL options its cubes were refuted with; /3: each cube's proof file with its
+#: SHA-256 and size; /2 (each cube names its solver session and place in it). /2 and /3 are read
+#: too (refuted with CaDiCaL's defaults), a /2's files checked by the joined proof's check only
+CUBES_FORMAT = "minttt-cubes/4"
+READ_FORMATS = ("minttt-cubes/2", "minttt-cubes/3", CUBES_FORMAT)
 CUBES_SCHEMA = "cube-checkpoint.schema.json"  # in minttt/schemas/
 CUBE_CHECKPOINT = "cube checkpoint"
 CHECKPOINT_XZ = 1  # a cube's proof in the checkpoint: fast xz (the certificate recompresses)
@@ -213,8 +214,9 @@ class CubeRecord:
 
 class Checkpoint:
     """A folder of refuted cubes on a run store: ``cubes.json`` (the formula's SHA-256, the
-    splits, a :class:`CubeRecord` per finished cube) and one ``cube-N.drat.xz`` per finished
-    cube. Open it with ``with``: the store's lock is held meanwhile."""
+    splits, the CaDiCaL options its cubes were refuted with, a :class:`CubeRecord` per finished
+    cube) and one ``cube-N.drat.xz`` per finished cube. Open it with ``with``: the store's lock
+    is held meanwhile."""
 
     def __init__(
         self, folder: Path, digest: str, splits: list[list[int]], say: Callable[[str], None]
@@ -222,6 +224,7 @@ class Checkpoint:
         self.folder, self.digest, self.splits, self.say = folder, digest, splits, say
         self.store = RunStore(folder / STATE, CUBES_SCHEMA, what=CUBE_CHECKPOINT)
         self.cubes: dict[int, CubeRecord] = {}
+        self.options: dict[str, int] = dict(SOLVER_OPTIONS)  # a resumed one's: what it recorded
         self.resumed = 0  # cubes taken from the checkpoint (their proofs were not made now)
 
     def __enter__(self) -> Checkpoint:
@@ -241,7 +244,7 @@ class Checkpoint:
         saved = self.store.load()
         where = self.store.state
         if saved["format"] not in READ_FORMATS:
-            raise InputError(f"{where}: a {saved['format']} checkpoint; this minttt reads /2, /3")
+            raise InputError(f"{where}: a {saved['format']} checkpoint; this minttt reads /2 to /4")
         if saved["cnf_sha256"] != self.digest or saved["splits"] != self.splits:
             raise InputError(f"{where}: a checkpoint of another formula or other cubes")
         count = len(decision_cubes(self.splits))
@@ -255,6 +258,20 @@ class Checkpoint:
                 kept[index] = record
         self.cubes = {i: kept[i] for i in _unbroken(kept)}
         self.resumed = len(self.cubes)
+        if self.cubes:  # the rule its segments were made under (CaDiCaL's defaults before /4)
+            self.options = dict(saved.get("solver_options", {}))
+
+    def check_options(self) -> None:
+        """InputError when cubes are left to refute and the checkpoint's were refuted with other
+        CaDiCaL options than this minttt's: one run's segments hold under one rule (with
+        :data:`~minttt.proof.cubes.SOLVER_OPTIONS` they keep their deletions, without they do
+        not), and its session record names one."""
+        if self.options != dict(SOLVER_OPTIONS):
+            raise InputError(
+                f"{self.store.state}: its cubes were refuted with CaDiCaL options "
+                f"{self.options}, this minttt refutes with {dict(SOLVER_OPTIONS)}: finish it "
+                "with the minttt that began it, or start a new checkpoint"
+            )
 
     def _usable(self, index: int, record: CubeRecord) -> bool:
         """Whether cube ``index``'s proof file is there and is the one recorded (else it is
@@ -313,6 +330,7 @@ class Checkpoint:
                 "format": CUBES_FORMAT,
                 "cnf_sha256": self.digest,
                 "splits": self.splits,
+                "solver_options": self.options,
                 "cubes": {str(i): r.to_dict() for i, r in sorted(self.cubes.items())},
             }
         )
@@ -364,6 +382,7 @@ def conquer(
     with Checkpoint(checkpoint, _digest(clauses), splits, say) as ckpt:
         todo = [i for i in range(len(cubes)) if i not in ckpt.done()]
         if todo:
+            ckpt.check_options()
             with DaskCluster(workers, scheduler) as client:
                 data = scatter(client, PackedClauses.pack(clauses))
                 below = [list(s) for s in below]
@@ -391,6 +410,7 @@ def conquer(
             "sessions": len({r.session for r in records}),
             "load_seconds": round(sum(r.load_seconds for r in records), 2),
             "through_sub_cubes": sum(1 for r in records if r.sub_depth),
+            "solver_options": dict(ckpt.options),
         }
         segments = [ckpt.proof(i) for i in ckpt.order()]
         figures["session_log"] = session_log(ckpt, segments)

@@ -10,19 +10,25 @@ A :class:`CubeSolver` loads the clauses into CaDiCaL once and refutes one cube a
 under assumptions. A clause learnt under assumptions follows from the clauses alone, so what one
 cube's refutation learnt stays valid, and helps, for the next: a cube's proof *segment* is the
 lemmas of its call followed by the clause ``-cube`` (RUP: the cube's literals propagate to the
-conflict the solver ended on). The segments carry **no deletions**: between calls CaDiCaL
-restores clauses it had set aside (variable elimination moves clauses to its extension stack and
-writes their deletion; a later cube assuming an eliminated variable brings them back, and its
-DRAT trace does not say so), so a lemma deleted in the trace may be a clause the solver uses
-again; keeping every lemma keeps every clause it ever had in the checker's database (RUP only
-gains from more clauses). Before this rule, regenerating the 3x4 O certificate (144 cubes)
-joined a proof drat-trim rejects; ``tests/test_cubes.py`` makes that failure in a second with
-elimination forced often. A solver's segments are valid in the order it made them; segments of
-different solvers may follow one another (more clauses never break RUP; a RAT lemma, which
-CaDiCaL does not write here, could fail among another solver's clauses: the check would reject
-the proof, never accept a wrong one). :func:`join` writes the segments, then resolves the clauses
-``-cube`` along the decision tree down to the empty clause (each step RUP). The joined proof is
-checked before anything claims it (:mod:`minttt.proof.drat`).
+conflict the solver ended on). A segment keeps the deletions of the solver's **own lemmas**
+only (a clause its trace added before): never a clause of the formula, so another solver's
+segments joined beside it still find every clause they used. That is sound only where nothing
+deleted comes back, so the cube solver runs with every CaDiCaL technique that *sets clauses
+aside* turned off (:data:`SOLVER_OPTIONS`): variable elimination, equivalence substitution,
+blocked-clause, covered-clause and conditioning elimination move clauses to CaDiCaL's extension
+stack (its trace writes their deletion), and a later cube assuming such a variable brings them
+back with no line in the trace. With any of them on (CaDiCaL's defaults, as the certificates
+made before this rule) a segment carries **no deletions** (:func:`keeps_deletions`): every clause
+the solver ever had stays in the checker's database (RUP only gains from more clauses), which at
+scale costs the checker hours (3x4 O at 189: 2.1 GB, drat-trim unfinished after 81 minutes,
+where the earlier certificate's 2.2 GB proof with deletions took 28). ``tests/test_cubes.py``
+makes the failure of deletions under elimination in a second. A solver's segments are valid in
+the order it made them; segments of different solvers may follow one another (more clauses never
+break RUP; a RAT lemma, which CaDiCaL does not write here, could fail among another solver's
+clauses: the check would reject the proof, never accept a wrong one). :func:`join` writes the
+segments, then resolves the clauses ``-cube`` along the decision tree down to the empty clause
+(each step RUP). The joined proof is checked before anything claims it
+(:mod:`minttt.proof.drat`).
 
 >>> clauses = [[1, 2], [-1, 2], [1, -2], [-1, -2]]   # UNSAT
 >>> splits = [[1, 2]]
@@ -41,6 +47,7 @@ import itertools
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -52,9 +59,29 @@ SAT_SOLVER = "cadical195"
 SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
 SLICE_CONFLICTS = 50_000  # conflicts per solver call before the other threads get a turn (each
 # call costs CaDiCaL a restart: 5,000 took 3x4 O's first 24 cubes from 32 s to 75 s, 50,000 to 31 s)
-SOLVER_OPTIONS: Mapping[str, int] = {}  # CaDiCaL's own defaults (a test forces elimination often)
+#: CaDiCaL's techniques that move clauses to its extension stack (restored, untraced, when a later
+#: call assumes a variable they removed), and whether each is on by default in CaDiCaL 1.9.5
+SET_ASIDE: Mapping[str, bool] = {
+    "elim": True,
+    "decompose": True,
+    "block": False,
+    "cover": False,
+    "condition": False,
+}
+#: the cube solver's CaDiCaL options: nothing set aside, so its segments keep their deletions
+SOLVER_OPTIONS: Mapping[str, int] = {name: 0 for name in SET_ASIDE}
 
 Cube = tuple[int, ...]
+
+
+def keeps_deletions(options: Mapping[str, int]) -> bool:
+    """Whether a solver with these CaDiCaL ``options`` writes segments with deletions: only when
+    no technique of :data:`SET_ASIDE` is on (a name left out has CaDiCaL's default).
+
+    >>> keeps_deletions(SOLVER_OPTIONS), keeps_deletions({})
+    (True, False)
+    """
+    return not any(options.get(name, int(default)) for name, default in SET_ASIDE.items())
 
 
 def decision_list(literals: Sequence[int]) -> list[Cube]:
@@ -102,6 +129,8 @@ class CubeSolver:
         self._solver = Solver(name=SAT_SOLVER, with_proof=True)
         if options:  # CaDiCaL's options (its options.hpp), set before any clause
             self._solver.solver.configure(dict(options))
+        self.deletions = keeps_deletions(options)
+        self._live: Counter[frozenset[str]] = Counter()  # its own lemmas not yet deleted
         with solver_library():
             self._solver.append_formula([list(c) for c in clauses])
         self.load_seconds = time.perf_counter() - start
@@ -150,11 +179,13 @@ class CubeSolver:
             time.sleep(0)  # a turn for the other threads
 
     def _segment(self) -> list[str]:
-        """The lemmas written since the last call, deletions left out (see the module docstring:
-        a clause CaDiCaL deleted may come back without a line in its trace)."""
-        text, read = solver_drat(self._solver, self._read, deletions=False)
+        """The lines written since the last call: its lemmas, and the deletions of lemmas it
+        wrote before (none with a technique that sets clauses aside on: see the module
+        docstring)."""
+        text, read = solver_drat(self._solver, self._read, deletions=self.deletions)
         self._read += read
-        return text.decode("ascii").splitlines()
+        lines = text.decode("ascii").splitlines()
+        return own_deletions(lines, self._live) if self.deletions else lines
 
     def close(self) -> None:
         """Free the solver."""
@@ -165,6 +196,31 @@ class CubeSolver:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def own_deletions(lines: Sequence[str], live: Counter[frozenset[str]]) -> list[str]:
+    """``lines`` (DRAT text) with only the deletions of a lemma added before and not yet deleted
+    (counted in ``live``, updated): the deletions of the formula's own clauses left out.
+
+    >>> live = Counter()
+    >>> own_deletions(["1 2 0", "d 2 1 0", "d 3 4 0", "d 1 2 0"], live)
+    ['1 2 0', 'd 2 1 0']
+    """
+    out = []
+    for line in lines:
+        if line.startswith("d "):
+            key = frozenset(line[2:].split())
+            count = live.get(key, 0)
+            if count:
+                if count == 1:
+                    del live[key]  # the count holds only what is live
+                else:
+                    live[key] = count - 1
+                out.append(line)
+        else:
+            live[frozenset(line.split())] += 1
+            out.append(line)
+    return out
 
 
 def refute_cube(clauses: Sequence[Sequence[int]], cube: Cube) -> CubeResult:
@@ -205,11 +261,14 @@ def join(splits: Sequence[Sequence[int]], proofs: Sequence[Sequence[str]]) -> by
 __all__ = [
     "SAT_SOLVER",
     "SAT_SOLVER_NAME",
+    "SET_ASIDE",
     "SOLVER_OPTIONS",
     "CubeResult",
     "CubeSolver",
     "decision_cubes",
     "decision_list",
     "join",
+    "keeps_deletions",
+    "own_deletions",
     "refute_cube",
 ]
