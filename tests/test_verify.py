@@ -318,6 +318,63 @@ def test_minimax_agrees_with_a_plain_search_on_an_18_cell_board():
         checked += 1
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["3x3", "3x3-misere"]
+    + [
+        pytest.param(n, marks=pytest.mark.slow)
+        for n in ("mnk:3,4,3", "mnk:3,4,4", "mnk:3,4,3-misere")
+    ],
+)
+def test_the_shortcuts_keep_every_reachable_positions_value(name: str) -> None:
+    """The verifier's minimax takes a winning move at once and otherwise a forced block (two
+    threats: lost) without searching the other moves: on every position reachable in play it
+    gives the value a search of every move gives (bit boards, memoised, written here)."""
+    import sys
+
+    from minttt.table.verify import _solver
+
+    rules = Rules.from_name(name)
+    lines = [sum(1 << i for i in line) for line in rules.lines]
+    full = (1 << rules.cells) - 1
+    made = (-1, 1) if rules.misere else (1, -1)  # X's, O's line, from X's side
+    memo: dict[tuple[int, int], int] = {}
+
+    def every_move(xm: int, om: int) -> int:
+        if (xm, om) not in memo:
+            x_moves = xm.bit_count() == om.bit_count()
+            values = []
+            for i in range(rules.cells):
+                if (xm | om) >> i & 1:
+                    continue
+                a, b = (xm | 1 << i, om) if x_moves else (xm, om | 1 << i)
+                mine = a if x_moves else b
+                if any(mine & line == line for line in lines):
+                    values.append(made[0] if x_moves else made[1])
+                else:
+                    values.append(every_move(a, b))
+            memo[xm, om] = (max if x_moves else min)(values) if values else 0
+        return memo[xm, om]
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    solver = _solver(rules)
+    seen, stack = set(), [(0, 0)]
+    while stack:
+        xm, om = stack.pop()
+        if (xm, om) in seen:
+            continue
+        seen.add((xm, om))
+        if any(xm & line == line or om & line == line for line in lines):
+            continue
+        assert solver.value(xm, om) == every_move(xm, om), (name, bin(xm), bin(om))
+        free = full & ~(xm | om)
+        while free:
+            bit = free & -free
+            free ^= bit
+            stack.append((xm | bit, om) if xm.bit_count() == om.bit_count() else (xm, om | bit))
+    assert len(seen) > 5000
+
+
 # ------------------------------------------------------------------- what the mutants showed
 
 

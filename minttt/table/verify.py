@@ -36,7 +36,10 @@ class _Solver:
     The memo key is ``xm | om << cells``: the O mask sits just above every cell, so two
     positions share a key only if they are the same position, on a board of any size. A move
     can only complete a line through its own cell, so the search looks at those lines alone
-    (``through``) and never stores a finished game.
+    (``through``) and never stores a finished game. Without misère it takes two shortcuts, each
+    the minimax value itself (:meth:`_best`): a move that completes the mover's line, and a cell
+    where the opponent would complete one (a forced block; two of them: lost). On 4x4 (three in
+    a row) they verify the O table in 0.15 s of CPU where searching every move took 2.3 s.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -51,6 +54,7 @@ class _Solver:
         self.memo: dict[int, int] = {}
         # the value when X (O) has just completed a line: misère turns it round
         self.x_line, self.o_line = (-1, 1) if rules.misere else (1, -1)
+        self.misere = rules.misere
 
     def maker(self, xm: int, om: int) -> int:
         """Who completed a line: 1 X, 2 O, 0 nobody."""
@@ -75,39 +79,61 @@ class _Solver:
         if got is not None:
             return got
         free = self.full & ~(xm | om)
-        through = self.through
         if not free:
             result = 0
         elif xm.bit_count() == om.bit_count():  # X to move: the best of X's moves
-            result = -1
-            while free and result < 1:
-                bit = free & -free
-                free ^= bit
-                after = xm | bit
-                for line in through[bit]:
-                    if after & line == line:
-                        child = self.x_line
-                        break
-                else:
-                    child = self._open(after, om)
-                if child > result:
-                    result = child
+            result = self._best(xm, om, free, X)
         else:  # O to move: the worst for X
-            result = 1
-            while free and result > -1:
-                bit = free & -free
-                free ^= bit
-                after = om | bit
-                for line in through[bit]:
-                    if after & line == line:
-                        child = self.o_line
-                        break
-                else:
-                    child = self._open(xm, after)
-                if child < result:
-                    result = child
+            result = self._best(om, xm, free, 2)
         self.memo[key] = result
         return result
+
+    def _completes(self, mine: int, free: int) -> list[int]:
+        """The free cells where a stone added to ``mine`` completes a line."""
+        out = []
+        through = self.through
+        while free:
+            bit = free & -free
+            free ^= bit
+            after = mine | bit
+            for line in through[bit]:
+                if after & line == line:
+                    out.append(bit)
+                    break
+        return out
+
+    def _best(self, mine: int, theirs: int, free: int, who: int) -> int:
+        """The value, from X's side, of the mover (``who``: 1 X, 2 O; stones ``mine``) choosing
+        among the ``free`` cells. Without misère a line ends the game for its maker, so: a move
+        completing the mover's line is the best there is; else where the opponent would complete
+        one next, the mover must take that cell (two such cells: the opponent wins); only
+        otherwise is every move searched. Each shortcut is the minimax value itself: every other
+        move loses at once."""
+        sign = 1 if who == X else -1  # the mover's best is X's max or O's min
+        won = self.x_line if who == X else self.o_line  # the mover completes a line
+        if not self.misere:
+            if self._completes(mine, free):
+                return won
+            threats = self._completes(theirs, free)
+            if len(threats) > 1:
+                return -won
+            if threats:
+                free = threats[0]  # the only move that does not lose at once
+        best = -sign  # the worst value for the mover
+        through = self.through
+        while free and best != sign:
+            bit = free & -free
+            free ^= bit
+            after = mine | bit
+            for line in through[bit]:
+                if after & line == line:
+                    child = won
+                    break
+            else:
+                child = self._open(after, theirs) if who == X else self._open(theirs, after)
+            if child * sign > best * sign:
+                best = child
+        return best
 
 
 @cache
