@@ -47,6 +47,7 @@ from minttt.errors import DefectError, InputError
 from minttt.formula.encode import Formula, Part
 from minttt.formula.variants import Variant
 from minttt.game.graph import table_moves, walk_own_play
+from minttt.game.rules import EMPTY
 from minttt.vocabulary import Encoding
 
 if TYPE_CHECKING:
@@ -352,31 +353,35 @@ def win_draw_loss(
     n = graph.rules.cells
     big = math.lcm(*range(1, n + 1))
     memo: dict[int, tuple[int, int]] = {}
+    children, boards, winner = graph.children, graph.boards, graph.winner
+    # what is left below a finished game at depth d, and each fan-out's share
+    rest = [big ** (n - d) for d in range(n + 1)]
+    share = [big // k if k else 0 for k in range(n + 1)]
 
-    def go(h: int) -> tuple[int, int]:
+    def go(h: int, own: bool) -> tuple[int, int]:
         got = memo.get(h)
         if got is not None:
             return got
-        kids = graph.children[h]
-        rest = big ** (n - graph.depth(h))
+        kids = children[h]
         if not kids:
-            w = graph.winner(h)
-            out = (rest, 0) if w == side else (0, rest) if w else (0, 0)
-        elif graph.to_move(h) == side:
-            cw, cl = go(graph.child(h, moves[h]))
+            w = winner(h)
+            left = rest[n - boards[h].count(EMPTY)] if w else 0
+            out = (left, 0) if w == side else (0, left)
+        elif own:
+            cw, cl = go(graph.child(h, moves[h]), False)
             out = (cw * big, cl * big)
         else:
-            weight = big // len(kids)
             sw = sl = 0
             for _, c in kids:
-                cw, cl = go(c)
+                cw, cl = go(c, True)
                 sw += cw
                 sl += cl
+            weight = share[len(kids)]
             out = (sw * weight, sl * weight)
         memo[h] = out
         return out
 
-    w, lo = go(graph.root)
+    w, lo = go(graph.root, graph.to_move(graph.root) == side)
     total = big**n
     return Fraction(w, total), Fraction(total - w - lo, total), Fraction(lo, total)
 
