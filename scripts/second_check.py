@@ -29,7 +29,7 @@ cubes taught it, so which cube lands where changes the proof: that new proof is 
 (the CNF must still have its recorded SHA-256) and its record says so (``recorded_proof``).
 
 Run: ``nice -n 10 python scripts/second_check.py --drat-trim PATH --source "commit ..."
-[--limit SECONDS] [--cubes DIR] [NAME ...]``
+[--limit SECONDS] [--cubes DIR] [--audit N [--prefix N]] [NAME ...]``
 """
 
 from __future__ import annotations
@@ -179,14 +179,17 @@ def check(
     }
 
 
-def audit_record(job: Job, sessions: int, drat_trim: Path, old: dict[str, Any]) -> dict[str, Any]:
-    """A sample of a cube-and-conquer certificate re-derived (:mod:`minttt.proof.audit`): its
-    record in ``second-check.json`` (verdict ``AUDITED``: not a check of the whole proof)."""
+def audit_record(
+    job: Job, sessions: int, drat_trim: Path, old: dict[str, Any], prefix: int | None = None
+) -> dict[str, Any]:
+    """A sample of a cube-and-conquer certificate re-derived (:mod:`minttt.proof.audit`; the
+    first ``prefix`` cubes of each session when given): its record in ``second-check.json``
+    (verdict ``AUDITED``: not a check of the whole proof)."""
     from minttt.formula.variants import Variant
     from minttt.proof.audit import audit
 
     result = audit(Variant.parse(job.variant), PROOFS / job.folder, sessions=sessions,
-                   drat_trim=drat_trim)  # fmt: skip
+                   prefix=prefix, drat_trim=drat_trim)  # fmt: skip
     full = old.get("verdict") == "VERIFIED" and old.get("proof_sha256") == job.proof_sha256
     return {
         **(old if full else {}),
@@ -246,7 +249,17 @@ def main(argv: list[str] | None = None) -> int:
         help="for the named cube-and-conquer certificates: replay N of their solver sessions "
         "(minttt certify --audit) instead of checking the whole proof; recorded as a sample",
     )
+    parser.add_argument(
+        "--prefix",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --audit: replay the first N cubes of each chosen session",
+    )
     args = parser.parse_args(argv)
+    if args.prefix is not None and (args.prefix < 1 or not args.audit):
+        print(f"--prefix {args.prefix}: a positive count, with --audit", file=sys.stderr)
+        return 2
     if not args.drat_trim.is_file():
         print(f"--drat-trim {args.drat_trim}: no such file", file=sys.stderr)
         return 2
@@ -262,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         old = records.get(key, {})
         if args.audit:
             if job.cubes and args.names:
-                records[key] = audit_record(job, args.audit, args.drat_trim, old)
+                records[key] = audit_record(job, args.audit, args.drat_trim, old, args.prefix)
                 _write(out, data, args.source, records)
             continue
         if old.get("proof_sha256") == job.proof_sha256 and "lrat_lemmas" in old:

@@ -134,6 +134,13 @@ def test_the_script_rejects_a_missing_binary(tmp_path: Path):
 
 
 @pytest.mark.slow
+def test_a_prefix_is_a_positive_count_of_an_audit(tmp_path: Path, capsys) -> None:
+    binary = _fake(tmp_path, "VERIFIED")
+    for args in (["--prefix", "5"], ["--audit", "1", "--prefix", "0"]):
+        assert second_check.main(["x", "--drat-trim", str(binary), *args]) == 2
+        assert "--prefix" in capsys.readouterr().err
+
+
 def test_a_proof_not_shipped_is_regenerated_to_its_hash(tmp_path: Path, monkeypatch):
     _stub_lrat(monkeypatch)
     out = tmp_path / "second.json"
