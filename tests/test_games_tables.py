@@ -25,7 +25,7 @@ def test_the_committed_bounds_pass_their_check_on_load() -> None:
     assert load_bounds(GAMES / "bounds.json")["variants"].keys() == BOUNDS["variants"].keys()
 
 
-@pytest.mark.slow  # X about 50 s of CPU, O under 1 s
+@pytest.mark.slow  # up to about 32 s of CPU each (less in a process that verified the other)
 @pytest.mark.parametrize("name", LARGE)
 def test_every_large_upper_bound_is_a_verified_table(name: str) -> None:
     table = load_table(GAMES / BOUNDS["variants"][name]["table"])

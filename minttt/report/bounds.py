@@ -22,7 +22,7 @@ from minttt.schema import load_json
 from minttt.table.model import load_table
 
 #: tables up to this many entries are verified whenever bounds.json is read (under 1 s in all);
-#: the two 4x4 k=4 tables by tests/test_games_tables.py (X about 50 s of CPU, O under 1 s)
+#: the two 4x4 k=4 tables by tests/test_games_tables.py (about 32 s of CPU for both)
 VERIFY_ON_LOAD = 1000
 BOUNDS_SCHEMA = "bounds.schema.json"  # in minttt/schemas/
 #: the certificates of the m,n,k minima, relative to the results folder
