@@ -47,7 +47,6 @@ import itertools
 import threading
 import time
 import uuid
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -130,7 +129,7 @@ class CubeSolver:
         if options:  # CaDiCaL's options (its options.hpp), set before any clause
             self._solver.solver.configure(dict(options))
         self.deletions = keeps_deletions(options)
-        self._live: Counter[frozenset[str]] = Counter()  # its own lemmas not yet deleted
+        self._live: dict[frozenset[str], int] = {}  # its own lemmas not yet deleted, counted
         with solver_library():
             self._solver.append_formula([list(c) for c in clauses])
         self.load_seconds = time.perf_counter() - start
@@ -198,11 +197,11 @@ class CubeSolver:
         self.close()
 
 
-def own_deletions(lines: Sequence[str], live: Counter[frozenset[str]]) -> list[str]:
+def own_deletions(lines: Sequence[str], live: dict[frozenset[str], int]) -> list[str]:
     """``lines`` (DRAT text) with only the deletions of a lemma added before and not yet deleted
     (counted in ``live``, updated): the deletions of the formula's own clauses left out.
 
-    >>> live = Counter()
+    >>> live = {}
     >>> own_deletions(["1 2 0", "d 2 1 0", "d 3 4 0", "d 1 2 0"], live)
     ['1 2 0', 'd 2 1 0']
     """
@@ -218,7 +217,8 @@ def own_deletions(lines: Sequence[str], live: Counter[frozenset[str]]) -> list[s
                     live[key] = count - 1
                 out.append(line)
         else:
-            live[frozenset(line.split())] += 1
+            key = frozenset(line.split())
+            live[key] = live.get(key, 0) + 1
             out.append(line)
     return out
 
