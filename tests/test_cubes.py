@@ -202,6 +202,21 @@ def test_with_nothing_set_aside_segments_keep_their_own_deletions() -> None:
     assert result.valid, result.message
 
 
+def test_a_segment_read_as_the_solver_goes_is_its_trace_read_at_once() -> None:
+    """The trace is read after every slice of conflicts (a hard cube's never in memory at
+    once): what the segments hold is what reading the whole trace at the end gives."""
+    from minttt.proof.cubes import own_deletions
+    from minttt.proof.trace import drat_text, read_trace
+
+    _, clauses, splits = _misere_below_its_minimum()
+    with CubeSolver(clauses, slice_conflicts=100) as solver:
+        proofs = [solver.refute(cube).proof for cube in decision_cubes(splits)]
+        whole = drat_text(read_trace(solver._solver)).decode("ascii").splitlines()
+    lemmas = [line for proof in proofs for line in proof[:-1]]  # each ends with its -cube
+    assert lemmas == own_deletions(whole, {})
+    assert sum(line.startswith("d ") for line in lemmas) > 100
+
+
 def test_a_solver_keeps_deletions_only_with_nothing_set_aside() -> None:
     from minttt.proof.cubes import SET_ASIDE, SOLVER_OPTIONS, keeps_deletions, own_deletions
 
@@ -209,10 +224,10 @@ def test_a_solver_keeps_deletions_only_with_nothing_set_aside() -> None:
     assert not keeps_deletions({})  # CaDiCaL's defaults eliminate variables
     for name in SET_ASIDE:
         assert not keeps_deletions({**SOLVER_OPTIONS, name: 1})
-    live: dict[frozenset[str], int] = {}
+    live: dict[str, int] = {}
     lines = ["1 -2 0", "3 0", "1 -2 0", "d -2 1 0", "d 4 5 0", "d 1 -2 0", "d 1 -2 0"]
     assert own_deletions(lines, live) == lines[:4] + ["d 1 -2 0"]  # added twice: 2 of 3 kept
-    assert live == {frozenset(["3", "0"]): 1}  # only what is live is counted
+    assert live == {"0 3": 1}  # only what is live is counted
 
 
 def test_a_satisfiable_cube_is_a_defect() -> None:

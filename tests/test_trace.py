@@ -44,11 +44,15 @@ literals = st.integers(1, 2**31 - 1).flatmap(lambda v: st.sampled_from([v, -v]))
 records = st.lists(st.tuples(st.sampled_from("ad"), st.lists(literals, max_size=6)), max_size=40)
 
 
-@given(records)
-def test_any_trace_reads_as_its_text(clauses: list[tuple[str, list[int]]]) -> None:
+@given(records, st.integers(1, 40))
+def test_any_trace_reads_as_its_text_in_pieces_of_any_size(
+    clauses: list[tuple[str, list[int]]], chunk: int
+) -> None:
     data = _binary(clauses)
     assert drat_text(data) == _text(clauses)
     assert drat_text(data, deletions=False) == _text(clauses, deletions=False)
+    assert drat_text(data, chunk=chunk) == _text(clauses)  # cut at clause ends, joined again
+    assert drat_text(data, deletions=False, chunk=chunk) == _text(clauses, deletions=False)
 
 
 @given(st.lists(st.tuples(st.just("a"), st.lists(st.integers(1, 30), max_size=5)), max_size=300))
@@ -103,8 +107,11 @@ def test_read_trace_goes_on_from_where_it_was_read() -> None:
     ],
 )
 def test_a_trace_that_is_not_whole_is_refused(data: bytes, says: str) -> None:
-    with pytest.raises(ValueError, match=says):
-        drat_text(data)
+    for chunk in (1, 2, 1 << 20):  # whole or in pieces
+        with pytest.raises(ValueError, match=says):
+            drat_text(data, chunk=chunk)
+        with pytest.raises(ValueError, match=says):
+            drat_text(b"a\x02\x00" * 3 + data, chunk=chunk)  # after clauses that are whole
 
 
 def test_a_solver_trace_that_is_not_whole_is_the_solvers_defect(monkeypatch) -> None:

@@ -129,14 +129,15 @@ class CubeSolver:
         if options:  # CaDiCaL's options (its options.hpp), set before any clause
             self._solver.solver.configure(dict(options))
         self.deletions = keeps_deletions(options)
-        self._live: dict[frozenset[str], int] = {}  # its own lemmas not yet deleted, counted
+        self._live: dict[str, int] = {}  # its own lemmas not yet deleted (own_deletions)
+        self._lines: list[str] = []  # the segment read so far
         with solver_library():
             self._solver.append_formula([list(c) for c in clauses])
         self.load_seconds = time.perf_counter() - start
         self.slice_conflicts = slice_conflicts  # conflicts per call (:meth:`_solve`)
         self.session = uuid.uuid4().hex
         self.sequence = 0
-        self._read = 0  # bytes of the proof trace already turned into segments
+        self._read = 0  # bytes of the proof trace already turned into lines
         self._lock = threading.Lock()
 
     def refute(self, cube: Cube, below: Sequence[Sequence[int]] = ()) -> CubeResult:
@@ -167,24 +168,33 @@ class CubeSolver:
         conflicts (:data:`SLICE_CONFLICTS` by default): CaDiCaL holds Python's GIL while it
         runs, so between slices the process's other threads (a Dask worker's event loop:
         heartbeats, sending finished cubes to the client) get their turn, and Ctrl-C is
-        noticed. The search goes on where it stopped (the
-        solver keeps its state and the proof trace runs on), so a slice changes no result."""
+        noticed. The search goes on where it stopped (the solver keeps its state and the proof
+        trace runs on), so a slice changes no result. After each slice the trace written so far
+        is read (:meth:`_take_trace`): a hard cube's trace, hundreds of MB, never in memory at
+        once."""
         while True:
             self._solver.conf_budget(self.slice_conflicts)
             with solver_library():
                 status = self._solver.solve_limited(assumptions=assumptions)
+            self._take_trace()
             if status is not None:
                 return bool(status)
             time.sleep(0)  # a turn for the other threads
 
-    def _segment(self) -> list[str]:
-        """The lines written since the last call: its lemmas, and the deletions of lemmas it
-        wrote before (none with a technique that sets clauses aside on: see the module
-        docstring)."""
+    def _take_trace(self) -> None:
+        """Add the trace written since the last read to the segment: its lemmas, and the
+        deletions of lemmas it wrote before (none with a technique that sets clauses aside on:
+        see the module docstring)."""
         text, read = solver_drat(self._solver, self._read, deletions=self.deletions)
         self._read += read
         lines = text.decode("ascii").splitlines()
-        return own_deletions(lines, self._live) if self.deletions else lines
+        self._lines += own_deletions(lines, self._live) if self.deletions else lines
+
+    def _segment(self) -> list[str]:
+        """The lines read since the last segment (the solver's trace is read as it solves)."""
+        self._take_trace()
+        lines, self._lines = self._lines, []
+        return lines
 
     def close(self) -> None:
         """Free the solver."""
@@ -197,9 +207,11 @@ class CubeSolver:
         self.close()
 
 
-def own_deletions(lines: Sequence[str], live: dict[frozenset[str], int]) -> list[str]:
+def own_deletions(lines: Sequence[str], live: dict[str, int]) -> list[str]:
     """``lines`` (DRAT text) with only the deletions of a lemma added before and not yet deleted
-    (counted in ``live``, updated): the deletions of the formula's own clauses left out.
+    (counted in ``live`` by each clause's literals, sorted, as text; updated): the deletions of
+    the formula's own clauses left out. Only live lemmas are counted: a hard cube keeps
+    millions, so each is one short string.
 
     >>> live = {}
     >>> own_deletions(["1 2 0", "d 2 1 0", "d 3 4 0", "d 1 2 0"], live)
@@ -208,7 +220,7 @@ def own_deletions(lines: Sequence[str], live: dict[frozenset[str], int]) -> list
     out = []
     for line in lines:
         if line.startswith("d "):
-            key = frozenset(line[2:].split())
+            key = " ".join(sorted(line[2:].split()))
             count = live.get(key, 0)
             if count:
                 if count == 1:
@@ -217,7 +229,7 @@ def own_deletions(lines: Sequence[str], live: dict[frozenset[str], int]) -> list
                     live[key] = count - 1
                 out.append(line)
         else:
-            key = frozenset(line.split())
+            key = " ".join(sorted(line.split()))
             live[key] = live.get(key, 0) + 1
             out.append(line)
     return out

@@ -25,6 +25,10 @@ import numpy as np
 from minttt.errors import DefectError
 
 ADDED, DELETED = ord("a"), ord("d")
+#: bytes of trace converted at a time: the vectorised conversion's arrays are tens of bytes per
+#: trace byte, so a trace of hundreds of MB (a hard cube's) goes in pieces, each ending with a
+#: clause's zero byte (a zero byte ends a clause and nothing else: a literal's bytes never are 0)
+CHUNK = 1 << 22
 
 
 def _literal_words(signed: np.ndarray) -> np.ndarray | list[str]:
@@ -37,11 +41,27 @@ def _literal_words(signed: np.ndarray) -> np.ndarray | list[str]:
     return table[signed + top]
 
 
-def drat_text(data: bytes, *, deletions: bool = True) -> bytes:
+def drat_text(data: bytes, *, deletions: bool = True, chunk: int = CHUNK) -> bytes:
     """The DRAT text of a binary DRAT trace, one clause per line (``deletions=False``: the
-    deletion lines left out). ValueError on a trace that is not whole binary DRAT (a record
-    without its zero byte, a record that starts with neither ``a`` nor ``d``, a literal cut
-    short, a literal beyond 32 bits)."""
+    deletion lines left out), converted ``chunk`` bytes or so at a time. ValueError on a trace
+    that is not whole binary DRAT (a record without its zero byte, a record that starts with
+    neither ``a`` nor ``d``, a literal cut short, a literal beyond 32 bits)."""
+    view = memoryview(data)
+    pieces, start = [], 0
+    while len(data) - start > chunk:
+        cut = data.rfind(b"\0", start, start + chunk)  # the last clause ending in the window
+        if cut < 0:
+            cut = data.find(b"\0", start + chunk)  # a clause longer than a chunk
+            if cut < 0:
+                break  # the rest is one clause without its end: refused below
+        pieces.append(_text(view[start : cut + 1], deletions))
+        start = cut + 1
+    pieces.append(_text(view[start:], deletions))
+    return b"".join(pieces)
+
+
+def _text(data: memoryview, deletions: bool) -> bytes:
+    """:func:`drat_text` of one piece of a trace (whole clauses)."""
     raw = np.frombuffer(data, dtype=np.uint8)
     if raw.size == 0:
         return b""
