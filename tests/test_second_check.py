@@ -133,7 +133,6 @@ def test_the_script_rejects_a_missing_binary(tmp_path: Path):
     assert second_check.main(["--drat-trim", str(tmp_path / "nope")]) == 2
 
 
-@pytest.mark.slow
 def test_a_prefix_is_a_positive_count_of_an_audit(tmp_path: Path, capsys) -> None:
     binary = _fake(tmp_path, "VERIFIED")
     for args in (["--prefix", "5"], ["--audit", "1", "--prefix", "0"]):
@@ -141,6 +140,7 @@ def test_a_prefix_is_a_positive_count_of_an_audit(tmp_path: Path, capsys) -> Non
         assert "--prefix" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_proof_not_shipped_is_regenerated_to_its_hash(tmp_path: Path, monkeypatch):
     _stub_lrat(monkeypatch)
     out = tmp_path / "second.json"
