@@ -120,6 +120,7 @@ def test_long_solve_checkpoints_and_resumes(tmp_path):
         read_state(scale_store(path), Variant("first", "any", "lookup", "entries"))
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 def test_a_copied_checkpoint_keeps_its_table_and_a_lost_one_is_said(tmp_path):
     """A checkpoint copied under another name resumes with the table it names (checked again);
     one whose table is gone drops the bound and says so."""
@@ -141,6 +142,7 @@ def test_a_copied_checkpoint_keeps_its_table_and_a_lost_one_is_said(tmp_path):
     assert reloaded["table"] == "copy.table.json" and (tmp_path / "copy.table.json").exists()
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 def test_long_solve_bounds_under_a_short_limit(tmp_path):
     """With too little time for RC2 to prove the minimum (3x4 O takes it about a minute), the
     run still leaves a verified table as its upper bound."""
@@ -238,6 +240,7 @@ def _cli(*args, **kw):
     )
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 def test_scale_cli_solves_resumes_and_refuses_bad_input(tmp_path):
     ck = tmp_path / "o.json"
     done = _cli("3x3", "--role", "second", "--time-limit", "20", "--checkpoint", str(ck))

@@ -116,6 +116,7 @@ def test_reproduce_solves_the_quick_games_again() -> None:
     }  # fmt: skip
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 def test_the_report_and_picture(tmp_path: Path) -> None:
     run_catalogue(tmp_path, seconds=30, games=["mnk:2,2,2"], serial=True, say=lambda _m: None)
     doc = json.loads((tmp_path / RESULTS).read_text())

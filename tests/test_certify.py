@@ -264,6 +264,7 @@ def test_every_shipped_cnf_keeps_its_comment_lines_short(folder: str) -> None:
         assert longest <= MAX_COMMENT, (path.name, longest)
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 @pytest.mark.parametrize("folder", ["", "mnk"])
 def test_every_shipped_file_is_compressed_as_its_index_says(folder: str) -> None:
     """Each folder's index names its xz preset (reproduce's 3x3 certificates 2, the m,n,k ones

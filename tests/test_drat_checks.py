@@ -75,6 +75,7 @@ def _clause(rng: random.Random, n: int, size: int) -> tuple[int, ...]:
     return tuple(v if rng.random() < 0.5 else -v for v in rng.sample(range(1, n + 1), size))
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 def test_every_proof_a_naive_forward_checker_accepts_is_accepted():
     """Completeness of the shortcuts: 400 random UNSAT 3-CNFs (9 variables) with random proofs
     a plain forward RUP checker accepts, deletions of reasons and units among them; the

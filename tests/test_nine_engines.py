@@ -91,6 +91,7 @@ def test_ours_plays_the_whole_forced_win_and_proves_it():
     assert pos.play(*last.move).winner() == X
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 def test_ours_finds_every_short_forced_win_in_random_positions():
     positions = random_positions(
         11, 8, lambda p: not can_win(p, 1) and can_win(p, 3), plies=(20, 45)

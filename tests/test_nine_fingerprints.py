@@ -110,6 +110,7 @@ def expected() -> dict[str, Any]:
     return json.loads(FIXTURE.read_text())
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 def test_quick_searches_unchanged(expected: dict[str, Any]) -> None:
     assert len(expected["quick"]) == len(QUICK_CASES)
     assert _searches(QUICK_CASES) == expected["quick"]

@@ -243,6 +243,7 @@ def test_every_shipped_raw_proof_checks_and_its_cnf_is_the_claim() -> None:
     assert data["versions"]["z3"]
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 @pytest.mark.skipif(not CROSS.is_file(), reason="scripts/raw_cross_check.py has not run")
 def test_every_raw_cnf_whose_proof_is_not_shipped_is_the_claim() -> None:
     """The large proofs are regenerated from these CNFs (second_check.py): each is the claim."""

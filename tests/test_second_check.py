@@ -94,6 +94,7 @@ def _stub_lrat(monkeypatch) -> None:
     monkeypatch.setattr(drat_trim, "lrat_check", valid)
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 def test_the_script_records_a_verdict_and_reports_a_rejection(tmp_path: Path, capsys, monkeypatch):
     out = tmp_path / "second.json"
     name = "first-center-lookup-positions"

@@ -300,6 +300,7 @@ def test_the_memo_key_is_exact_past_16_cells():
     assert (minimax(a, BIG), minimax(b, BIG)) == (-1, 1)
 
 
+@pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 def test_minimax_agrees_with_a_plain_search_on_an_18_cell_board():
     """300 random positions of 3x6 (three in a row) with 11-13 stones, no line yet."""
     import random
