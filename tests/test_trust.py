@@ -324,6 +324,20 @@ def test_a_cube_certificate_replays_session_by_session(cube_certificate: Path) -
     assert sample["kind"] == "sample" and sample["replayed"][0]["cubes"] == 1
 
 
+@pytest.mark.slow  # a local cluster, then a replay checked by drat-trim
+def test_an_audit_given_drat_trim_checks_the_replay_with_it_and_minttt_lrat(
+    cube_certificate: Path,
+) -> None:
+    import shutil
+
+    binary = os.environ.get("MINTTT_DRAT_TRIM") or shutil.which("drat-trim")
+    if not binary:
+        pytest.skip("no drat-trim (set MINTTT_DRAT_TRIM or put it on PATH)")
+    done = _audit(cube_certificate, "1", "--prefix", "2", "--drat-trim", binary, "--json")
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["checked_by"] == ["drat-trim, its LRAT by minttt.lrat"]
+
+
 def _edited_sessions(
     cube_certificate: Path, out: Path, edit: Callable[[dict[str, Any]], None], *, rehash: bool
 ) -> None:
