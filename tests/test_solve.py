@@ -154,16 +154,46 @@ def test_time_limit_reports_bounds_and_claims_nothing(graph):
     assert z.timed_out and not z.optimal and z.lower_bound <= 94 <= z.size
 
 
-def test_z3_opt_cut_short_keeps_its_objectives_lower_bound():
+@pytest.mark.parametrize("limit", [0.1, 0.3])
+def test_z3_opt_cut_short_keeps_its_objectives_lower_bound(limit):
     # z3-opt reads the formula as SMT-LIB text; cut short (the misère O minimum 53 takes Z3
-    # seconds), it still reports the soft clauses' lower bound and claims no optimum
+    # seconds), it still reports the soft clauses' lower bound and claims no optimum. Z3's own
+    # timeout alone once let a 0.1 s call run 8 s to the optimum: minttt interrupts it too
     from minttt.game.graph import graph_for
 
     variant = Variant.parse("second-lookup-entries@3x3-misere")
     graph = graph_for(variant.rules)
-    z = solve(encode(graph, variant), solver="z3-opt", timeout=0.3)
+    z = solve(encode(graph, variant), solver="z3-opt", timeout=limit)
     assert z.timed_out and not z.optimal and z.lower_bound <= 53 <= z.size
     check_table(graph, z)
+
+
+def test_z3_is_interrupted_again_until_its_call_returns():
+    # a cancellation Z3 drops mid-phase must not let the call run on: the limit repeats it
+    import threading
+
+    from minttt.solvers.z3_drivers import _hard_limit
+
+    class Context:
+        def __init__(self):
+            self.calls = 0
+            self.thrice = threading.Event()
+
+        def interrupt(self):
+            self.calls += 1
+            if self.calls >= 3:
+                self.thrice.set()
+
+    context = Context()
+    with _hard_limit(context, 0.01):
+        assert context.thrice.wait(60)  # a call that ignores the first two interrupts
+    seen = context.calls
+    threading.Event().wait(0.1)
+    assert context.calls == seen  # and none after it returned
+    quiet = Context()
+    with _hard_limit(quiet, None):
+        pass
+    assert quiet.calls == 0
 
 
 def test_z3_opt_reads_back_exactly_the_model_z3_found():
