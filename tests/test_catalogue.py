@@ -157,3 +157,87 @@ def test_figures_only_fills_value_and_positions(tmp_path: Path) -> None:
     game = doc["games"]["mnk:3,4,2"]
     assert (game["value"], game["positions"]) == (1, 2732)
     assert all(c == {"status": "pending"} for c in game["cells"].values())
+
+
+RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
+
+
+def test_the_frontiers_games_show_the_frontiers_figures() -> None:
+    # one figure for each: 3x4 O is 189 (certified) in the catalogue as in bounds.json, not the
+    # catalogue's own 175 .. 215; 4x4 k=4 shows the frontier's bounds, starred (not certified)
+    from minttt.report.catalogue import frontier_cells
+
+    frontier = frontier_cells(RESULTS_DIR)
+    bounds = json.loads((RESULTS_DIR / "games" / "bounds.json").read_text())["variants"]
+    assert set(frontier) == set(bounds)  # every variant the frontier bounds is a catalogue cell
+    state = check_state(RESULTS_DIR / "catalogue")
+    doc = catalogue_document(state, frontier=frontier)
+    for name, record in bounds.items():
+        game = name.split("@")[1]
+        key = ("X" if name.startswith("first") else "O") + " optimal"
+        cell = doc["games"][game]["cells"][key]
+        assert (cell["lower"], cell["upper"]) == (record["lower"], record["upper"])
+        assert (cell["status"] == "proven") == (record["lower_by"]["method"] == "certificate")
+        own = state["games"].get(game, {}).get("cells", {}).get(key)
+        if own is not None and own["status"] == "proven":  # 3x4 X: both proven, the same 46
+            assert "frontier" not in cell
+            continue
+        assert cell["frontier"] == "games/bounds.json"
+        assert load_table(RESULTS_DIR / "catalogue" / cell["table"]).size == record["upper"]
+    assert doc == json.loads((RESULTS_DIR / "catalogue" / RESULTS).read_text())
+
+
+def test_a_frontier_cell_is_never_worked_by_the_catalogue(tmp_path: Path) -> None:
+    from minttt.catalogue.run import to_do
+
+    frontier = {"second-lookup-entries@mnk:2,2,2": {"status": "proven", "lower": 1, "upper": 1}}
+    state = {"format": "minttt-catalogue/1", "games": {}}
+    work = to_do(state, ["mnk:2,2,2"], 30, elsewhere=set(frontier))
+    assert work == {"mnk:2,2,2": ["X optimal", "X never-lose", "O never-lose"]}
+    doc = run_catalogue(
+        tmp_path, seconds=30, games=["mnk:2,2,2"], serial=True, frontier=frontier,
+        say=lambda _m: None,
+    )  # fmt: skip
+    assert (
+        doc["games"]["mnk:2,2,2"]["cells"]["O optimal"]
+        == frontier["second-lookup-entries@mnk:2,2,2"]
+    )
+    assert (
+        "O optimal" not in json.loads((tmp_path / STATE).read_text())["games"]["mnk:2,2,2"]["cells"]
+    )
+
+
+def test_the_frontier_and_the_catalogue_are_overlaid_whole_or_refused() -> None:
+    from minttt.catalogue.run import overlay
+    from minttt.errors import DefectError
+
+    own = {"status": "bounded", "lower": 175, "upper": 215, "lower_certified": True}
+    proven = {"status": "proven", "lower": 189, "upper": 189}
+    assert overlay("c", own, proven) is proven
+    assert overlay("c", None, own) is own and overlay("c", {"status": "pending"}, own) is own
+    wide = {"status": "bounded", "lower": 100, "upper": 300}
+    narrow = {"status": "bounded", "lower": 180, "upper": 200}
+    assert overlay("c", own, wide) is own and overlay("c", own, narrow) is narrow
+    assert overlay("c", {**proven, "table": "mine"}, proven)["table"] == "mine"
+    same = {"status": "same", "same_as": "O optimal"}
+    assert overlay("c", same, proven) is same
+    with pytest.raises(DefectError, match="contradict"):
+        overlay("3x4 O", own, {"status": "bounded", "lower": 216, "upper": 300})
+    with pytest.raises(DefectError, match="contradict"):
+        overlay("3x4 O", own, {"status": "proven", "lower": 170, "upper": 170})
+
+
+def test_a_tampered_frontier_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    import shutil
+
+    from minttt.report.catalogue import frontier_cells
+
+    assert frontier_cells(tmp_path) == {}
+    shutil.copytree(RESULTS_DIR / "games", tmp_path / "games")
+    shutil.copytree(RESULTS_DIR / "proofs" / "mnk", tmp_path / "proofs" / "mnk")
+    path = tmp_path / "games" / "bounds.json"
+    bounds = json.loads(path.read_text())
+    bounds["variants"]["second-lookup-entries@mnk:3,4,3"]["lower"] = 190  # above its table
+    path.write_text(json.dumps(bounds))
+    with pytest.raises(InputError, match="bounds.json"):
+        frontier_cells(tmp_path)

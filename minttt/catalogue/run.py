@@ -10,20 +10,26 @@ and the bounded ones given more time than before.
 The results file, ``catalogue.json`` (same schema), is the state without its timings, every
 game of the catalogue in order (a game not yet run: ``pending``): the same bytes for the same
 results (:func:`catalogue_document`).
+
+The games the frontier works (3x4 k=3, 4x4 k=3 and k=4: ``minttt scale``, ``minttt certify
+--cubes``) have one home for their figures, ``games/bounds.json`` beside the catalogue's folder:
+a cell the frontier bounds is never worked here, and the results file shows the frontier's record
+(``frontier``: the file it comes from) where it is proven or its bounds are narrower
+(:func:`overlay`), checked against the catalogue's own (bounds that contradict: DefectError).
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from minttt.catalogue.cell import GameResult, work_game
 from minttt.catalogue.games import by_size, catalogue_games, cells
 from minttt.cluster import DaskCluster, fan_out
-from minttt.errors import InputError
+from minttt.errors import DefectError, InputError
 from minttt.fileio import write_json_atomic
 from minttt.proof.index import INDEX, index_text
 from minttt.proof.lower import LOWER_INDEX, load_lower, lower_index_text
@@ -51,13 +57,23 @@ def read_state(store: RunStore) -> dict[str, Any]:
     return dict(state)
 
 
-def to_do(state: dict[str, Any], games: Sequence[str], seconds: float) -> dict[str, list[str]]:
+def to_do(
+    state: dict[str, Any],
+    games: Sequence[str],
+    seconds: float,
+    elsewhere: Collection[str] = (),
+) -> dict[str, list[str]]:
     """``game -> cell keys`` still to work: never run, bounded in less time than ``seconds``,
-    or without a recorded table."""
+    or without a recorded table; never a cell whose variant is in ``elsewhere`` (the
+    frontier's)."""
     out: dict[str, list[str]] = {}
     for game in games:
         done = state["games"].get(game, {}).get("cells", {})
-        keys = [c.key for c in cells(game) if _again(done.get(c.key), seconds)]
+        keys = [
+            c.key
+            for c in cells(game)
+            if c.variant.name not in elsewhere and _again(done.get(c.key), seconds)
+        ]
         if keys:
             out[game] = keys
     return out
@@ -133,9 +149,15 @@ def describe(record: dict[str, Any]) -> str:
     return f"{record['lower']} .. {record['upper']} entries (lower bound {sure})"
 
 
-def catalogue_document(state: dict[str, Any], games: Sequence[str] | None = None) -> dict[str, Any]:
+def catalogue_document(
+    state: dict[str, Any],
+    games: Sequence[str] | None = None,
+    frontier: Mapping[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The results file: every game of the catalogue (``games``; default: all) in order, its
-    figures and cells without timings; a game or cell not yet run is ``pending``."""
+    figures and cells without timings; a game or cell not yet run is ``pending``. ``frontier``
+    (``variant -> cell record``, checked by its reader) stands over the cells it bounds better
+    (:func:`overlay`)."""
     out: dict[str, Any] = {"format": FORMAT, "continue": CONTINUE, "games": {}}
     for game in games if games is not None else catalogue_games():
         have = state["games"].get(game, {})
@@ -143,12 +165,44 @@ def catalogue_document(state: dict[str, Any], games: Sequence[str] | None = None
         doc["cells"] = {}
         for c in cells(game):
             record = have.get("cells", {}).get(c.key)
+            theirs = (frontier or {}).get(c.variant.name)
+            if theirs is not None:
+                record = overlay(f"{game} {c.key}", record, theirs)
             if record is None:
                 doc["cells"][c.key] = {"status": "pending"}
             else:
                 doc["cells"][c.key] = {k: v for k, v in record.items() if k != "seconds"}
         out["games"][game] = doc
     return out
+
+
+def overlay(
+    where: str, own: dict[str, Any] | None, theirs: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The record a cell shows, whole, of the catalogue's own (``own``; None: never run) and the
+    frontier's (``theirs``): the frontier's where the catalogue has none, where it is proven and
+    the catalogue's is not, or where its bounds are narrower; else the catalogue's. DefectError
+    when the two contradict (one's lower bound above the other's verified table).
+
+    >>> own = {"status": "bounded", "lower": 175, "upper": 215}
+    >>> overlay("3x4 O", own, {"status": "proven", "lower": 189, "upper": 189})["upper"]
+    189
+    >>> overlay("3x4 O", own, {"status": "bounded", "lower": 100, "upper": 300})["upper"]
+    215
+    """
+    if own is None or own["status"] == "pending":
+        return theirs
+    if own["status"] == "same":  # never-lose allows the optimal moves: that cell's figures stand
+        return own
+    if max(own["lower"], theirs["lower"]) > min(own["upper"], theirs["upper"]):
+        raise DefectError(
+            f"{where}: the catalogue's bounds {own['lower']} .. {own['upper']} and the "
+            f"frontier's {theirs['lower']} .. {theirs['upper']} contradict"
+        )
+    if own["status"] == "proven":
+        return own
+    narrower = theirs["upper"] - theirs["lower"] < own["upper"] - own["lower"]
+    return theirs if theirs["status"] == "proven" or narrower else own
 
 
 def run_catalogue(
@@ -161,6 +215,7 @@ def run_catalogue(
     drat_trim: Path | None = None,
     serial: bool = False,
     figures_only: bool = False,
+    frontier: Mapping[str, dict[str, Any]] | None = None,
     say: Say = print,
 ) -> dict[str, Any]:
     """Work every game of ``games`` (default: the whole catalogue) that has cells left
@@ -168,14 +223,16 @@ def run_catalogue(
     cluster (``workers`` local processes, or ``scheduler``; ``serial``: in this process), keeping
     each game as it arrives; then write the results file. Returns the results document.
     ``figures_only``: each game's value and positions only (the games without them; no cell
-    is worked: minutes for the whole catalogue)."""
+    is worked: minutes for the whole catalogue). ``frontier``: the cells the frontier bounds
+    (``variant -> cell record``, :func:`minttt.report.catalogue.frontier_cells`), never worked
+    here and shown where better (:func:`catalogue_document`)."""
     if seconds <= 0:
         raise InputError(f"--time-limit must be positive, got {seconds:g}")
     chosen = list(games) if games is not None else catalogue_games()
     checker = None if drat_trim is None else str(drat_trim)
     with open_store(folder) as store:
         state = read_state(store)
-        work = to_do(state, chosen, seconds)
+        work = to_do(state, chosen, seconds, elsewhere=set(frontier or {}))
         if figures_only:
             work = {g: [] for g in chosen if "positions" not in state["games"].get(g, {})}
         say(f"catalogue: {len(chosen) - len(work)} of {len(chosen)} games done, {len(work)} to go")
@@ -191,7 +248,7 @@ def run_catalogue(
         elif tasks:
             with DaskCluster(workers, scheduler) as client:
                 fan_out(client, _work, tasks, arrived)
-        document = catalogue_document(state)
+        document = catalogue_document(state, frontier=frontier)
         write_json_atomic(folder / RESULTS, document)
     return document
 
@@ -220,6 +277,7 @@ __all__ = [
     "find_drat_trim",
     "keep",
     "open_store",
+    "overlay",
     "read_state",
     "run_catalogue",
     "to_do",

@@ -20,6 +20,7 @@ from minttt.cli.spec import Group, option
 from minttt.cluster import check_workers
 from minttt.errors import InputError
 from minttt.game.rules import Rules
+from minttt.report.catalogue import frontier_cells
 
 CLUSTER = cluster_options("")
 
@@ -64,6 +65,7 @@ def catalogue_command(
     Every game with m <= n, m*n <= 16 and k from 2 to n (and the cheap misere ones): the
     smallest lookup table for X and for O, optimal and never-lose, proven and certified where
     the time reaches, bounded otherwise. Run it again to resume: finished games are kept.
+    The cells of the frontier's games (games/bounds.json beside the folder) are its own.
 
     \f
     Parameters
@@ -107,6 +109,7 @@ def catalogue_command(
 
     document = run_catalogue(
         out,
+        frontier=frontier_cells(out.parent),
         seconds=time_limit,
         games=chosen,
         workers=workers,

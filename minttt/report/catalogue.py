@@ -7,6 +7,10 @@ in ``catalogue/index.json`` and its table (SHA-256 as recorded, that many entrie
 lower bound a checked record in ``catalogue/lower-bounds.json``; each game of
 :data:`QUICK_GAMES` is solved again by RC2 and its tables verified, and must give the same
 minima. The long games are listed with their status and the command that continues them.
+
+The cells of the frontier's games (3x4 k=3, 4x4 k=3 and k=4) come from ``games/bounds.json``
+(:func:`frontier_cells`), read back through :func:`minttt.report.bounds.load_bounds` (every
+lower bound's evidence, every table): one figure for each, in every file.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from minttt.catalogue.cell import same_moves
-from minttt.catalogue.games import cells
+from minttt.catalogue.games import catalogue_games, cells
 from minttt.catalogue.run import CONTINUE, RESULTS, catalogue_document, open_store
 from minttt.errors import DefectError, InputError
 from minttt.fileio import write_bytes_atomic, write_json_atomic
@@ -27,7 +31,7 @@ from minttt.game.rules import Rules
 from minttt.proof.index import INDEX
 from minttt.proof.lower import LOWER_INDEX, checked_lower
 from minttt.render.catalogue import catalogue_plot
-from minttt.report.bounds import certified
+from minttt.report.bounds import certified, load_bounds
 from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
 from minttt.table.model import table_from_json
 from minttt.table.verify import verify_table
@@ -50,6 +54,45 @@ QUICK_GAMES = (
     "mnk:2,3,3-misere",
     "mnk:3,3,2-misere",
 )
+
+
+#: the frontier's bounds, relative to the results folder (the catalogue's folder's parent)
+FRONTIER = Path("games") / "bounds.json"
+#: the lower-bound methods of ``bounds.json`` that a checked certificate backs
+CERTIFIED_METHODS = ("certificate", "level certificates")
+#: the command that continues a frontier cell (its variant follows)
+FRONTIER_CONTINUE = "minttt scale"
+
+
+def frontier_cells(results: Path) -> dict[str, dict[str, Any]]:
+    """``variant -> cell record`` of every catalogue cell that ``results/games/bounds.json``
+    bounds, that file read back by :func:`~minttt.report.bounds.load_bounds` (InputError, one
+    line, when it is inconsistent): proven where a checked certificate meets the verified table,
+    bounded otherwise (its lower bound certified where a checked certificate backs it). Empty
+    without the file."""
+    path = results / FRONTIER
+    if not path.is_file():
+        return {}
+    bounds = load_bounds(path)
+    wanted = {c.variant.name for game in catalogue_games() for c in cells(game)}
+    out: dict[str, dict[str, Any]] = {}
+    for name, record in bounds["variants"].items():
+        if name not in wanted:
+            continue
+        method = record["lower_by"]["method"]
+        proven = bool(record["optimal"]) and method == "certificate"
+        out[name] = {
+            "status": "proven" if proven else "bounded",
+            "variant": name,
+            "lower": record["lower"],
+            "upper": record["upper"],
+            "upper_by": FRONTIER_CONTINUE,
+            "lower_by": method,
+            "lower_certified": method in CERTIFIED_METHODS,
+            "table": f"../{FRONTIER.parent}/{record['table']}",
+            "frontier": FRONTIER.as_posix(),
+        }
+    return out
 
 
 def check_state(folder: Path) -> dict[str, Any]:
@@ -113,7 +156,7 @@ def catalogue_figures(out: Path, solved: dict[str, dict[str, int | str]]) -> dic
             mine = cell["same_as"] if cell["status"] == "same" else cell["upper"]
             if cell["status"] not in ("same", "proven") or mine != value:
                 raise DefectError(f"{game} {key}: the run says {mine}, solved again {value}")
-    document = catalogue_document(state)
+    document = catalogue_document(state, frontier=frontier_cells(out))
     write_json_atomic(folder / RESULTS, document)
     write_bytes_atomic(folder / PLOT, catalogue_plot(document))
     return {"available": True, "quick": list(QUICK_GAMES), "document": document}
@@ -151,7 +194,10 @@ def catalogue_markdown(figures: dict[str, Any]) -> list[str]:
         "`catalogue/lower-bounds.json` unless starred (`*`: RC2's bound only); `·`: not run "
         f"yet. {done} of {total} cells settled or bounded; the games "
         f"{', '.join(figures['quick'])} are solved again by every `reproduce`. Continue the "
-        f"rest with `{CONTINUE}` (a larger limit reruns the bounded cells).",
+        f"rest with `{CONTINUE}` (a larger limit reruns the bounded cells). The cells of "
+        "3x4 k=3 and 4x4 (k=3, k=4) are the frontier's, from `games/bounds.json` (proven by "
+        f"the certificates of `proofs/mnk/`; continued by `{FRONTIER_CONTINUE}`), never "
+        "worked twice.",
         "",
         "| game | value | positions | X optimal | X never-lose | O optimal | O never-lose |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -166,9 +212,11 @@ def catalogue_markdown(figures: dict[str, Any]) -> list[str]:
 
 
 __all__ = [
+    "FRONTIER",
     "QUICK_GAMES",
     "catalogue_figures",
     "catalogue_markdown",
     "check_state",
+    "frontier_cells",
     "solve_again",
 ]
