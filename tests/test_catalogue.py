@@ -241,3 +241,25 @@ def test_a_tampered_frontier_file_is_refused_in_one_line(tmp_path: Path) -> None
     path.write_text(json.dumps(bounds))
     with pytest.raises(InputError, match="bounds.json"):
         frontier_cells(tmp_path)
+
+
+def test_a_never_lose_cell_is_bounded_by_the_optimal_table_too() -> None:
+    # an optimal table never loses: 3x4 O never-lose is at most the 189 of O optimal (the
+    # catalogue's own never-lose table has 196), and that table passes the never-lose verifier
+    from minttt.catalogue.run import within_optimal
+    from minttt.table.verify import verify_player
+
+    doc = json.loads((RESULTS_DIR / "catalogue" / RESULTS).read_text())
+    for game in doc["games"].values():
+        for role in ("X", "O"):
+            never, best = game["cells"][f"{role} never-lose"], game["cells"][f"{role} optimal"]
+            if never["status"] == "bounded" and best["status"] != "pending":
+                assert never["upper"] <= best["upper"]
+    cells3x4 = doc["games"]["mnk:3,4,3"]["cells"]
+    assert cells3x4["O never-lose"]["upper"] == 189 == cells3x4["O optimal"]["upper"]
+    table = load_table(RESULTS_DIR / "catalogue" / cells3x4["O never-lose"]["table"])
+    assert verify_player(table.player(), "O", "never-lose", rules=Rules.from_name("mnk:3,4,3")).ok
+    same = {"status": "same", "same_as": "O optimal"}
+    assert within_optimal(same, cells3x4["O optimal"]) is same
+    wide = {"status": "bounded", "lower": 1, "upper": 500, "table_sha256": "0" * 64, "table": "t"}
+    assert "table_sha256" not in within_optimal(wide, {**cells3x4["O optimal"]})

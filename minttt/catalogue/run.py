@@ -172,7 +172,32 @@ def catalogue_document(
                 doc["cells"][c.key] = {"status": "pending"}
             else:
                 doc["cells"][c.key] = {k: v for k, v in record.items() if k != "seconds"}
+        for role in ("X", "O"):
+            key = f"{role} never-lose"
+            doc["cells"][key] = within_optimal(doc["cells"][key], doc["cells"][f"{role} optimal"])
         out["games"][game] = doc
+    return out
+
+
+def within_optimal(never_lose: dict[str, Any], optimal: dict[str, Any]) -> dict[str, Any]:
+    """A bounded never-lose cell with the optimal cell's table as its upper bound where that is
+    smaller: a table that keeps the minimax value never turns a not-lost position into a lost
+    one, so it is a never-lose table of as many entries (``upper_by`` says so).
+
+    >>> within_optimal({"status": "bounded", "lower": 163, "upper": 196, "table": "a"},
+    ...                {"status": "proven", "lower": 189, "upper": 189, "table": "b"})["upper"]
+    189
+    """
+    if never_lose["status"] != "bounded" or optimal["status"] not in ("proven", "bounded"):
+        return never_lose
+    if optimal["upper"] >= never_lose["upper"]:
+        return never_lose
+    out = {k: v for k, v in never_lose.items() if k != "table_sha256"}
+    out["upper"] = optimal["upper"]
+    out["upper_by"] = "the optimal cell's table (it keeps the minimax value: it never loses)"
+    out["table"] = optimal["table"]
+    if "table_sha256" in optimal:
+        out["table_sha256"] = optimal["table_sha256"]
     return out
 
 
@@ -281,4 +306,5 @@ __all__ = [
     "read_state",
     "run_catalogue",
     "to_do",
+    "within_optimal",
 ]
