@@ -30,7 +30,7 @@ from minttt.game.graph import build_graph
 from minttt.proof import drat
 from minttt.proof.cnf import array_cnf, bound_clauses, cnf_text
 from minttt.proof.conquer import conquer, lookup_splits
-from minttt.proof.cubes import CubeSolver, decision_cubes, join, refute_cube
+from minttt.proof.cubes import CubeSolver, Segment, decision_cubes, join, refute_cube
 
 PHP_CLAUSES = drat.parse_cnf(PHP32)[1]
 REAL_DRAT_TRIM = os.environ.get("MINTTT_DRAT_TRIM") or shutil.which("drat-trim")
@@ -476,3 +476,34 @@ def test_the_cube_record_names_each_refuted_cube_and_the_open_ones(tmp_path: Pat
     assert json.loads(out.read_text("utf-8"))["open"] == [2, 3]
     assert script.main([str(tmp_path), "v", "c", str(tmp_path / "x.json")]) == 2
     assert "error:" in capsys.readouterr().err and not (tmp_path / "x.json").exists()
+
+
+def test_a_segment_is_compressed_as_the_solver_goes() -> None:
+    """A cube's segment is xz-compressed slice by slice (a hard cube's text, GB, is never held
+    whole by its worker): several compressed pieces for a cube of many slices; its SHA-256, size
+    and lemma count are those of its text; the checkpoint's file is that compressed text."""
+    import hashlib
+    import lzma
+
+    from minttt.proof.conquer import PackedClauses, refute_packed
+
+    _, clauses, splits = _misere_below_its_minimum()
+    cube = decision_cubes(splits)[0]
+    with CubeSolver(clauses, slice_conflicts=100) as solver:
+        result = solver.refute(cube)
+        assert not solver._pending and solver._segment is None
+    segment = result.segment
+    assert len(segment._parts) > 3  # one piece per slice read, at least
+    text = ("\n".join(result.proof) + "\n").encode("ascii")
+    assert segment.sha256 == hashlib.sha256(text).hexdigest() and segment.bytes == len(text)
+    assert segment.lemmas == sum(1 for line in result.proof if not line.startswith("d "))
+    refuted = refute_packed(PackedClauses.pack(clauses), cube)  # what a worker sends back
+    sent = lzma.decompress(refuted.proof_xz)
+    lemmas = sum(1 for line in sent.splitlines() if not line.startswith(b"d "))
+    assert (refuted.proof_bytes, refuted.lemmas) == (len(sent), lemmas)
+    assert sent.endswith((" ".join(str(-x) for x in cube) + " 0\n").encode())  # -cube last
+    with pytest.raises(ValueError, match="finished"):
+        segment.add(["1 0"])
+    unfinished = Segment()
+    with pytest.raises(ValueError, match="not finished"):
+        _ = unfinished.xz

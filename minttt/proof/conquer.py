@@ -27,7 +27,6 @@ claims it.
 from __future__ import annotations
 
 import hashlib
-import lzma
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -53,7 +52,6 @@ CUBES_FORMAT = "minttt-cubes/4"
 READ_FORMATS = ("minttt-cubes/2", "minttt-cubes/3", CUBES_FORMAT)
 CUBES_SCHEMA = "cube-checkpoint.schema.json"  # in minttt/schemas/
 CUBE_CHECKPOINT = "cube checkpoint"
-CHECKPOINT_XZ = 1  # a cube's proof in the checkpoint: fast xz (the certificate recompresses)
 #: the largest cube proof a checkpoint may hold (bytes, decompressed)
 MAX_CUBE_PROOF = 1 << 32
 
@@ -176,12 +174,11 @@ def refute_packed(
     solver = packed.solver()
     load = time.perf_counter() - start  # unpacking and loading, on the worker's first cube
     result = solver.refute(cube, below)
-    text = ("\n".join(result.proof) + "\n").encode("ascii")
-    lemmas = sum(1 for line in result.proof if line and not line.startswith("d "))
+    segment = result.segment  # compressed as it grew (fast xz: a certificate recompresses)
     return RefutedCube(
-        lzma.compress(text, preset=CHECKPOINT_XZ),
-        len(text),
-        lemmas,
+        segment.xz,
+        segment.bytes,
+        segment.lemmas,
         result.seconds - result.load_seconds + load,
         load,
         result.session,

@@ -43,11 +43,13 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import lzma
 import threading
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from minttt.errors import DefectError
@@ -96,19 +98,81 @@ def decision_cubes(splits: Sequence[Sequence[int]]) -> list[Cube]:
     ]
 
 
+#: xz preset of a segment as it grows (fast; a certificate recompresses what it ships)
+SEGMENT_XZ = 1
+
+
+class Segment:
+    """A proof segment's DRAT text, xz-compressed as its lines come (a hard cube's segment runs
+    to GB of text, which a worker never holds whole), with its SHA-256, size and lemma count.
+
+    >>> seg = Segment()
+    >>> seg.add(["1 2 0", "d 1 2 0"]); seg.add(["-1 0"])
+    >>> seg.finish(); seg.lines(), seg.bytes, seg.lemmas
+    (['1 2 0', 'd 1 2 0', '-1 0'], 19, 2)
+    """
+
+    def __init__(self) -> None:
+        self._xz: lzma.LZMACompressor | None = lzma.LZMACompressor(preset=SEGMENT_XZ)
+        self._parts: list[bytes] = []
+        self._sha = hashlib.sha256()
+        self.bytes = 0  # of text
+        self.lemmas = 0  # lines that add a clause
+
+    def add(self, lines: Iterable[str]) -> None:
+        """Append DRAT text ``lines`` (no newline in them)."""
+        if self._xz is None:
+            raise ValueError("the segment is finished")
+        lines = list(lines)
+        if not lines:
+            return
+        text = ("\n".join(lines) + "\n").encode("ascii")
+        self._sha.update(text)
+        self.bytes += len(text)
+        self.lemmas += sum(1 for line in lines if line and not line.startswith("d "))
+        self._parts.append(self._xz.compress(text))
+
+    def finish(self) -> None:
+        """No more lines: the compressed text is complete."""
+        if self._xz is not None:
+            self._parts.append(self._xz.flush())
+            self._xz = None
+
+    @property
+    def xz(self) -> bytes:
+        """The text, xz-compressed (:data:`SEGMENT_XZ`), once finished."""
+        if self._xz is not None:
+            raise ValueError("the segment is not finished")
+        return b"".join(self._parts)
+
+    @property
+    def sha256(self) -> str:
+        """The SHA-256 of the text."""
+        return self._sha.hexdigest()
+
+    def lines(self) -> list[str]:
+        """The text's lines (decompressed: for segments small enough to hold)."""
+        return lzma.decompress(self.xz).decode("ascii").splitlines()
+
+
 @dataclass(frozen=True)
 class CubeResult:
-    """A cube refuted: its proof segment (DRAT text lines ending with the clause ``-cube``), the
-    seconds it took (``load_seconds`` of them loading the clauses: 0 after a solver's first
-    cube), and the solver that made it (``session``; its ``sequence``-th cube): a segment holds
-    after its solver's earlier segments."""
+    """A cube refuted: its proof segment (:class:`Segment`: DRAT text ending with the clause
+    ``-cube``), the seconds it took (``load_seconds`` of them loading the clauses: 0 after a
+    solver's first cube), and the solver that made it (``session``; its ``sequence``-th cube): a
+    segment holds after its solver's earlier segments."""
 
     cube: Cube
-    proof: list[str]
+    segment: Segment
     seconds: float
     load_seconds: float
     session: str = ""
     sequence: int = 0
+
+    @property
+    def proof(self) -> list[str]:
+        """The segment's lines."""
+        return self.segment.lines()
 
 
 class CubeSolver:
@@ -130,7 +194,8 @@ class CubeSolver:
             self._solver.solver.configure(dict(options))
         self.deletions = keeps_deletions(options)
         self._live: dict[str, int] = {}  # its own lemmas not yet deleted (own_deletions)
-        self._lines: list[str] = []  # the segment read so far
+        self._segment: Segment | None = None  # the cube's segment being written (refute)
+        self._pending: list[str] = []  # read while no cube was open: the next segment's start
         with solver_library():
             self._solver.append_formula([list(c) for c in clauses])
         self.load_seconds = time.perf_counter() - start
@@ -147,19 +212,25 @@ class CubeSolver:
         split further is often far quicker than in one piece."""
         with self._lock:
             start = time.perf_counter()
-            lines: list[str] = []
-            for sub in decision_cubes(below) if below else [()]:
-                if self._solve([*cube, *sub]):
-                    raise DefectError(
-                        f"cube {[*cube, *sub]} is satisfiable: the bound is not refuted"
-                    )
-                lines += self._segment()
-                whole = [-x for x in (*cube, *sub)]
-                lines.append(" ".join(map(str, whole)) + " 0" if whole else "0")
-            lines += _cover(below, cube)  # nothing without ``below``
+            self._take_trace()  # what loading the clauses wrote begins the first segment
+            segment = self._segment = Segment()
+            segment.add(self._pending)
+            self._pending = []
+            try:
+                for sub in decision_cubes(below) if below else [()]:
+                    if self._solve([*cube, *sub]):
+                        raise DefectError(
+                            f"cube {[*cube, *sub]} is satisfiable: the bound is not refuted"
+                        )
+                    whole = [-x for x in (*cube, *sub)]
+                    segment.add([" ".join(map(str, whole)) + " 0" if whole else "0"])
+                segment.add(_cover(below, cube))  # nothing without ``below``
+                segment.finish()
+            finally:
+                self._segment = None
             loaded = self.load_seconds if self.sequence == 0 else 0.0
             seconds = time.perf_counter() - start + loaded
-            result = CubeResult(cube, lines, seconds, loaded, self.session, self.sequence)
+            result = CubeResult(cube, segment, seconds, loaded, self.session, self.sequence)
             self.sequence += 1
             return result
 
@@ -170,8 +241,8 @@ class CubeSolver:
         heartbeats, sending finished cubes to the client) get their turn, and Ctrl-C is
         noticed. The search goes on where it stopped (the solver keeps its state and the proof
         trace runs on), so a slice changes no result. After each slice the trace written so far
-        is read (:meth:`_take_trace`): a hard cube's trace, hundreds of MB, never in memory at
-        once."""
+        is read into the cube's segment (:meth:`_take_trace`), compressed: a hard cube's trace,
+        GB of text, never in memory at once."""
         while True:
             self._solver.conf_budget(self.slice_conflicts)
             with solver_library():
@@ -182,19 +253,17 @@ class CubeSolver:
             time.sleep(0)  # a turn for the other threads
 
     def _take_trace(self) -> None:
-        """Add the trace written since the last read to the segment: its lemmas, and the
+        """Add the trace written since the last read to the cube's segment: its lemmas, and the
         deletions of lemmas it wrote before (none with a technique that sets clauses aside on:
-        see the module docstring)."""
+        see the module docstring). What is read while no cube is open begins the next one's."""
         text, read = solver_drat(self._solver, self._read, deletions=self.deletions)
         self._read += read
         lines = text.decode("ascii").splitlines()
-        self._lines += own_deletions(lines, self._live) if self.deletions else lines
-
-    def _segment(self) -> list[str]:
-        """The lines read since the last segment (the solver's trace is read as it solves)."""
-        self._take_trace()
-        lines, self._lines = self._lines, []
-        return lines
+        kept = own_deletions(lines, self._live) if self.deletions else lines
+        if self._segment is not None:
+            self._segment.add(kept)
+        else:
+            self._pending += kept
 
     def close(self) -> None:
         """Free the solver."""
@@ -271,6 +340,8 @@ def join(splits: Sequence[Sequence[int]], proofs: Sequence[Sequence[str]]) -> by
 
 
 __all__ = [
+    "SEGMENT_XZ",
+    "Segment",
     "SAT_SOLVER",
     "SAT_SOLVER_NAME",
     "SET_ASIDE",
