@@ -507,3 +507,60 @@ def test_a_segment_is_compressed_as_the_solver_goes() -> None:
     unfinished = Segment()
     with pytest.raises(ValueError, match="not finished"):
         _ = unfinished.xz
+
+
+def test_a_checkpoints_proof_is_read_up_to_the_cube_proof_bound(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A hard cube's proof file may pass the 256 MiB every other read stops at (3x4 O's cube 75:
+    482 MB of xz, 2.3 GB of text): a checkpoint reads its files up to MAX_CUBE_PROOF, as text
+    whose lines end in newlines, one line naming the file for anything else."""
+    import lzma
+
+    import minttt.proof.conquer as conquer_module
+    from minttt.errors import InputError
+    from minttt.proof.conquer import Checkpoint, CubeRecord, RefutedCube
+
+    text = b"1 2 0\nd 1 2 0\n-1 0\n"
+    folder = tmp_path / "ck"
+    folder.mkdir()
+    with Checkpoint(folder, "ab" * 32, [[1]], lambda _m: None) as ckpt:
+        ckpt.record(0, RefutedCube(lzma.compress(text), len(text), 2, 1.0, 0.0, "a", 0))
+        assert ckpt.proof(0) == text
+        size = ckpt.proof_path(0).stat().st_size
+        monkeypatch.setattr(conquer_module, "MAX_CUBE_PROOF", size - 1)
+        with pytest.raises(InputError, match="larger than"):
+            ckpt.proof(0)  # the bound that governs a cube's file is MAX_CUBE_PROOF
+        monkeypatch.undo()
+        old = CubeRecord(2, 1.0, 0.0, "a", 0)  # a /2 record: no SHA-256, no size
+        ckpt.proof_path(0).write_bytes(lzma.compress(text[:-1]))
+        with pytest.raises(InputError, match="no newline"):
+            ckpt.proof_text(0, old)
+        ckpt.proof_path(0).write_bytes(lzma.compress("1 ² 0\n".encode()))
+        with pytest.raises(InputError, match="not a DRAT text proof"):
+            ckpt.proof_text(0, old)
+
+
+def test_a_joined_proofs_lines_are_counted_in_place() -> None:
+    """The certificate record's lemma and deletion counts, taken without splitting a GB proof
+    into lines, are those of its lines; join takes a segment as lines or as text alike."""
+    from minttt.proof.certify import line_counts
+
+    _, clauses, splits = _misere_below_its_minimum()
+    with CubeSolver(clauses) as solver:
+        results = [solver.refute(cube) for cube in decision_cubes(splits)]
+    as_lines = join(splits, [r.proof for r in results])
+    assert join(splits, [_segment_text(r) for r in results]) == as_lines
+    lines = as_lines.splitlines()
+    assert line_counts(as_lines) == {
+        "lemmas": sum(1 for line in lines if line and not line.startswith(b"d ")),
+        "deletions": sum(1 for line in lines if line.startswith(b"d ")),
+    }
+    assert line_counts(b"") == {"lemmas": 0, "deletions": 0}
+    assert line_counts(b"d 1 0\n\n\n1 0") == {"lemmas": 1, "deletions": 1}
+
+
+def _segment_text(result) -> bytes:
+    import lzma
+
+    return lzma.decompress(result.segment.xz)

@@ -332,24 +332,29 @@ class Checkpoint:
             }
         )
 
-    def proof(self, index: int) -> list[str]:
-        """Cube ``index``'s DRAT proof, as text lines (checked against its record)."""
-        return self.proof_text(index, self.cubes[index]).splitlines()
+    def proof(self, index: int) -> bytes:
+        """Cube ``index``'s DRAT proof text (checked against its record; see
+        :meth:`proof_text`)."""
+        return self.proof_text(index, self.cubes[index])
 
-    def proof_text(self, index: int, record: CubeRecord) -> str:
+    def proof_text(self, index: int, record: CubeRecord) -> bytes:
         """Cube ``index``'s proof file read back: its SHA-256 and size as recorded (a /2 record
-        has neither: bounded by :data:`MAX_CUBE_PROOF`), ASCII DRAT text (InputError naming the
-        file otherwise)."""
+        has neither: bounded by :data:`MAX_CUBE_PROOF`), ASCII DRAT text whose lines each end
+        in a newline (InputError naming the file otherwise). The file itself may be as large as
+        :data:`MAX_CUBE_PROOF` (a hard cube's: 3x4 O's cube 75 is 482 MB of xz)."""
         name = self.proof_path(index).name
+        where = self.proof_path(index)
         size = record.bytes if record.bytes is not None else MAX_CUBE_PROOF
         if record.bytes is None or record.sha256 is None:
-            data = inflate(self.store.read(name, None), size, where=str(self.proof_path(index)))
+            raw = self.store.read(name, None, max_bytes=MAX_CUBE_PROOF)
+            data = inflate(raw, size, where=str(where))
         else:
-            data = self.store.read_xz(name, record.sha256, size)
-        try:
-            return data.decode("ascii")
-        except UnicodeDecodeError:
-            raise InputError(f"{self.proof_path(index)}: not a DRAT text proof") from None
+            data = self.store.read_xz(name, record.sha256, size, max_bytes=MAX_CUBE_PROOF)
+        if not data.isascii():
+            raise InputError(f"{where}: not a DRAT text proof")
+        if data and not data.endswith(b"\n"):
+            raise InputError(f"{where}: its last line has no newline (a truncated segment?)")
+        return data
 
 
 def conquer(
@@ -362,9 +367,9 @@ def conquer(
     on_cube: Callable[[int, int, float], None] | None = None,
     below: Sequence[Sequence[int]] = (),
     say: Callable[[str], None] = print,
-) -> tuple[list[list[str]], dict[str, Any]]:
+) -> tuple[list[bytes], dict[str, Any]]:
     """Refute every cube of ``splits`` on a Dask cluster; ``(segments in the order they hold,
-    figures)``, for :func:`~minttt.proof.cubes.join`.
+    figures)``, for :func:`~minttt.proof.cubes.join` (each segment its text: bytes).
 
     Cubes already in ``checkpoint`` are not solved again (``figures["from_checkpoint"]`` counts
     them: their segments were not made by this run). ``on_cube(done, total, seconds)`` is called
@@ -414,14 +419,13 @@ def conquer(
         return segments, figures
 
 
-def session_log(ckpt: Checkpoint, segments: list[list[str]]) -> list[list[list[Any]]]:
-    """Each solver session of a finished run, in the order its segments hold: per cube, in the
-    order its solver refuted them, ``[cube, sub_depth, SHA-256 of its segment's text]`` (what
-    replaying the session must give again, :mod:`minttt.proof.audit`)."""
+def session_log(ckpt: Checkpoint, segments: list[bytes]) -> list[list[list[Any]]]:
+    """Each solver session of a finished run, in the order its segments (their texts) hold: per
+    cube, in the order its solver refuted them, ``[cube, sub_depth, SHA-256 of its segment's
+    text]`` (what replaying the session must give again, :mod:`minttt.proof.audit`)."""
     log: dict[str, list[list[Any]]] = {}
-    for index, lines in zip(ckpt.order(), segments, strict=True):
+    for index, text in zip(ckpt.order(), segments, strict=True):
         record = ckpt.cubes[index]
-        text = ("\n".join(lines) + "\n").encode("ascii")
         log.setdefault(record.session, []).append(
             [index, record.sub_depth, hashlib.sha256(text).hexdigest()]
         )

@@ -326,17 +326,22 @@ def _cover(splits: Sequence[Sequence[int]], prefix: Cube = ()) -> list[str]:
     return lines
 
 
-def join(splits: Sequence[Sequence[int]], proofs: Sequence[Sequence[str]]) -> bytes:
+def join(splits: Sequence[Sequence[int]], proofs: Sequence[Sequence[str] | bytes]) -> bytes:
     """One DRAT proof of the formula from the segments refuting the cubes of ``splits``, one per
     cube, each solver's in the order it made them: the segments, then the cover down to the empty
     clause (a segment missing or out of its solver's order leaves a lemma unproven: the check
-    fails)."""
+    fails). A segment is its lines, or its text (bytes, each line ending in a newline: how a
+    checkpoint's are read, a hard cube's GB never split into lines)."""
     cubes = decision_cubes(splits)
     if len(cubes) != len(proofs):
         raise ValueError(f"{len(cubes)} cubes, {len(proofs)} proofs")
-    lines = [line for proof in proofs for line in proof]
-    lines += _cover(splits)
-    return ("\n".join(lines) + "\n").encode("ascii")
+    texts = [p if isinstance(p, bytes) else _text(p) for p in proofs]
+    return b"".join([*texts, _text(_cover(splits))])
+
+
+def _text(lines: Sequence[str]) -> bytes:
+    """DRAT lines as text, each ending in a newline (no lines: nothing)."""
+    return ("\n".join(lines) + "\n").encode("ascii") if lines else b""
 
 
 __all__ = [
