@@ -7,14 +7,16 @@ another exception (ctypes wraps it in ``ArgumentError``) is still reported as on
 arriving then is ignored, so a command writes all of its results (exit 0) or none (130 / 143).
 
 Signal handlers are process-wide by nature; :class:`Signals` is the one piece of process state here,
-created by the entry point and reached through :func:`current`.
+created by the entry point and reached through :func:`current`. :func:`repeating` runs an action
+beside a long call (a time limit's repeated interrupt, a long phase's heartbeat).
 """
 
 from __future__ import annotations
 
 import signal
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
@@ -134,6 +136,40 @@ def solver_library() -> Iterator[None]:
     check()
 
 
+@contextmanager
+def repeating(first: float, every: float, act: Callable[[int], None], name: str) -> Iterator[None]:
+    """Call ``act(0)`` once the block has run ``first`` seconds, then ``act(1)``, ``act(2)``...
+    every ``every`` seconds, until the block ends (from a daemon thread ``name``; none after it
+    ended). A block that ends sooner sees no call.
+
+    >>> import time
+    >>> calls = []
+    >>> with repeating(0.01, 0.01, calls.append, "demo"):
+    ...     time.sleep(0.2)
+    >>> calls[:2]
+    [0, 1]
+    """
+
+    done = threading.Event()
+
+    def run() -> None:
+        if done.wait(max(0.0, first)):
+            return
+        n = 0
+        act(n)
+        while not done.wait(every):
+            n += 1
+            act(n)
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
 __all__ = [
     "Signals",
     "Terminated",
@@ -141,6 +177,7 @@ __all__ = [
     "current",
     "handlers",
     "raise_interrupt",
+    "repeating",
     "shielded",
     "solver_library",
     "worker_init",

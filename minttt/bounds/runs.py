@@ -21,7 +21,6 @@ Five runs, one instance each (:func:`minttt.formula.instance.instance_for`):
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -45,6 +44,7 @@ from minttt.formula.instance import instance_for
 from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph
 from minttt.game.rules import X
+from minttt.interrupt import repeating
 from minttt.solvers.arrays import array_table, moves_from_model, moves_from_table, rc2_arrays
 from minttt.table.model import Table
 from minttt.table.verify_timed import verify_within
@@ -62,22 +62,12 @@ def heartbeat(say: Say, what: str) -> Iterator[None]:
     :data:`HEARTBEAT` seconds until it ends (a long phase is never silent; a quick one, say a
     check that fails at once, adds no line before its one-line error)."""
     start = time.perf_counter()
-    done = threading.Event()
 
-    def beat() -> None:
-        if done.wait(QUIET):
-            return
-        say(f"  {what} ...")
-        while not done.wait(HEARTBEAT):
-            say(f"  {what} ... {time.perf_counter() - start:.0f} s")
+    def beat(n: int) -> None:
+        say(f"  {what} ..." if n == 0 else f"  {what} ... {time.perf_counter() - start:.0f} s")
 
-    thread = threading.Thread(target=beat, name="minttt-heartbeat", daemon=True)
-    thread.start()
-    try:
+    with repeating(QUIET, HEARTBEAT, beat, "minttt-heartbeat"):
         yield
-    finally:
-        done.set()
-        thread.join()
 
 
 class BoundsRun:

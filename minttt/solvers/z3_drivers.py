@@ -9,7 +9,6 @@ re-solving at the end (one call fewer than 003, never more).
 from __future__ import annotations
 
 import re
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -56,22 +55,8 @@ def _hard_limit(context: Any, limit: float | None) -> Iterator[None]:
     if limit is None:
         yield
         return
-    done = threading.Event()
-
-    def watch() -> None:
-        if done.wait(max(0.0, limit)):
-            return
-        context.interrupt()
-        while not done.wait(_REPEAT):
-            context.interrupt()
-
-    dog = threading.Thread(target=watch, name="z3-time-limit", daemon=True)
-    dog.start()
-    try:
+    with interrupt.repeating(limit, _REPEAT, lambda _n: context.interrupt(), "z3-time-limit"):
         yield
-    finally:
-        done.set()
-        dog.join()
 
 
 def _z3_clauses(formula: Formula) -> tuple[list[Any], list[Any], list[Any]]:
