@@ -32,6 +32,7 @@ from minttt.proof.index import INDEX
 from minttt.proof.lower import LOWER_INDEX, checked_lower
 from minttt.render.catalogue import catalogue_plot
 from minttt.report.bounds import certified, load_bounds
+from minttt.report.other_games import BOUNDS_FILE
 from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
 from minttt.table.model import table_from_json
 from minttt.table.verify import verify_table
@@ -57,7 +58,7 @@ QUICK_GAMES = (
 
 
 #: the frontier's bounds, relative to the results folder (the catalogue's folder's parent)
-FRONTIER = Path("games") / "bounds.json"
+FRONTIER = Path(BOUNDS_FILE)
 #: the lower-bound methods of ``bounds.json`` that a checked certificate backs
 CERTIFIED_METHODS = ("certificate", "level certificates")
 #: the command that continues a frontier cell (its variant follows)
