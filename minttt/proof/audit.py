@@ -145,13 +145,13 @@ def audit(
     chosen = sorted(random.Random(seed).sample(range(len(log)), min(sessions, len(log))))
     result = Audit(variant.name, len(log), seed=seed)
     for number in chosen:
-        replayed, lines, last = _replay(
+        replayed, texts, last = _replay(
             number, log[number], cubes, below, clauses, prefix, say, doc["solver_options"]
         )
         result.replayed.append(replayed)
         if not result.valid:
             raise DefectError(f"{variant.name}: session {number} replays to another proof")
-        result.checked_by = _check(nvars, clauses, lines, last, drat_trim)
+        result.checked_by = _check(nvars, clauses, texts, last, drat_trim)
     return result
 
 
@@ -164,12 +164,12 @@ def _replay(
     prefix: int | None,
     say: Callable[[str], None],
     options: dict[str, int],
-) -> tuple[SessionAudit, list[str], tuple[int, ...]]:
+) -> tuple[SessionAudit, list[bytes], tuple[int, ...]]:
     """Session ``number`` replayed by a solver of its own, each segment compared: the audit,
-    the replayed segments' lines, and the last cube replayed."""
+    the replayed segments' texts, and the last cube replayed."""
     start = time.perf_counter()
     todo = session if prefix is None else session[:prefix]
-    matched, lines = 0, []
+    matched, texts = 0, []
     with CubeSolver(clauses, options=options) as solver:  # under the rule it was made with
         for place, (cube, sub_depth, digest) in enumerate(todo):
             result = solver.refute(cubes[cube], below[:sub_depth])
@@ -177,28 +177,28 @@ def _replay(
                 say(f"  session {number}, place {place} (cube {cube}): another segment")
                 break
             matched += 1
-            lines += result.proof
+            texts.append(result.segment.text())
     say(f"  session {number}: {matched} of {len(todo)} segments as recorded")
     seconds = time.perf_counter() - start
     audit = SessionAudit(number, len(todo), len(session), matched, seconds)
-    return audit, lines, cubes[todo[-1][0]]
+    return audit, texts, cubes[todo[-1][0]]
 
 
 def _check(
     nvars: int,
     clauses: list[list[int]],
-    lines: list[str],
+    texts: list[bytes],
     cube: tuple[int, ...],
     drat_trim: Path | None,
 ) -> list[str]:
-    """The replayed segments ``lines`` refute the formula with ``cube`` as unit clauses: checked
-    by minttt.drat, or, given drat-trim, by drat-trim with its LRAT checked by minttt.lrat (as
-    certify checks a proof too large for minttt.drat: on 4x4 that formula has 6 M clauses, which
-    minttt.drat alone takes hours over); the checkers' names."""
+    """The replayed segments (their ``texts``) refute the formula with ``cube`` as unit clauses:
+    checked by minttt.drat, or, given drat-trim, by drat-trim with its LRAT checked by
+    minttt.lrat (as certify checks a proof too large for minttt.drat: on 4x4 that formula has
+    6 M clauses, which minttt.drat alone takes hours over); the checkers' names."""
     body = [*clauses, *([lit] for lit in cube)]
     text = f"p cnf {nvars} {len(body)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in body)
     cnf = text.encode("ascii")
-    proof = ("\n".join([*lines, "0"]) + "\n").encode("ascii")
+    proof = b"".join([*texts, b"0\n"])
     if drat_trim is not None:
         drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, lrat=True)
         return ["drat-trim, its LRAT by minttt.lrat"]

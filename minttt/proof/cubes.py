@@ -150,9 +150,13 @@ class Segment:
         """The SHA-256 of the text."""
         return self._sha.hexdigest()
 
+    def text(self) -> bytes:
+        """The text, decompressed (each line ending in a newline)."""
+        return lzma.decompress(self.xz)
+
     def lines(self) -> list[str]:
-        """The text's lines (decompressed: for segments small enough to hold)."""
-        return lzma.decompress(self.xz).decode("ascii").splitlines()
+        """The text's lines (for segments small enough to hold as Python strings)."""
+        return self.text().decode("ascii").splitlines()
 
 
 @dataclass(frozen=True)
