@@ -497,3 +497,21 @@ def test_a_cnf_with_a_nul_byte_is_refused(tmp_path: Path):
     proof.write_bytes(XOR2_LRAT)
     with pytest.raises(drat.ProofFormatError, match="NUL byte"):
         lrat.check_files(cnf, proof)
+
+
+def test_a_line_of_many_chunks_is_read_whole_up_to_its_limit(tmp_path: Path) -> None:
+    """drat-trim's LRAT deletes every clause the refutation does not need in one line: tens of
+    MB for a formula of millions of clauses (4x4 k=4). Lines pass whole across read chunks, up
+    to the reader's limit (minttt.lrat's: 1 GiB), and a longer one is refused."""
+    from minttt.proof import lrat
+
+    cnf = tmp_path / "f.cnf"
+    cnf.write_bytes(b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
+    ids = b" ".join(b"%d" % i for i in range(10, 700_000))  # about 4.8 MB, several chunks
+    proof = tmp_path / "p.lrat"
+    proof.write_bytes(b"4 d " + ids + b" 0\n5 2 0 1 2 0\n6 0 5 3 4 0\n")
+    lines = list(drat.read_lines(proof, 8 << 20))
+    assert [len(x) for x in lines[1:]] == [11, 11] and lines[0].endswith(b" 0")
+    assert lrat.check_files(cnf, proof).valid
+    with pytest.raises(drat.ProofFormatError, match="a line longer than"):
+        list(drat.read_lines(proof, 1 << 20))

@@ -396,6 +396,54 @@ def certified_levels(
         return run.finish("level certificates", proven_event="proven")
 
 
+def cores_lower(
+    variant: Variant,
+    checkpoint: Path,
+    *,
+    certificates: Path,
+    seconds: float | None = None,
+    drat_trim: Path | None = None,
+    say: Say = print,
+) -> BoundsState:
+    """A certified lower bound by disjoint cores of the whole formula, resuming ``checkpoint``:
+    CaDiCaL finds sets of table positions every table holds one of, pairwise disjoint, for
+    ``seconds`` at most (:func:`minttt.proof.lower.build_cores_certificate`; a core may span
+    levels, which per-level minima cannot use); their number is the bound, certified, checked
+    and written into ``certificates`` (``lower-bounds.json``, one block of every table depth).
+    It replaces the checkpoint's certified blocks and lower bound where higher."""
+    from minttt.bounds.levels import table_depths
+    from minttt.proof.lower import build_cores_certificate, write_lower_records
+
+    with BoundsRun(variant, checkpoint, say) as run:
+        depths = [int(d) for d in table_depths(run.graph, run.formula)]
+        say(f"{variant.name}: disjoint cores over depths {depths}, {seconds or 'no limit'} s")
+        cert = build_cores_certificate(
+            variant,
+            certificates,
+            depths=depths,
+            graph=run.graph,
+            formula=run.formula,
+            seconds=seconds,
+            drat_trim=drat_trim,
+            say=say,
+        )
+        lower, record = int(cert.record["lower"]), cert.record
+        write_lower_records(certificates, [record], {str(p): d for p, d in cert.files.items()})
+        how = "all found" if record["complete"] else "stopped at the time limit"
+        say(f"  {lower} disjoint cores ({how}), certified: {record['checked_by']}")
+        levels = run.state.levels
+        if levels is None or lower > levels.get("certified", 0):
+            base = levels or {"seconds_per_level": 0.0, "lower": 0, "complete": False, "levels": []}
+            run.state.levels = base | {
+                "block": len(depths),
+                "certified": lower,
+                "blocks": [{"depths": depths, "lower": lower}],
+            }
+            run.store.save(run.state.to_dict())
+        run.raise_lower(lower, "level certificates", "level certificates")
+        return run.finish("level certificates", proven_event="proven")
+
+
 def mip_lower(
     variant: Variant, checkpoint: Path, *, seconds: float, say: Say = print
 ) -> BoundsState:
@@ -530,6 +578,7 @@ def searched_upper(
 __all__ = [
     "BoundsRun",
     "certified_levels",
+    "cores_lower",
     "hinted_upper",
     "level_lower",
     "long_solve",

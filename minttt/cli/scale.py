@@ -6,6 +6,7 @@ from pathlib import Path
 
 from minttt.bounds.runs import (
     certified_levels,
+    cores_lower,
     hinted_upper,
     level_lower,
     long_solve,
@@ -77,14 +78,24 @@ def scale_command(
     block: int = option(
         1, "--block", metavar="N", help="Consecutive levels per block (--certify)."
     ),
+    cores: float = number_option(
+        0.0,
+        "--cores",
+        help="Lower bounds only: disjoint cores of the whole formula (sets of table positions "
+        "every table holds one of), CaDiCaL for at most this many seconds; their number, "
+        "certified into --certificates.",
+    ),
     certificates: Path = path_option(
         Path("results/proofs/mnk"),
         "--certificates",
         metavar="FOLDER",
-        help="Where --certify writes the certificates (lower-bounds.json and the files).",
+        help="Where --certify and --cores write the certificates (lower-bounds.json and the "
+        "files).",
     ),
     drat_trim: Path | None = path_option(
-        None, "--drat-trim", help="drat-trim to check each --certify proof (else minttt's checker)."
+        None,
+        "--drat-trim",
+        help="drat-trim to check each --certify or --cores proof (else minttt's checker).",
     ),
     mip: float = number_option(
         0.0,
@@ -149,10 +160,14 @@ def scale_command(
         spread over the Dask cluster.
     block
         Consecutive levels per block (--certify).
+    cores
+        Lower bounds only: disjoint cores of the whole formula (sets of table positions every
+        table holds one of), CaDiCaL for at most this many seconds; their number, certified
+        into --certificates.
     certificates
-        Where --certify writes the certificates.
+        Where --certify and --cores write the certificates.
     drat_trim
-        drat-trim to check each --certify proof (else minttt's checker).
+        drat-trim to check each --certify or --cores proof (else minttt's checker).
     mip
         Lower bounds: HiGHS's branch and bound on the 0/1 program this many seconds (its
         dual bound; its best point, verified, as a table). Needs the lp extra (scipy).
@@ -180,7 +195,7 @@ def scale_command(
     """
 
     side = _side(role)
-    _check_modes(time_limit, hint, search, levels, mip)
+    _check_modes(time_limit, hint, search, levels, mip, cores)
     _check_search(seeds, rounds, workers, method, slack)
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
@@ -193,7 +208,16 @@ def scale_command(
         raise InputError("--certify needs --levels SECONDS")
     if not 1 <= block <= 16:
         raise InputError(f"--block must be 1-16, got {block}")
-    if certify:
+    if cores > 0:
+        state = cores_lower(
+            variant,
+            checkpoint,
+            certificates=certificates,
+            seconds=cores,
+            drat_trim=drat_trim,
+            say=say,
+        )
+    elif certify:
         state = certified_levels(
             variant,
             checkpoint,
@@ -238,14 +262,17 @@ def scale_command(
     say_wrote(f"the checkpoint {checkpoint}{best}", json_out=json_out)
 
 
-def _check_modes(time_limit: float, hint: float, search: float, levels: float, mip: float) -> None:
+def _check_modes(
+    time_limit: float, hint: float, search: float, levels: float, mip: float, cores: float = 0.0
+) -> None:
     """Refuse a bad time or more than one mode in one line."""
-    if not time_limit > 0 or min(hint, search, levels, mip) < 0:
+    if not time_limit > 0 or min(hint, search, levels, mip, cores) < 0:
         raise InputError(
-            "--time-limit must be positive, --hint, --search, --levels and --mip not negative"
+            "--time-limit must be positive, --hint, --search, --levels, --cores and --mip not "
+            "negative"
         )
-    if sum(x > 0 for x in (hint, search, levels, mip)) > 1:
-        raise InputError("give one of --hint, --search, --levels and --mip")
+    if sum(x > 0 for x in (hint, search, levels, mip, cores)) > 1:
+        raise InputError("give one of --hint, --search, --levels, --cores and --mip")
 
 
 def _check_search(seeds: int, rounds: int, workers: int, method: str, slack: int) -> None:

@@ -88,6 +88,28 @@ def compress(data: bytes, preset: int = XZ_PRESET) -> bytes:
     return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=preset)
 
 
+def compress_within(data: bytes, limit: int, preset: int = XZ_PRESET) -> bytes | None:
+    """:func:`compress`, or ``None`` as soon as the compressed bytes pass ``limit``: a file too
+    large to ship is never compressed whole (a 4x4 CNF is hundreds of MB of text).
+
+    >>> compress_within(b"0\\n" * 1000, 1000) == compress(b"0\\n" * 1000)
+    True
+    >>> compress_within(bytes(range(256)) * 64, 100) is None
+    True
+    """
+    xz = lzma.LZMACompressor(format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=preset)
+    out: list[bytes] = []
+    size = 0
+    step = 1 << 20
+    for at in range(0, len(data), step):
+        out.append(xz.compress(data[at : at + step]))
+        size += len(out[-1])
+        if size > limit:
+            return None
+    out.append(xz.flush())
+    return None if size + len(out[-1]) > limit else b"".join(out)
+
+
 class OutOfTime(Exception):
     """A refutation that did not finish in its time: no proof, and nothing claimed."""
 

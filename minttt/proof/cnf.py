@@ -265,6 +265,18 @@ def lower_cnf(
         "-p OR e..",
         "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H",
     ]
+    return _lower_text(graph, cut, lits, head, nvars, clauses), nvars, clauses
+
+
+def _lower_text(
+    graph: ArrayGraph,
+    cut: ArrayFormula,
+    lits: list[int],
+    head: list[str],
+    nvars: int,
+    clauses: list[list[int]],
+) -> bytes:
+    """A lower-bound formula as DIMACS text: ``head`` and the names as comments, then clauses."""
     used = np.zeros(cut.num_vars + 1, dtype=bool)
     used[np.abs(cut.clauses_csr()[0])] = True
     out = ["c " + h for h in head]
@@ -272,7 +284,63 @@ def lower_cnf(
     out += objective_lines(lits)
     out.append(f"p cnf {nvars} {len(clauses)}")
     out += [" ".join(map(str, c)) + " 0" for c in clauses]
-    return ("\n".join(out) + "\n").encode("ascii"), nvars, clauses
+    return ("\n".join(out) + "\n").encode("ascii")
+
+
+def cores_cnf(
+    graph: ArrayGraph,
+    formula: ArrayFormula,
+    cores: Sequence[Sequence[int]],
+    depths: Sequence[int] | None = None,
+) -> tuple[bytes, int, list[list[int]]]:
+    """The certificate formula of a lower bound by disjoint cores: "a table hits at most
+    ``len(cores) - 1`` of these disjoint groups of table positions" (at ``depths``), as
+    ``(DIMACS text with comments, variables, clauses)``. Group ``i`` gets a variable ``g_i``
+    implied by each of its positions (``-p OR g_i``), and at most ``len(cores) - 1`` of the
+    ``g_i`` are true. A table with fewer entries than groups hits fewer groups (they are
+    disjoint; ``g_i`` true exactly where it hits group ``i``) and satisfies the formula, so
+    unsatisfiable means every table has at least ``len(cores)`` entries there. Each group is a
+    *core* (every table holds one of its positions), which the proof shows one by one: the
+    formula, no cardinality, refutes "none of them"."""
+    cut, lits = level_literals(graph, formula, depths)
+    allowed = set(lits)
+    seen: set[int] = set()
+    for core in cores:
+        if not core or not set(core) <= allowed or seen & set(core):
+            raise InputError("cores must be non-empty, disjoint sets of bounded table positions")
+        seen |= set(core)
+    k, top = len(cores), cut.num_vars
+    groups = list(range(top + 1, top + k + 1))
+    implied = [[-p, g] for g, core in zip(groups, cores, strict=True) for p in sorted(core)]
+    nvars, card = _cardinality(groups, k - 1, top + k)
+    clauses = [c for chunk in cut.chunks() for c in chunk] + implied + card
+    where = "in all" if depths is None else "at depths " + ",".join(map(str, depths))
+    v = formula.variant
+    head = [
+        "minttt lower-bound formula, by disjoint cores: UNSATISFIABLE means every table of the "
+        f"variant has at least {k} entries (lookups) {where}",
+        f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role.word}, "
+        f"opening {v.opening or 'none (O answers X)'})",
+        f"claim: a table hits at most {k - 1} of {k} disjoint groups of table positions {where}",
+        f"hard clauses: {cut.num_clauses} over variables 1..{cut.num_vars} (the lookup formula, "
+        "array form"
+        + (
+            ")"
+            if depths is None
+            else f", cut below depth {max(depths)}: what every table satisfies above it)"
+        ),
+        f"groups: variables {top + 1}..{top + k}, group i implied by each of its table positions "
+        f"(-p OR g_i, {len(implied)} clauses; every position in one group at most)",
+        f"cardinality: at most {k - 1} of the {k} group variables true, python-sat "
+        f"CardEnc.atmost(encoding={CARD_ENCODING}), {len(card)} clauses, auxiliary variables "
+        f"{top + k + 1}..{nvars}",
+        "soundness: a table with at most "
+        f"{k - 1} entries {where} hits at most {k - 1} groups; g_i = it hits group i satisfies all",
+        "produced by: minttt.proof.cnf.cores_cnf; the hard clauses come first: units, -e OR p, "
+        "-p OR e..",
+        "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H",
+    ]
+    return _lower_text(graph, cut, lits, head, nvars, clauses), nvars, clauses
 
 
 def certificate_cnf(
@@ -296,6 +364,7 @@ __all__ = [
     "array_cnf",
     "bound_clauses",
     "bound_literals",
+    "cores_cnf",
     "level_literals",
     "lower_cnf",
     "certificate_cnf",

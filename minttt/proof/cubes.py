@@ -238,6 +238,29 @@ class CubeSolver:
             self.sequence += 1
             return result
 
+    def refute_core(self, assumptions: Sequence[int]) -> tuple[list[int], Segment] | None:
+        """``None`` when the clauses are satisfiable under ``assumptions``; else the part of them
+        the refutation needed (CaDiCaL's failed assumptions, the *core*) and its segment: the
+        lemmas of the call, then the clause ``-core`` (RUP: the core's literals alone propagate
+        to the conflict the solver ended on). A cube refuted, keeping only what failed."""
+        with self._lock:
+            self._take_trace()
+            segment = self._segment = Segment()
+            segment.add(self._pending)
+            self._pending = []
+            try:
+                if self._solve(list(assumptions)):  # its lemmas begin the next segment
+                    segment.finish()
+                    self._pending = segment.lines()
+                    return None
+                core = sorted(self._solver.get_core() or [], key=abs)
+                segment.add([" ".join(str(-x) for x in core) + " 0" if core else "0"])
+                segment.finish()
+            finally:
+                self._segment = None
+            self.sequence += 1
+            return core, segment
+
     def _solve(self, assumptions: list[int]) -> bool:
         """SAT or UNSAT under ``assumptions``, solved in slices of ``slice_conflicts``
         conflicts (:data:`SLICE_CONFLICTS` by default): CaDiCaL holds Python's GIL while it

@@ -245,15 +245,23 @@ def read_proof(path: str | Path) -> bytes:
 def read_lines(path: str | Path, max_line: int = 1 << 26) -> Iterator[bytes]:
     """The lines of a text file (see :func:`read_chunks`), read lazily; a line longer than
     ``max_line`` bytes is refused (a text proof's lines are short)."""
-    rest = b""
+    parts: list[bytes] = []  # the line read so far (a long one comes in many chunks)
+    size = 0
     for chunk in read_chunks(path, text=True):
-        lines = (rest + chunk).split(b"\n")
+        if b"\n" not in chunk:
+            parts.append(chunk)
+            size += len(chunk)
+            if size > max_line:
+                raise ProofFormatError(f"{path}: a line longer than {max_line:,} bytes")
+            continue
+        lines = (b"".join(parts) + chunk if parts else chunk).split(b"\n")
         rest = lines.pop()
-        if len(rest) > max_line:
+        parts, size = [rest], len(rest)
+        if size > max_line:
             raise ProofFormatError(f"{path}: a line longer than {max_line:,} bytes")
         yield from lines
-    if rest:
-        yield rest
+    if size:
+        yield b"".join(parts)
 
 
 def parse_cnf(data: bytes) -> tuple[int, list[tuple[int, ...]]]:

@@ -93,7 +93,7 @@ def lrat_check(cnf: bytes, lrat_path: Path) -> dict[str, Any]:
     if not lrat_path.is_file() or lrat_path.is_symlink():
         raise DefectError("drat-trim wrote no LRAT proof")
     start = time.perf_counter()
-    result = lrat.check_lines(drat.parse_cnf(cnf)[1], drat.read_lines(lrat_path))
+    result = lrat.check_lines(drat.parse_cnf(cnf)[1], drat.read_lines(lrat_path, lrat.MAX_LINE))
     if not result.valid:
         raise DefectError(f"drat-trim's LRAT proof fails minttt's check: {result.message}")
     return {

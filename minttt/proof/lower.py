@@ -25,20 +25,28 @@ import fcntl
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from minttt.errors import InputError
+from minttt.errors import DefectError, InputError
 from minttt.fileio import write_many_atomic
 from minttt.formula.arrays import ArrayFormula
 from minttt.formula.instance import instance_for
 from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph
 from minttt.proof import drat
-from minttt.proof.certify import Certificate, checked, compress, file_stem, prove_unsat
-from minttt.proof.cnf import CARD_ENCODING, lower_cnf
-from minttt.proof.cubes import SAT_SOLVER_NAME
+from minttt.proof.certify import (
+    Certificate,
+    OutOfTime,
+    checked,
+    compress,
+    compress_within,
+    file_stem,
+    prove_unsat,
+)
+from minttt.proof.cnf import CARD_ENCODING, cores_cnf, level_literals, lower_cnf
+from minttt.proof.cubes import SAT_SOLVER_NAME, CubeSolver, Segment
 from minttt.proof.index import XZ_PRESET
 from minttt.schema import load_json
 
@@ -86,13 +94,7 @@ def build_lower_certificate(
     start = time.perf_counter()
     proof = prove_unsat(nvars, clauses, seconds)
     cadical = time.perf_counter() - start
-    stem = lower_stem(variant, lower, depths)
-    cnf_xz, proof_xz = compress(cnf), compress(proof)
-    ship = len(cnf_xz) <= MAX_SHIPPED and len(proof_xz) <= MAX_SHIPPED
-    out = Path(out_dir)
-    files = {}
-    if ship:
-        files = {out / f"{stem}.cnf.xz": cnf_xz, out / f"{stem}.drat.xz": proof_xz}
+    files, shipped = _packed(Path(out_dir), lower_stem(variant, lower, depths), cnf, proof)
     record: dict[str, Any] = {
         "variant": variant.name,
         "game": variant.game,
@@ -101,12 +103,7 @@ def build_lower_certificate(
         "bound": lower - 1,
         "depths": None if depths is None else [int(d) for d in depths],
         "exact": exact,
-        "cnf": f"{stem}.cnf.xz" if ship else None,
-        "proof": f"{stem}.drat.xz" if ship else None,
-        "cnf_sha256": hashlib.sha256(cnf).hexdigest(),
-        "cnf_bytes": len(cnf_xz),
-        "proof_sha256": hashlib.sha256(proof).hexdigest(),
-        "proof_bytes": len(proof_xz),
+        **shipped,
         "variables": nvars,
         "clauses": len(clauses),
         "lemmas": sum(1 for line in proof.splitlines() if line and not line.startswith(b"d ")),
@@ -114,6 +111,163 @@ def build_lower_certificate(
     }
     cert = Certificate(record, cadical, files)
     return checked(cert, cnf, proof, check=check, drat_trim=drat_trim, record=True)
+
+
+def _packed(
+    out: Path, stem: str, cnf: bytes, proof: bytes
+) -> tuple[dict[Path, bytes], dict[str, Any]]:
+    """The files to write (``stem.cnf.xz``, ``stem.drat.xz``: each where it compresses within
+    :data:`MAX_SHIPPED`) and the record's fields naming them: file names or ``None``, the
+    SHA-256 of each text, and the compressed sizes of those shipped. A CNF too large to ship is
+    made again from its record (:func:`lower_cnf_of`) and compared by its SHA-256."""
+    files: dict[Path, bytes] = {}
+    fields: dict[str, Any] = {}
+    for key, ext, text in (("cnf", "cnf", cnf), ("proof", "drat", proof)):
+        packed = compress_within(text, MAX_SHIPPED)
+        name = f"{stem}.{ext}.xz"
+        fields[key] = None if packed is None else name
+        fields[f"{key}_sha256"] = hashlib.sha256(text).hexdigest()
+        if packed is not None:
+            fields[f"{key}_bytes"] = len(packed)
+            files[out / name] = packed
+    return files, fields
+
+
+def disjoint_cores(
+    clauses: Sequence[Sequence[int]],
+    softs: Sequence[int],
+    *,
+    seconds: float | None = None,
+    say: Callable[[str], None] | None = None,
+) -> tuple[list[list[int]], list[Segment], bool]:
+    """Disjoint cores of ``softs`` (table positions) under ``clauses``: CaDiCaL assumes every
+    soft not yet in a core false; unsatisfiable gives a core (the positions it needed, one of
+    which every table holds) and its proof segment, and those positions are set free; until
+    the formula is satisfiable (``complete``) or ``seconds`` have passed (the cores found so far
+    stand: a stopped search bounds lower, never wrongly). ``(cores, segments, complete)``.
+    (Assuming a core again on its own to shrink it, as core-guided solvers do, found no more
+    cores here: 139 for 140 on 3x4 O.)"""
+    start = time.perf_counter()
+    free = dict.fromkeys(softs)
+    cores: list[list[int]] = []
+    segments: list[Segment] = []
+    with CubeSolver(clauses) as solver:
+        while seconds is None or time.perf_counter() - start < seconds:
+            found = solver.refute_core([-p for p in free])
+            if found is None:
+                return cores, segments, True
+            failed, segment = found
+            core = sorted({-x for x in failed})
+            if not core or any(p not in free for p in core):  # never: assumptions only
+                raise DefectError(f"CaDiCaL's core {failed} is not among the assumptions")
+            for p in core:
+                del free[p]
+            cores.append(core)
+            segments.append(segment)
+            if say is not None and len(cores) % 25 == 0:
+                say(f"  {len(cores)} disjoint cores ({time.perf_counter() - start:.0f} s)")
+    return cores, segments, False
+
+
+def build_cores_certificate(
+    variant: Variant,
+    out_dir: str | Path,
+    *,
+    depths: Sequence[int] | None = None,
+    graph: ArrayGraph | None = None,
+    formula: ArrayFormula | None = None,
+    seconds: float | None = None,
+    check: bool = True,
+    drat_trim: Path | None = None,
+    say: Callable[[str], None] | None = None,
+) -> Certificate:
+    """``variant``'s lower bound by disjoint cores at ``depths`` (``None``: in all), certified:
+    the cores (:func:`disjoint_cores`, ``seconds`` at most), the formula "a table hits fewer
+    groups than there are cores" (:func:`minttt.proof.cnf.cores_cnf`) and its DRAT proof: each
+    core's segment (ending with the clause "one of its positions"), then each group's variable
+    (RUP from that clause), then the empty clause (the cardinality propagates to a conflict).
+    Checked as :func:`build_lower_certificate` checks; OutOfTime when no core was found.
+
+    >>> import tempfile
+    >>> from minttt.formula.variants import Variant
+    >>> cert = build_cores_certificate(Variant.parse("second-lookup-entries@mnk:3,3,2"),
+    ...                                tempfile.mkdtemp())
+    >>> cert.record["method"], cert.record["lower"] >= 1, cert.record["checked_by"]
+    ('disjoint cores', True, 'minttt check-proof (minttt.drat)')
+    """
+    if graph is None or formula is None:
+        inst = instance_for(variant, arrays=True)
+        assert isinstance(inst.graph, ArrayGraph) and isinstance(inst.formula, ArrayFormula)
+        graph, formula = inst.graph, inst.formula
+    cut, softs = level_literals(graph, formula, depths)
+    start = time.perf_counter()
+    clauses = [c for chunk in cut.chunks() for c in chunk]
+    cores, segments, complete = disjoint_cores(clauses, softs, seconds=seconds, say=say)
+    cadical = time.perf_counter() - start
+    if not cores:
+        raise OutOfTime(f"{variant.name}: no core in {seconds} s")
+    cnf, nvars, all_clauses = cores_cnf(graph, formula, cores, depths)
+    groups = range(cut.num_vars + 1, cut.num_vars + len(cores) + 1)
+    proof = b"".join(
+        [*(s.text() for s in segments), "".join(f"{g} 0\n" for g in groups).encode(), b"0\n"]
+    )
+    lower = len(cores)
+    stem = lower_stem(variant, lower, depths) + ".cores"
+    files, shipped = _packed(Path(out_dir), stem, cnf, proof)
+    listed = (json.dumps(cores, separators=(",", ":")) + "\n").encode("ascii")
+    files[Path(out_dir) / f"{stem}.json.xz"] = compress(listed)
+    record: dict[str, Any] = {
+        "variant": variant.name,
+        "game": variant.game,
+        "criterion": str(variant.criterion),
+        "lower": lower,
+        "bound": lower - 1,
+        "depths": None if depths is None else [int(d) for d in depths],
+        "exact": False,
+        "method": "disjoint cores",
+        "complete": complete,
+        "core_sizes": [len(c) for c in cores],
+        "cores": f"{stem}.json.xz",
+        "cores_sha256": hashlib.sha256(listed).hexdigest(),
+        **shipped,
+        "variables": nvars,
+        "clauses": len(all_clauses),
+        "lemmas": sum(s.lemmas for s in segments) + lower + 1,
+        "cadical_seconds": round(cadical, 1),
+    }
+    cert = Certificate(record, cadical, files)
+    return checked(cert, cnf, proof, check=check, drat_trim=drat_trim, record=True)
+
+
+def lower_cnf_of(record: dict[str, Any], folder: Path) -> bytes:
+    """The CNF of a lower-bound record made again from what it names (its variant, bound and
+    depths; a cores record's groups from its cores file beside it), checked against the
+    record's SHA-256 (InputError otherwise): how a certificate whose CNF was too large to ship
+    is checked anywhere.
+
+    >>> import tempfile
+    >>> from minttt.formula.variants import Variant
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> cert = build_cores_certificate(Variant.parse("second-lookup-entries@mnk:3,3,2"), folder)
+    >>> write_lower_records(folder, [cert.record], {str(p): d for p, d in cert.files.items()})
+    >>> drat.check(lower_cnf_of(cert.record, folder), drat.read_proof(
+    ...     folder / cert.record["proof"])).valid
+    True
+    """
+    variant = Variant.parse(str(record["variant"]))
+    inst = instance_for(variant, arrays=True)
+    assert isinstance(inst.graph, ArrayGraph) and isinstance(inst.formula, ArrayFormula)
+    depths = record["depths"]
+    if record.get("method") == "disjoint cores":
+        listed = drat.read_bytes(folder / str(record["cores"]), text=True)
+        if hashlib.sha256(listed).hexdigest() != record["cores_sha256"]:
+            raise InputError(f"{folder / str(record['cores'])}: not the cores the record names")
+        cnf, _, _ = cores_cnf(inst.graph, inst.formula, json.loads(listed), depths)
+    else:
+        cnf, _, _ = lower_cnf(inst.graph, inst.formula, int(record["lower"]), depths)
+    if hashlib.sha256(cnf).hexdigest() != record["cnf_sha256"]:
+        raise InputError(f"{variant.name}: the CNF made again is not the one the record names")
+    return cnf
 
 
 def record_key(record: dict[str, Any]) -> tuple[str, tuple[int, ...]]:
@@ -172,10 +326,11 @@ def load_lower(path: Path) -> list[dict[str, Any]]:
         where = f"{path}, {record['variant']} at {record['depths'] or 'every depth'}"
         if record["bound"] != record["lower"] - 1:
             raise InputError(f"{where}: bound {record['bound']} is not {record['lower']} - 1")
-        for field, key in (("cnf", "cnf_sha256"), ("proof", "proof_sha256")):
+        for field in ("cnf", "proof", "cores"):
             if record.get(field) is None:
                 continue
-            data = drat.read_bytes(path.parent / str(record[field]), text=field == "cnf")
+            key = f"{field}_sha256"
+            data = drat.read_bytes(path.parent / str(record[field]), text=field != "proof")
             if hashlib.sha256(data).hexdigest() != record[key]:
                 raise InputError(f"{where}: {record[field]} is not the file the record names")
     return list(doc["certificates"])
@@ -196,9 +351,12 @@ def checked_lower(path: Path, *, exact: bool = False) -> dict[tuple[str, tuple[i
 
 __all__ = [
     "LOWER_INDEX",
+    "build_cores_certificate",
     "build_lower_certificate",
     "checked_lower",
+    "disjoint_cores",
     "load_lower",
+    "lower_cnf_of",
     "lower_index_text",
     "lower_stem",
     "record_key",

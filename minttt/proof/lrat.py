@@ -34,6 +34,9 @@ from minttt.proof.drat import CheckResult, ProofFormatError, Step, parse_cnf, re
 if TYPE_CHECKING:  # annotations only: the checker starts in a few milliseconds (no pathlib)
     from pathlib import Path
 
+#: the longest LRAT line read: drat-trim deletes every clause the refutation does not need in
+#: one line, which for a formula of millions of clauses runs to tens of MB
+MAX_LINE = 1 << 30
 _CONFLICT = ""  # what _propagate returns on a conflict (else the reason it failed)
 _NO_CONFLICT = "the hints end without a conflict"
 
@@ -52,7 +55,7 @@ def check_files(
     ``progress("lines", done, 0)`` is called every 65,536 lines (the total is not known ahead).
     """
     _, clauses = parse_cnf(read_bytes(cnf, text=True))
-    lines: Iterable[bytes] = read_lines(proof)
+    lines: Iterable[bytes] = read_lines(proof, MAX_LINE)
     if progress is not None:
         lines = _counted(lines, progress)
     return check_lines(clauses, lines)

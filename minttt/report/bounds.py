@@ -222,7 +222,8 @@ def certified_markdown(bounds: dict[str, Any]) -> list[str]:
         lines += [
             "",
             f"Certified lower bound, {name}: **{certified['lower']}** ({per}; each block's "
-            f"bound refuted one below by CaDiCaL and checked, `{LOWER_CERTIFICATES}`).",
+            "bound certified, by CaDiCaL's refutation one below or by disjoint cores, and "
+            f"checked, `{LOWER_CERTIFICATES}`).",
         ]
     return lines
 
@@ -291,7 +292,8 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
             blocks = ", ".join(f"{b['depths']}: {b['lower']}" for b in levels.get("blocks", []))
             lines[-1] += (
                 f" Certified: {levels['certified']} (blocks of {levels.get('block', 1)} "
-                f"level(s), each refuted one below by CaDiCaL and checked, in "
+                "level(s), each certified, by CaDiCaL's refutation one below or by disjoint "
+                f"cores, and checked, in "
                 f"`{LOWER_CERTIFICATES}`: {blocks or 'none yet'})."
             )
     for name, v in bounds.get("variants", {}).items():
