@@ -106,7 +106,7 @@ def _record(
         lower_by = {
             "method": "level certificates",
             "evidence": f"{LOWER_CERTIFICATES}: {how}one checked record per block of levels "
-            "(certified)",
+            "(certified: CaDiCaL's refutation one below, or disjoint cores)",
         }
     if st.upper is not None and proofs.get(name) == st.upper:
         lower = st.upper
