@@ -515,3 +515,25 @@ def test_a_line_of_many_chunks_is_read_whole_up_to_its_limit(tmp_path: Path) -> 
     assert lrat.check_files(cnf, proof).valid
     with pytest.raises(drat.ProofFormatError, match="a line longer than"):
         list(drat.read_lines(proof, 1 << 20))
+
+
+def test_a_streamed_lrat_file_may_pass_what_a_whole_read_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """3x4 O's 4.4 GB proof gives a 6 GB LRAT file: streamed line by line, it is not bounded by
+    what a reader holding a file whole may take (MAX_BYTES, here shrunk to 1 kB), only by
+    MAX_STREAM; a whole read still refuses it."""
+    from minttt.proof import lrat
+
+    monkeypatch.setattr(drat, "MAX_BYTES", 1000)
+    cnf = tmp_path / "f.cnf"
+    cnf.write_bytes(b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
+    proof = tmp_path / "p.lrat"
+    filler = b"".join(b"c comment line %d\n" % i for i in range(200))  # about 3.7 kB
+    proof.write_bytes(filler + b"5 2 0 1 2 0\n6 0 5 3 4 0\n")
+    assert lrat.check_files(cnf, proof).valid
+    with pytest.raises(drat.ProofFormatError, match="more than 1,000 bytes"):
+        drat.read_bytes(proof)
+    monkeypatch.setattr(drat, "MAX_STREAM", 2000)
+    with pytest.raises(drat.ProofFormatError, match="more than 2,000 bytes"):
+        list(drat.read_lines(proof))

@@ -108,6 +108,8 @@ class CheckResult:
 MAX_VARIABLE = 2**31 - 1
 #: the most bytes a CNF or proof may hold once decompressed (the largest shipped proof is 0.75 GB)
 MAX_BYTES = 4 << 30
+#: the most a streamed reader (:func:`read_lines`) takes: it never holds the file whole
+MAX_STREAM = 1 << 40
 #: a compressed file inflating more than this many times (past 64 MiB) is refused as a bomb;
 #: CaDiCaL's proofs and minttt's CNFs inflate 3-20 times under xz
 MAX_INFLATION = 200
@@ -115,14 +117,20 @@ CHUNK = 1 << 20
 
 
 def read_chunks(
-    path: str | Path, *, text: bool = False, check_first: Callable[[bytes], None] | None = None
+    path: str | Path,
+    *,
+    text: bool = False,
+    check_first: Callable[[bytes], None] | None = None,
+    limit: int | None = None,
 ) -> Iterator[bytes]:
     """The bytes of a plain, xz or gzip file (by magic number), decompressed piece by piece with
-    bounded memory: ProofFormatError past :data:`MAX_BYTES`, for a compression bomb
-    (:data:`MAX_INFLATION`) and, with ``text``, at the first NUL byte (``/dev/zero`` is refused
-    at once, not read for ever). ``check_first`` is shown the first decompressed piece and may
-    refuse the file before the rest is read."""
+    bounded memory: ProofFormatError past ``limit`` bytes (default :data:`MAX_BYTES`: what a
+    reader that holds the file whole may take), for a compression bomb (:data:`MAX_INFLATION`) and,
+    with ``text``, at the first NUL byte (``/dev/zero`` is refused at once, not read for ever).
+    ``check_first`` is shown the first decompressed piece and may refuse the file before the
+    rest is read."""
     p = os.fspath(path)
+    limit = MAX_BYTES if limit is None else limit
     try:
         with open(p, "rb") as handle:
             reader = _Counted(handle)
@@ -139,8 +147,8 @@ def read_chunks(
                     check_first(data)
                     check_first = None
                 out += len(data)
-                if out > MAX_BYTES:
-                    raise ProofFormatError(f"{p}: more than {MAX_BYTES:,} bytes once decompressed")
+                if out > limit:
+                    raise ProofFormatError(f"{p}: more than {limit:,} bytes once decompressed")
                 if reader.compressed and out > max(64 << 20, MAX_INFLATION * reader.total):
                     raise ProofFormatError(
                         f"{p}: inflates more than {MAX_INFLATION} times: refused as a bomb"
@@ -244,10 +252,12 @@ def read_proof(path: str | Path) -> bytes:
 
 def read_lines(path: str | Path, max_line: int = 1 << 26) -> Iterator[bytes]:
     """The lines of a text file (see :func:`read_chunks`), read lazily; a line longer than
-    ``max_line`` bytes is refused (a text proof's lines are short)."""
+    ``max_line`` bytes is refused (a text proof's lines are short). Streamed, a file is not held
+    whole, so it may pass :data:`MAX_BYTES` (up to :data:`MAX_STREAM`): drat-trim's LRAT of 3x4
+    O's 4.4 GB proof is 6 GB."""
     parts: list[bytes] = []  # the line read so far (a long one comes in many chunks)
     size = 0
-    for chunk in read_chunks(path, text=True):
+    for chunk in read_chunks(path, text=True, limit=MAX_STREAM):
         if b"\n" not in chunk:
             parts.append(chunk)
             size += len(chunk)
