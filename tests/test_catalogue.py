@@ -263,3 +263,33 @@ def test_a_never_lose_cell_is_bounded_by_the_optimal_table_too() -> None:
     assert within_optimal(same, cells3x4["O optimal"]) is same
     wide = {"status": "bounded", "lower": 1, "upper": 500, "table_sha256": "0" * 64, "table": "t"}
     assert "table_sha256" not in within_optimal(wide, {**cells3x4["O optimal"]})
+
+
+def test_disjoint_cores_certify_a_bound_the_refutation_did_not_reach(monkeypatch) -> None:
+    """Where CaDiCaL does not refute "fewer than RC2's bound" in time, disjoint cores certify
+    the cell's lower bound instead, where they reach RC2's (here past it: RC2 said 1)."""
+    from minttt.catalogue import cell as cell_module
+    from minttt.catalogue.games import Cell
+    from minttt.formula.arrays import encode_arrays
+    from minttt.proof.certify import OutOfTime
+
+    def out_of_time(*_args, **_kwargs):
+        raise OutOfTime("stand-in: the cardinality refutation ran out of time")
+
+    monkeypatch.setattr(cell_module, "build_lower_certificate", out_of_time)
+    # mnk:3,3,2 O: the minimum is 6, the cores reach it; 3x3 X: 18 cores, the minimum 22
+    for game, role, lower, upper in (("mnk:3,3,2", "O", 1, 7), ("3x3", "X", 20, 23)):
+        one = Cell(game, role, "optimal")
+        graph = build_array_graph(Rules.from_name(game))
+        formula = encode_arrays(graph, one.variant)
+        result = cell_module.CellResult(one, {"variant": one.variant.name, "upper": upper})
+        result.record["lower"] = lower
+        cell_module._certify_lower(result, one.variant, graph, formula, lower, 30.0, None)
+        record = result.record
+        if game == "mnk:3,3,2":
+            (cert,) = result.lower
+            assert cert["method"] == "disjoint cores" and record["lower"] == cert["lower"] == 6
+            assert record["lower_by"] == "lower certificate" and record["lower_certified"]
+            assert cert["cores"] in result.files
+        else:  # fewer cores than RC2's bound: RC2's stands, uncertified
+            assert (record["lower"], record["lower_certified"], result.lower) == (20, False, [])

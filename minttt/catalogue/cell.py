@@ -8,7 +8,8 @@ A cell ends in one of three states:
   and CaDiCaL refuted k-1 (a certificate of :mod:`minttt.proof.certify`, checked);
 * ``bounded``: a verified table above (RC2's or the greedy table with its local search, the
   smaller) and RC2's lower bound below, certified where CaDiCaL refuted it in the time left
-  (:mod:`minttt.proof.lower`), ``lower_certified`` saying whether it was;
+  (:mod:`minttt.proof.lower`), or by disjoint cores where they reach it, ``lower_certified``
+  saying whether it was;
 * ``same``: never-lose allows exactly the moves optimal does at every position of the table's
   side (the same formula): the optimal cell's figures stand.
 
@@ -33,7 +34,7 @@ from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph, build_array_graph
 from minttt.game.rules import Rules
 from minttt.proof.certify import OutOfTime, build_certificate, file_stem
-from minttt.proof.lower import build_lower_certificate
+from minttt.proof.lower import build_cores_certificate, build_lower_certificate
 from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
 from minttt.table.model import Table
 from minttt.table.verify import verify_table
@@ -183,7 +184,9 @@ def _certify_lower(
     seconds: float,
     drat_trim: Path | None,
 ) -> None:
-    """A bounded cell: RC2's lower bound refuted below by CaDiCaL where the time allows."""
+    """A bounded cell: RC2's lower bound refuted below by CaDiCaL where the time allows; where it
+    does not, disjoint cores (:func:`minttt.proof.lower.build_cores_certificate`, as long
+    again), kept where they reach RC2's bound (they may pass it: RC2 stopped early)."""
     record = result.record
     record["status"] = "bounded"
     record["lower_certified"] = False
@@ -193,7 +196,19 @@ def _certify_lower(
             variant, lower, "", graph=graph, formula=formula, seconds=seconds, drat_trim=drat_trim
         )
     except OutOfTime:
-        return
+        try:
+            cert = build_cores_certificate(
+                variant, "", graph=graph, formula=formula, seconds=seconds, drat_trim=drat_trim
+            )
+        except OutOfTime:
+            return
+        cores = int(cert.record["lower"])
+        if cores < lower:
+            return
+        if cores > record["upper"]:  # never: every table hits every core
+            why = f"{variant.name}: {cores} disjoint cores, a table of {record['upper']}"
+            raise DefectError(why) from None
+        record["lower"] = cores
     record.update(lower_by="lower certificate", lower_certified=True)
     result.lower.append(cert.record)
     result.files.update({str(p): data for p, data in cert.files.items()})

@@ -118,9 +118,10 @@ def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str
         old = load_lower(path) if path.exists() else []
         text = lower_index_text(store.folder, lower)
         store.put(LOWER_INDEX, text.encode("utf-8"))
-        kept = {r[k] for r in json.loads(text)["certificates"] for k in ("cnf", "proof")}
+        files = ("cnf", "proof", "cores")
+        kept = {r.get(k) for r in json.loads(text)["certificates"] for k in files}
         for record in old:  # a bound replaced by a higher one: its files go with it
-            for k in ("cnf", "proof"):
+            for k in files:
                 if record.get(k) and record[k] not in kept:
                     store.path(record[k]).unlink(missing_ok=True)
     store.save(state)
