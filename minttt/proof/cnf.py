@@ -243,21 +243,13 @@ def lower_cnf(
     cut, lits = level_literals(graph, formula, depths)
     nvars, card = _cardinality(lits, lower - 1, cut.num_vars)
     clauses = [c for chunk in cut.chunks() for c in chunk] + card
-    v = formula.variant
     where = "in all" if depths is None else "at depths " + ",".join(map(str, depths))
     head = [
         "minttt lower-bound formula: UNSATISFIABLE means every table of the variant has at least "
         f"{lower} entries (lookups) {where}",
-        f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role.word}, "
-        f"opening {v.opening or 'none (O answers X)'})",
+        _variant_line(formula),
         f"claim: a table with at most {lower - 1} entries {where} exists",
-        f"hard clauses: {cut.num_clauses} over variables 1..{cut.num_vars} (the lookup formula, "
-        "array form"
-        + (
-            ")"
-            if depths is None
-            else f", cut below depth {max(depths)}: what every table satisfies above it)"
-        ),
+        _hard_line(cut, depths),
         f"cardinality: at most {lower - 1} of the {len(lits)} table positions with a lookup "
         f"clause {where} true, python-sat CardEnc.atmost(encoding={CARD_ENCODING}), "
         f"{len(card)} clauses, auxiliary variables {cut.num_vars + 1}..{nvars}",
@@ -266,6 +258,28 @@ def lower_cnf(
         "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H",
     ]
     return _lower_text(graph, cut, lits, head, nvars, clauses), nvars, clauses
+
+
+def _variant_line(formula: ArrayFormula) -> str:
+    """A lower-bound formula's header line naming its variant."""
+    v = formula.variant
+    return (
+        f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role.word}, "
+        f"opening {v.opening or 'none (O answers X)'})"
+    )
+
+
+def _hard_line(cut: ArrayFormula, depths: Sequence[int] | None) -> str:
+    """A lower-bound formula's header line on its hard clauses (the formula, cut)."""
+    where = (
+        ")"
+        if depths is None
+        else f", cut below depth {max(depths)}: what every table satisfies above it)"
+    )
+    return (
+        f"hard clauses: {cut.num_clauses} over variables 1..{cut.num_vars} (the lookup formula, "
+        "array form" + where
+    )
 
 
 def _lower_text(
@@ -315,20 +329,12 @@ def cores_cnf(
     nvars, card = _cardinality(groups, k - 1, top + k)
     clauses = [c for chunk in cut.chunks() for c in chunk] + implied + card
     where = "in all" if depths is None else "at depths " + ",".join(map(str, depths))
-    v = formula.variant
     head = [
         "minttt lower-bound formula, by disjoint cores: UNSATISFIABLE means every table of the "
         f"variant has at least {k} entries (lookups) {where}",
-        f"variant: {v.name} (game {v.game}, criterion {v.criterion}, role {v.role.word}, "
-        f"opening {v.opening or 'none (O answers X)'})",
+        _variant_line(formula),
         f"claim: a table hits at most {k - 1} of {k} disjoint groups of table positions {where}",
-        f"hard clauses: {cut.num_clauses} over variables 1..{cut.num_vars} (the lookup formula, "
-        "array form"
-        + (
-            ")"
-            if depths is None
-            else f", cut below depth {max(depths)}: what every table satisfies above it)"
-        ),
+        _hard_line(cut, depths),
         f"groups: variables {top + 1}..{top + k}, group i implied by each of its table positions "
         f"(-p OR g_i, {len(implied)} clauses; every position in one group at most)",
         f"cardinality: at most {k - 1} of the {k} group variables true, python-sat "

@@ -57,6 +57,17 @@ LOWER_SCHEMA = "lower-index.schema.json"  # in minttt/schemas/
 MAX_SHIPPED = 4_000_000
 
 
+def _arrays(
+    variant: Variant, graph: ArrayGraph | None = None, formula: ArrayFormula | None = None
+) -> tuple[ArrayGraph, ArrayFormula]:
+    """The variant's array instance: the one given, else built."""
+    if graph is not None and formula is not None:
+        return graph, formula
+    inst = instance_for(variant, arrays=True)
+    assert isinstance(inst.graph, ArrayGraph) and isinstance(inst.formula, ArrayFormula)
+    return inst.graph, inst.formula
+
+
 def lower_stem(variant: Variant, lower: int, depths: Sequence[int] | None) -> str:
     """The file stem of a lower-bound certificate: variant, bound and the depths it counts.
 
@@ -86,10 +97,7 @@ def build_lower_certificate(
     when given, else by :mod:`minttt.drat` with ``check``; DefectError when the bound is
     satisfiable or the proof fails. ``graph`` and ``formula``: the variant's array instance;
     ``exact``: ``lower`` is the minimum there (a solver proved it), recorded."""
-    if graph is None or formula is None:
-        inst = instance_for(variant, arrays=True)
-        assert isinstance(inst.graph, ArrayGraph) and isinstance(inst.formula, ArrayFormula)
-        graph, formula = inst.graph, inst.formula
+    graph, formula = _arrays(variant, graph, formula)
     cnf, nvars, clauses = lower_cnf(graph, formula, lower, depths)
     start = time.perf_counter()
     proof = prove_unsat(nvars, clauses, seconds)
@@ -195,10 +203,7 @@ def build_cores_certificate(
     >>> cert.record["method"], cert.record["lower"] >= 1, cert.record["checked_by"]
     ('disjoint cores', True, 'minttt check-proof (minttt.drat)')
     """
-    if graph is None or formula is None:
-        inst = instance_for(variant, arrays=True)
-        assert isinstance(inst.graph, ArrayGraph) and isinstance(inst.formula, ArrayFormula)
-        graph, formula = inst.graph, inst.formula
+    graph, formula = _arrays(variant, graph, formula)
     cut, softs = level_literals(graph, formula, depths)
     start = time.perf_counter()
     clauses = [c for chunk in cut.chunks() for c in chunk]
@@ -255,16 +260,15 @@ def lower_cnf_of(record: dict[str, Any], folder: Path) -> bytes:
     True
     """
     variant = Variant.parse(str(record["variant"]))
-    inst = instance_for(variant, arrays=True)
-    assert isinstance(inst.graph, ArrayGraph) and isinstance(inst.formula, ArrayFormula)
+    graph, formula = _arrays(variant)
     depths = record["depths"]
     if record.get("method") == "disjoint cores":
         listed = drat.read_bytes(folder / str(record["cores"]), text=True)
         if hashlib.sha256(listed).hexdigest() != record["cores_sha256"]:
             raise InputError(f"{folder / str(record['cores'])}: not the cores the record names")
-        cnf, _, _ = cores_cnf(inst.graph, inst.formula, json.loads(listed), depths)
+        cnf, _, _ = cores_cnf(graph, formula, json.loads(listed), depths)
     else:
-        cnf, _, _ = lower_cnf(inst.graph, inst.formula, int(record["lower"]), depths)
+        cnf, _, _ = lower_cnf(graph, formula, int(record["lower"]), depths)
     if hashlib.sha256(cnf).hexdigest() != record["cnf_sha256"]:
         raise InputError(f"{variant.name}: the CNF made again is not the one the record names")
     return cnf
