@@ -203,3 +203,41 @@ def test_the_shipped_4x4_x_bound_is_made_again_and_checked() -> None:
     cnf = lower_cnf_of(record, folder)
     result = drat.check(cnf, drat.read_proof(folder / record["proof"]))
     assert result.valid and record["lower"] == len(record["core_sizes"]) >= 286
+
+
+def test_a_core_search_stops_at_its_time_and_claims_nothing_unfinished() -> None:
+    """A refutation that takes minutes (pigeonhole, 12 pigeons) is cut off at the deadline
+    between two slices: no core, nothing complete; the certificate is then OutOfTime."""
+    from pysat.examples.genhard import PHP
+
+    from minttt.proof.certify import OutOfTime
+
+    hard = PHP(11)
+    soft = hard.nv + 1  # a position no clause needs: only refuting the formula itself fails it
+    cores, segments, complete = disjoint_cores(hard.clauses, [soft], seconds=0.5)
+    assert (cores, segments, complete) == ([], [], False)
+    with CubeSolver(hard.clauses) as solver, pytest.raises(TimeoutError):
+        solver.refute_core([-soft], deadline=0.0)
+
+    from minttt.proof import lower
+
+    real = lower.level_literals
+
+    def pigeons(graph, formula, depths):  # the search on the hard formula, as a variant's
+        _, softs = real(graph, formula, depths)
+        return _Clauses(hard.clauses), [soft]
+
+    class _Clauses:
+        num_vars = hard.nv
+
+        def __init__(self, clauses):
+            self._clauses = clauses
+
+        def chunks(self):
+            return [self._clauses]
+
+    import unittest.mock
+
+    variant, graph, formula = _instance("second-lookup-entries@mnk:3,3,2")
+    with unittest.mock.patch.object(lower, "level_literals", pigeons), pytest.raises(OutOfTime):
+        build_cores_certificate(variant, "", graph=graph, formula=formula, seconds=0.5)

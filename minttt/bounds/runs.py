@@ -412,21 +412,26 @@ def cores_lower(
     and written into ``certificates`` (``lower-bounds.json``, one block of every table depth).
     It replaces the checkpoint's certified blocks and lower bound where higher."""
     from minttt.bounds.levels import table_depths
+    from minttt.proof.certify import OutOfTime
     from minttt.proof.lower import build_cores_certificate, write_lower_records
 
     with BoundsRun(variant, checkpoint, say) as run:
         depths = [int(d) for d in table_depths(run.graph, run.formula)]
         say(f"{variant.name}: disjoint cores over depths {depths}, {seconds or 'no limit'} s")
-        cert = build_cores_certificate(
-            variant,
-            certificates,
-            depths=depths,
-            graph=run.graph,
-            formula=run.formula,
-            seconds=seconds,
-            drat_trim=drat_trim,
-            say=say,
-        )
+        try:
+            cert = build_cores_certificate(
+                variant,
+                certificates,
+                depths=depths,
+                graph=run.graph,
+                formula=run.formula,
+                seconds=seconds,
+                drat_trim=drat_trim,
+                say=say,
+            )
+        except OutOfTime:
+            say(f"  no core in {seconds} s: nothing certified")
+            return run.finish("level certificates")
         lower, record = int(cert.record["lower"]), cert.record
         write_lower_records(certificates, [record], {str(p): d for p, d in cert.files.items()})
         how = "all found" if record["complete"] else "stopped at the time limit"

@@ -238,18 +238,22 @@ class CubeSolver:
             self.sequence += 1
             return result
 
-    def refute_core(self, assumptions: Sequence[int]) -> tuple[list[int], Segment] | None:
+    def refute_core(
+        self, assumptions: Sequence[int], deadline: float | None = None
+    ) -> tuple[list[int], Segment] | None:
         """``None`` when the clauses are satisfiable under ``assumptions``; else the part of them
         the refutation needed (CaDiCaL's failed assumptions, the *core*) and its segment: the
         lemmas of the call, then the clause ``-core`` (RUP: the core's literals alone propagate
-        to the conflict the solver ended on). A cube refuted, keeping only what failed."""
+        to the conflict the solver ended on). A cube refuted, keeping only what failed.
+        TimeoutError past ``deadline`` (``time.perf_counter()``; checked between slices of
+        :attr:`slice_conflicts`): the call's answer is then no answer."""
         with self._lock:
             self._take_trace()
             segment = self._segment = Segment()
             segment.add(self._pending)
             self._pending = []
             try:
-                if self._solve(list(assumptions)):  # its lemmas begin the next segment
+                if self._solve(list(assumptions), deadline):  # lemmas begin the next segment
                     segment.finish()
                     self._pending = segment.lines()
                     return None
@@ -261,7 +265,7 @@ class CubeSolver:
             self.sequence += 1
             return core, segment
 
-    def _solve(self, assumptions: list[int]) -> bool:
+    def _solve(self, assumptions: list[int], deadline: float | None = None) -> bool:
         """SAT or UNSAT under ``assumptions``, solved in slices of ``slice_conflicts``
         conflicts (:data:`SLICE_CONFLICTS` by default): CaDiCaL holds Python's GIL while it
         runs, so between slices the process's other threads (a Dask worker's event loop:
@@ -277,6 +281,8 @@ class CubeSolver:
             self._take_trace()
             if status is not None:
                 return bool(status)
+            if deadline is not None and time.perf_counter() > deadline:
+                raise TimeoutError("the solver's time ran out")
             time.sleep(0)  # a turn for the other threads
 
     def _take_trace(self) -> None:

@@ -55,6 +55,8 @@ LOWER_FORMAT = "minttt-lower-bounds/1"
 LOWER_SCHEMA = "lower-index.schema.json"  # in minttt/schemas/
 #: xz bytes: a larger proof or CNF is checked where it was made and its SHA-256 recorded
 MAX_SHIPPED = 4_000_000
+#: conflicts between two looks at the clock in a core search (a second or so at most)
+CORE_SLICE = 5_000
 
 
 def _arrays(
@@ -159,9 +161,13 @@ def disjoint_cores(
     free = dict.fromkeys(softs)
     cores: list[list[int]] = []
     segments: list[Segment] = []
-    with CubeSolver(clauses) as solver:
-        while seconds is None or time.perf_counter() - start < seconds:
-            found = solver.refute_core([-p for p in free])
+    deadline = None if seconds is None else start + seconds
+    with CubeSolver(clauses, slice_conflicts=CORE_SLICE) as solver:
+        while deadline is None or time.perf_counter() < deadline:
+            try:
+                found = solver.refute_core([-p for p in free], deadline)
+            except TimeoutError:  # this call's answer is no answer: the cores found stand
+                break
             if found is None:
                 return cores, segments, True
             failed, segment = found
