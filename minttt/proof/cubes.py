@@ -246,7 +246,7 @@ class CubeSolver:
         lemmas of the call, then the clause ``-core`` (RUP: the core's literals alone propagate
         to the conflict the solver ended on). A cube refuted, keeping only what failed.
         TimeoutError past ``deadline`` (``time.perf_counter()``; checked between slices of
-        :attr:`slice_conflicts`): the call's answer is then no answer."""
+        ``slice_conflicts``): the call's answer is then no answer."""
         with self._lock:
             self._take_trace()
             segment = self._segment = Segment()
