@@ -216,10 +216,7 @@ class CubeSolver:
         split further is often far quicker than in one piece."""
         with self._lock:
             start = time.perf_counter()
-            self._take_trace()  # what loading the clauses wrote begins the first segment
-            segment = self._segment = Segment()
-            segment.add(self._pending)
-            self._pending = []
+            segment = self._open_segment()
             try:
                 for sub in decision_cubes(below) if below else [()]:
                     if self._solve([*cube, *sub]):
@@ -248,10 +245,7 @@ class CubeSolver:
         TimeoutError past ``deadline`` (``time.perf_counter()``; checked between slices of
         ``slice_conflicts``): the call's answer is then no answer."""
         with self._lock:
-            self._take_trace()
-            segment = self._segment = Segment()
-            segment.add(self._pending)
-            self._pending = []
+            segment = self._open_segment()
             try:
                 if self._solve(list(assumptions), deadline):  # lemmas begin the next segment
                     segment.finish()
@@ -264,6 +258,15 @@ class CubeSolver:
                 self._segment = None
             self.sequence += 1
             return core, segment
+
+    def _open_segment(self) -> Segment:
+        """A new segment for the next call, begun with what the trace wrote while none was open
+        (loading the clauses, a satisfiable call's lemmas)."""
+        self._take_trace()
+        segment = self._segment = Segment()
+        segment.add(self._pending)
+        self._pending = []
+        return segment
 
     def _solve(self, assumptions: list[int], deadline: float | None = None) -> bool:
         """SAT or UNSAT under ``assumptions``, solved in slices of ``slice_conflicts``
