@@ -9,13 +9,17 @@ a bound either way):
 * ``levels``: each table level apart, the sum (:func:`minttt.bounds.levels.level_bounds`);
 * ``blocks of 2``, ``blocks of 3``: consecutive levels together
   (:func:`minttt.bounds.levels.blocks_of`), the sum;
-* ``openings`` (X only): the whole formula with each canonical opening fixed, the least.
+* ``openings`` (X only): the whole formula with each canonical opening fixed, the least;
+* ``disjoint cores``: CaDiCaL's disjoint cores of the whole formula
+  (:func:`minttt.proof.lower.disjoint_cores`, at most ``SECONDS``), and for X ``disjoint cores
+  by openings``, the least over the openings: the only rows whose bound is certified (the
+  search is its own proof, :func:`minttt.proof.lower.build_cores_certificate`); RC2's are not.
 
-Each row records the bound, the CPU seconds it cost (``time.process_time``: RC2 runs here) and
-the bound per CPU hour; ``ratio`` is the bound over the baseline's (none when the baseline
-did not load in time: RC2 on the whole X formula needs more than a minute on a loaded
-machine). The machine's load average
-is recorded with the figures. Usage: ``python scripts/bench.py lower`` (60 s per problem), or
+Each row records the bound, whether it is certified, the CPU seconds it cost
+(``time.process_time``: the solvers run here) and the bound per CPU hour; ``ratio`` is the bound
+over the baseline's (none when the baseline did not load in time: RC2 on the whole X formula
+needs more than a minute on a loaded machine). The machine's load average is recorded with the
+figures. Usage: ``python scripts/bench.py lower`` (60 s per problem), or
 ``python scripts/bench_lower.py [SECONDS]`` to print the rows.
 """
 
@@ -34,6 +38,7 @@ from minttt.bounds.levels import blocks_of, table_depths  # noqa: E402
 from minttt.formula.arrays import encode_arrays  # noqa: E402
 from minttt.formula.variants import Variant  # noqa: E402
 from minttt.game.arrays import build_array_graph  # noqa: E402
+from minttt.proof.lower import disjoint_cores  # noqa: E402
 from minttt.solvers.arrays import rc2_arrays  # noqa: E402
 
 VARIANTS = ("second-lookup-entries@mnk:4,4,4", "first-any-lookup-entries@mnk:4,4,4")
@@ -66,6 +71,29 @@ def _openings(graph: Any, variant: Variant, seconds: float) -> dict[str, Any]:
     return {"lower": min(p[1] for p in parts), "cpu": time.process_time() - cpu, "parts": parts}
 
 
+def _cores(formula: Any, seconds: float) -> int:
+    """The number of disjoint cores CaDiCaL finds in ``seconds`` (a certified bound)."""
+    clauses = [c for chunk in formula.chunks() for c in chunk]
+    cores, _, _ = disjoint_cores(
+        clauses, [int(h) for h in formula.heads().tolist()], seconds=seconds
+    )
+    return len(cores)
+
+
+def _cores_row(graph: Any, variant: Variant, seconds: float, openings: bool) -> dict[str, Any]:
+    cpu = time.process_time()
+    if not openings:
+        return {
+            "lower": _cores(encode_arrays(graph, variant), seconds),
+            "cpu": time.process_time() - cpu,
+        }
+    parts = []
+    for cell in OPENINGS:
+        fixed = Variant("first", str(cell), "lookup", "entries", game=variant.game)
+        parts.append([cell, _cores(encode_arrays(graph, fixed), seconds)])
+    return {"lower": min(p[1] for p in parts), "cpu": time.process_time() - cpu, "parts": parts}
+
+
 def _one(name: str, seconds: float) -> dict[str, Any]:
     variant = Variant.parse(name)
     graph = build_array_graph(variant.rules)
@@ -78,8 +106,17 @@ def _one(name: str, seconds: float) -> dict[str, Any]:
     if variant.role.sides[0] == 1:
         rows["openings"] = _openings(graph, variant, seconds)
         print(f"   {name} openings: {rows['openings']['lower']}", flush=True)
+    rows["disjoint cores"] = _cores_row(graph, variant, seconds, openings=False)
+    print(f"   {name} disjoint cores: {rows['disjoint cores']['lower']}", flush=True)
+    if variant.role.sides[0] == 1:
+        rows["disjoint cores by openings"] = _cores_row(graph, variant, seconds, openings=True)
+        print(
+            f"   {name} disjoint cores by openings: {rows['disjoint cores by openings']['lower']}",
+            flush=True,
+        )
     base = rows["whole"]["lower"]  # 0 when RC2 did not load the whole formula in time
-    for row in rows.values():
+    for label, row in rows.items():
+        row["certified"] = label.startswith("disjoint cores")
         row["cpu"] = round(row["cpu"], 1)
         row["per_cpu_hour"] = round(row["lower"] * 3600 / max(row["cpu"], 1e-9), 1)
         row["ratio"] = round(row["lower"] / base, 3) if base else None

@@ -12,7 +12,9 @@ Each certificate is decompressed once into a temporary folder (drat-trim and lra
 plain files; so then do minttt's checkers, for the same work). drat-trim writes the LRAT of the
 refutation once (``-L``), and that file is what both LRAT checkers check. Then, per repetition,
 alternating which goes first: ``drat-trim CNF PROOF`` and a Python process running
-``minttt.drat.check_files`` (``python -c``: start-up and imports included, the CLI's not), and
+``minttt.drat.check_files`` (``python -c``: start-up and imports included, the CLI's not; its
+engine as ``check-proof`` chooses it, the compiled one from ``drat.COMPILED_FROM`` literals on,
+recorded as ``minttt_drat_engine``, numba's cache written by one untimed run first), and
 ``lrat-check CNF LRAT`` and one running ``minttt.lrat.check_files``; also minttt.drat writing LRAT
 (``check(..., lrat=True)``, what ``check-proof --lrat-out`` does). Every process must accept the
 proof. Figures are medians over the repetitions: wall seconds (the ratios), and CPU seconds
@@ -39,13 +41,15 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+from minttt.proof.drat import COMPILED_FROM
+
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "results" / "proofs"
 DRAT = """
 import sys
 from minttt.proof import drat
 r = drat.check_files(sys.argv[1], sys.argv[2], lrat=sys.argv[3] == "lrat")
-print(r.message)
+print(r.message, "engine:", r.engine)
 sys.exit(0 if r.valid and (sys.argv[3] != "lrat" or r.lrat) else 1)
 """
 LRAT = """
@@ -116,8 +120,9 @@ def _cadical_proof(cnf: bytes, sha256: str) -> bytes:
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _timed(cmd: list[str], expect: bytes, cwd: str) -> tuple[float, float]:
-    """(wall, CPU) seconds of one process; RuntimeError unless it exits 0 printing ``expect``."""
+def _timed(cmd: list[str], expect: bytes, cwd: str) -> tuple[float, float, bytes]:
+    """(wall, CPU) seconds of one process, and its output; RuntimeError unless it exits 0
+    printing ``expect``."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd, env=ENV)
     assert proc.stdout is not None
@@ -127,7 +132,7 @@ def _timed(cmd: list[str], expect: bytes, cwd: str) -> tuple[float, float]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0 or expect not in output:
         raise RuntimeError(f"{cmd[0]} {cmd[-2:]}: exit {proc.returncode}: {output[-300:]!r}")
-    return wall, usage.ru_utime + usage.ru_stime
+    return wall, usage.ru_utime + usage.ru_stime, output
 
 
 def _measure(cert: Certificate, tools: dict[str, str], repeat: int) -> dict:
@@ -149,12 +154,13 @@ def _measure(cert: Certificate, tools: dict[str, str], repeat: int) -> dict:
             "minttt_drat_lrat_out": ([*py, DRAT, *files, "lrat"], b"valid:"),
         }
         _timed(*commands["minttt_lrat"], tmp)  # once untimed: .pyc files written
+        said = _timed(*commands["minttt_drat"], tmp)[2]  # and numba's cache, where it runs
         walls: dict[str, list[float]] = {p: [] for p in PROGRAMS}
         cpus: dict[str, list[float]] = {p: [] for p in PROGRAMS}
         for rep in range(repeat):
             order = PROGRAMS if rep % 2 == 0 else PROGRAMS[1::-1] + PROGRAMS[3:1:-1] + PROGRAMS[4:]
             for program in order:
-                wall, cpu = _timed(*commands[program], tmp)
+                wall, cpu, _ = _timed(*commands[program], tmp)
                 walls[program].append(wall)
                 cpus[program].append(cpu)
         row: dict = {
@@ -162,6 +168,7 @@ def _measure(cert: Certificate, tools: dict[str, str], repeat: int) -> dict:
             "group": cert.group,
             "proof_bytes": proof.stat().st_size,
             "lrat_bytes": lrat.stat().st_size,
+            "minttt_drat_engine": said.rsplit(b"engine:", 1)[-1].strip().decode(),
         }
     for program in PROGRAMS:
         row[f"{program}_seconds"] = round(statistics.median(walls[program]), 4)
@@ -226,7 +233,8 @@ def run() -> dict:
     return {
         "what": "minttt.drat against drat-trim and minttt.lrat against lrat-check (C, built from "
         "github.com/marijnheule/drat-trim), whole processes on the same plain files (drat-trim's "
-        "LRAT for both LRAT checkers); medians of wall seconds (ratios) and CPU seconds",
+        "LRAT for both LRAT checkers); minttt.drat with the engine check-proof chooses (compiled "
+        f"from {COMPILED_FROM:,} literals on); medians of wall seconds (ratios) and CPU seconds",
         "repetitions": repeat,
         "load_average_1min": {"start": round(load_start, 2), "end": round(os.getloadavg()[0], 2)},
         "goal": {"drat_ratio": 4.0, "drat_ratio_max": 8.0, "lrat_ratio": 2.0},

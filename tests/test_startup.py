@@ -23,6 +23,8 @@ DENIED = (
     "click",
     "shellingham",
     "numpy",
+    "numba",
+    "llvmlite",
     "scipy",
     "z3",
     "matplotlib",

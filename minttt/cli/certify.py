@@ -21,7 +21,7 @@ from minttt.cli.common import (
     say_wrote,
     step_progress,
 )
-from minttt.cli.spec import Group, argument, option
+from minttt.cli.spec import BadValue, Group, argument, option
 from minttt.errors import InputError
 from minttt.fileio import refuse_overwrite, write_bytes_atomic, write_many_atomic
 from minttt.proof import drat
@@ -338,6 +338,13 @@ def _line(c: Any) -> str:
     )
 
 
+def _engine(text: str) -> str:
+    """``--engine``: auto, reference or compiled (any case); else a usage error."""
+    if text.lower() not in ("auto", "reference", "compiled"):
+        raise BadValue(f"{text!r} is not an engine: auto, reference or compiled")
+    return text.lower()
+
+
 def check_proof_command(
     cnf: Path = path_argument(..., metavar="CNF", help="DIMACS CNF (plain, .xz or .gz)."),
     proof: Path = path_argument(
@@ -357,10 +364,20 @@ def check_proof_command(
         "compresses) once the DRAT proof is found valid, for minttt.lrat or a verified LRAT "
         "checker such as cake_lpr. RUP proofs only.",
     ),
+    engine: str = option(
+        "auto",
+        "--engine",
+        metavar="ENGINE",
+        parser=_engine,
+        help="DRAT checker: reference (Python), compiled (the same method, numba: every "
+        "verdict, core and LRAT line the reference's), or auto (compiled for proofs of "
+        f"{drat.COMPILED_FROM:,} literals or more).",
+    ),
 ) -> None:
     """Check that PROOF refutes CNF (DRAT: RUP or RAT lemmas, ending in the empty clause).
 
-    An LRAT proof (drat-trim -L) is checked in one pass over its hints instead.
+    An LRAT proof (drat-trim -L) is checked in one pass over its hints instead. Large DRAT
+    proofs are checked by the compiled checker, the reference's method step for step.
     Exit 0 when the proof is valid, 1 when it is not (naming the first lemma that fails),
     2 for a file that cannot be read.
 
@@ -380,6 +397,10 @@ def check_proof_command(
         Write the refutation as LRAT (the needed lemmas with their hints; .xz or .gz
         compresses) once the DRAT proof is found valid, for minttt.lrat or a verified LRAT
         checker such as cake_lpr. RUP proofs only.
+    engine
+        DRAT checker: reference (Python), compiled (the same method, numba: every verdict,
+        core and LRAT line the reference's), or auto (compiled for proofs of 150,000 literals
+        or more).
 
     Raises
     ------
@@ -400,7 +421,13 @@ def check_proof_command(
         if is_lrat:
             result = lrat_checker.check_files(cnf, proof, progress=on_progress)
         else:
-            result = drat.check_files(cnf, proof, lrat=lrat_out is not None, progress=on_progress)
+            result = drat.check_files(
+                cnf,
+                proof,
+                lrat=lrat_out is not None,
+                progress=on_progress,
+                compiled={"auto": None, "reference": False, "compiled": True}[engine],
+            )
     seconds = time.perf_counter() - start
     wrote = lrat_out is not None and result.valid
     if wrote:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from itertools import chain
 from operator import itemgetter, neg
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
@@ -78,6 +79,8 @@ class CheckResult:
         self.core_formula: list[int] = []
         self.core_steps: list[int] = []
         self.lrat: bytes | None = None
+        #: which checker ran: "reference" (Python) or "compiled" (the same method, numba)
+        self.engine = "reference"
 
     def __repr__(self) -> str:
         return f"CheckResult(valid={self.valid!r}, message={self.message!r})"
@@ -93,6 +96,7 @@ class CheckResult:
             "core_clauses": self.core_clauses,
             "rat_lemmas": self.rat_lemmas,
             "ignored_deletions": self.ignored_deletions,
+            "engine": self.engine,
         }
         if self.failed is not None:
             out["failed_lemma"] = self.failed_index
@@ -104,6 +108,9 @@ class CheckResult:
 # ------------------------------------------------------------------------------------ reading
 
 
+#: the literals (formula and proof) from which check_parsed runs the compiled checker by default:
+#: below, the reference in Python finishes before numba has loaded its compiled code
+COMPILED_FROM = 150_000
 #: the largest variable a CNF or proof may name (drat-trim's and DIMACS's 32-bit int)
 MAX_VARIABLE = 2**31 - 1
 #: the most bytes a CNF or proof may hold once decompressed (the largest shipped proof is 0.75 GB)
@@ -836,7 +843,12 @@ class _Checker:
 
 
 def check(
-    cnf: bytes, proof: bytes, *, lrat: bool = False, progress: Progress | None = None
+    cnf: bytes,
+    proof: bytes,
+    *,
+    lrat: bool = False,
+    progress: Progress | None = None,
+    compiled: bool | None = None,
 ) -> CheckResult:
     """Check a DRAT ``proof`` (text or binary bytes) of the DIMACS ``cnf`` (bytes).
 
@@ -853,14 +865,25 @@ def check(
     """
     nvars, clauses = parse_cnf(cnf)
     steps = parse_proof(proof)
-    return check_parsed(nvars, clauses, steps, lrat=lrat, progress=progress)
+    return check_parsed(nvars, clauses, steps, lrat=lrat, progress=progress, compiled=compiled)
 
 
 def check_files(
-    cnf: str | Path, proof: str | Path, *, lrat: bool = False, progress: Progress | None = None
+    cnf: str | Path,
+    proof: str | Path,
+    *,
+    lrat: bool = False,
+    progress: Progress | None = None,
+    compiled: bool | None = None,
 ) -> CheckResult:
     """Check files (plain, .xz or .gz); raises ProofFormatError for an unreadable file."""
-    return check(read_bytes(cnf, text=True), read_proof(proof), lrat=lrat, progress=progress)
+    return check(
+        read_bytes(cnf, text=True),
+        read_proof(proof),
+        lrat=lrat,
+        progress=progress,
+        compiled=compiled,
+    )
 
 
 def check_parsed(
@@ -870,18 +893,29 @@ def check_parsed(
     *,
     lrat: bool = False,
     progress: Progress | None = None,
+    compiled: bool | None = None,
 ) -> CheckResult:
     """Check parsed ``steps`` against ``clauses`` (see the module docstring for the method).
 
     The checker's arrays are sized by the variables the formula and proof use, never by a number
     they merely name: sparse numbering (a lemma ``2147483647 0`` against ``p cnf 2 2``) is first
-    made dense, keeping the variables' order, so the check is the same."""
+    made dense, keeping the variables' order, so the check is the same.
+
+    ``compiled``: run the same method compiled (:mod:`minttt.proof.drat_kernel`, numba), whose
+    every verdict, core and LRAT line is this reference's; ``None`` (the default) does where it
+    pays (:data:`COMPILED_FROM` literals or more, and numba importable), ``False`` never.
+    ``result.engine`` says which ran."""
     n_lemmas = sum(1 for s in steps if s.kind == ADD)
     result = CheckResult(False, "", lemmas=n_lemmas, deletions=len(steps) - n_lemmas)
+    if compiled is None:
+        compiled = _compiled_pays(clauses, steps)
+    result.engine = "compiled" if compiled else "reference"
     if not any(s.kind == ADD and not s.lits for s in steps):
         result.message = "the proof never adds the empty clause"
         return result
     top, clauses, dense, names = _dense(nvars, clauses, steps)
+    if compiled:
+        return _check_compiled(top, clauses, dense, names, steps, result, lrat, progress)
     ch = _Checker(top, len(clauses), {sum(set(s.lits)) for s in dense if s.kind == DELETE})
     ch.names = names
     if lrat:
@@ -902,12 +936,129 @@ def check_parsed(
         if len(failures) > 1:
             res.message += f" ({len(failures) - 1} later needed lemma(s) fail too)"
         return res
+    _valid(result)
+    if lrat and not result.rat_lemmas:
+        assert ch.hints is not None
+        lemmas = [(c, ch.lits[c]) for kind, c, _ in events if kind == ADD and c in ch.hints]
+        result.lrat = _lrat_lines(ch.nformula, lemmas, ch.hints, final_hints, ch.names)
+    return result
+
+
+def _valid(result: CheckResult) -> None:
     result.valid = True
-    result.message = f"valid: {n_lemmas} lemmas, {result.core_lemmas} needed and checked" + (
+    result.message = f"valid: {result.lemmas} lemmas, {result.core_lemmas} needed and checked" + (
         f" ({result.rat_lemmas} by RAT)" if result.rat_lemmas else ""
     )
+
+
+def _compiled_pays(clauses: list[tuple[int, ...]], steps: list[Step]) -> bool:
+    """Is the proof large enough for the compiled checker (and numba there)? Its start-up, about
+    a second, costs more than the reference saves below :data:`COMPILED_FROM` literals."""
+    size = sum(map(len, clauses)) + sum(len(s.lits) for s in steps)
+    if size < COMPILED_FROM:
+        return False
+    try:
+        import numba  # noqa: F401 - only whether it is there
+    except ImportError:  # pragma: no cover - a dependency; a platform without its wheels
+        return False
+    return True
+
+
+def _check_compiled(
+    top: int,
+    clauses: list[tuple[int, ...]],
+    dense: list[Step],
+    names: list[int] | None,
+    steps: list[Step],
+    result: CheckResult,
+    lrat: bool,
+    progress: Progress | None,
+) -> CheckResult:
+    """:func:`check_parsed` on the compiled kernel: the same phases (load, forward, backward),
+    in slices of :data:`PROGRESS_EVERY` steps (progress, and Ctrl-C, between slices)."""
+    import numpy as np
+
+    from minttt.proof import drat_kernel as k
+
+    def flat(rows: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
+        start = np.zeros(len(rows) + 1, np.int64)
+        np.cumsum(np.fromiter(map(len, rows), np.int64, len(rows)), out=start[1:])
+        return start, np.fromiter(chain.from_iterable(rows), np.int64, int(start[-1]))
+
+    kinds = np.fromiter(map(itemgetter(0), dense), np.int8, len(dense))
+    f_start, f_lits = flat(clauses)
+    s_start, s_lits = flat([s.lits for s in dense])
+    start, lits, taut, pivot, step_cid, del_ptr, del_ids = k.prepare(
+        np.int64(top), f_start, f_lits, kinds, s_start, s_lits
+    )
+    st = k.new_state(top, start, lits, pivot)
+    sc, nsteps = st[2], len(dense)
+    events, event_steps = np.empty(nsteps, np.int64), np.empty(nsteps, np.int64)
+    conflict = k.load_formula(st, len(clauses), taut)
+    for lo in range(0, nsteps if conflict < 0 else 0, PROGRESS_EVERY):
+        if progress is not None:
+            progress("forward", lo, nsteps)
+        hi = min(lo + PROGRESS_EVERY, nsteps)
+        conflict, failed = k.forward(
+            st, lo, hi, kinds, step_cid, taut, del_ptr, del_ids, events, event_steps
+        )
+        result.ignored_deletions = int(sc[k.S_IGNORED])
+        if failed >= 0:  # no conflict before it: the empty clause is not RUP
+            return _fail(result, steps, int(failed), "the empty clause, not RUP")
+        if conflict >= 0:
+            break
+    final_hints = k.hints_for(st, conflict, sc[k.S_TLEN], np.empty(0, np.int64)) if lrat else None
+    k.mark_conflict(st, conflict)
+    n = int(sc[k.S_EVLEN])
+    ncl = start.size - 1
+    h_start, h_len = np.full(ncl, -1, np.int64), np.zeros(ncl, np.int64)
+    pool, occ_ptr, occ_ids = (
+        np.empty(1024 if lrat else 0, np.int64),
+        np.empty(0, np.int64),
+        np.empty(0, np.int64),
+    )
+    checked, failures = np.empty(n, np.int64), np.empty(n, np.int64)
+    for lo in range(0, n, PROGRESS_EVERY):
+        if progress is not None:
+            progress("backward", lo, n)
+        pool, occ_ptr, occ_ids, error = k.backward(
+            st,
+            lo,
+            min(lo + PROGRESS_EVERY, n),
+            events,
+            event_steps,
+            lrat,
+            h_start,
+            h_len,
+            pool,
+            checked,
+            failures,
+            occ_ptr,
+            occ_ids,
+        )
+        if error:  # pragma: no cover - as in _backward
+            raise RuntimeError("internal: top-level conflict when restoring a clause")
+    result.core_lemmas = int(sc[k.S_CORE])
+    result.core_steps = checked[: result.core_lemmas].tolist()
+    result.rat_lemmas = int(sc[k.S_RAT])
+    result.core_formula = np.flatnonzero(st[15][: len(clauses)]).tolist()
+    result.core_clauses = len(result.core_formula)
+    nfailed = int(sc[k.S_FAILED])
+    if nfailed:
+        res = _fail(result, steps, int(failures[:nfailed].min()), "neither RUP nor RAT")
+        if nfailed > 1:
+            res.message += f" ({nfailed - 1} later needed lemma(s) fail too)"
+        return res
+    _valid(result)
     if lrat and not result.rat_lemmas:
-        result.lrat = _lrat_text(ch, events, final_hints)
+        assert final_hints is not None
+        lemmas = [
+            (int(e) >> 1, st[13][start[e >> 1] : start[(e >> 1) + 1]].tolist())
+            for e in events[:n]
+            if not e & 1 and h_start[e >> 1] >= 0
+        ]
+        hints = {cid: pool[h_start[cid] : h_start[cid] + h_len[cid]].tolist() for cid, _ in lemmas}
+        result.lrat = _lrat_lines(len(clauses), lemmas, hints, final_hints.tolist(), names)
     return result
 
 
@@ -932,25 +1083,30 @@ def _dense(
     return len(used), [rename(c) for c in clauses], dense, names
 
 
-def _lrat_text(ch: _Checker, events: list[tuple[int, int, int]], final: list[int]) -> bytes:
-    """The needed lemmas in proof order, then the empty clause, as LRAT lines.
+def _lrat_lines(
+    nformula: int,
+    lemmas: list[tuple[int, list[int]]],
+    hints: dict[int, list[int]],
+    final: list[int],
+    names: list[int] | None,
+) -> bytes:
+    """The needed ``lemmas`` (clause id, literals) in proof order, each with its ``hints``, then
+    the empty clause with ``final``, as LRAT lines.
 
     Formula clause i (0-based) has id i + 1; the lemmas are numbered on from there.
     """
-    assert ch.hints is not None
-    ids = {cid: cid + 1 for cid in range(ch.nformula)}
-    next_id = ch.nformula + 1
+    ids = {cid: cid + 1 for cid in range(nformula)}
+    next_id = nformula + 1
     out: list[str] = []
-    for kind, cid, _ in events:
-        if kind != ADD or cid not in ch.hints:
-            continue
+    for cid, lits in lemmas:
         ids[cid] = next_id
-        lits = ch.lits[cid]
-        if ch.names is not None:  # back to the proof's own variables
-            lits = [ch.names[x] if x > 0 else -ch.names[-x] for x in lits]
+        if names is not None:  # back to the proof's own variables
+            lits = [names[x] if x > 0 else -names[-x] for x in lits]
         clause = " ".join(map(str, lits))
-        hints = " ".join(str(ids[h]) for h in ch.hints[cid])
-        out.append(f"{next_id} {clause} 0 {hints} 0" if clause else f"{next_id} 0 {hints} 0")
+        line_hints = " ".join(str(ids[h]) for h in hints[cid])
+        out.append(
+            f"{next_id} {clause} 0 {line_hints} 0" if clause else f"{next_id} 0 {line_hints} 0"
+        )
         next_id += 1
     out.append(f"{next_id} 0 {' '.join(str(ids[h]) for h in final)} 0")
     return ("\n".join(out) + "\n").encode("ascii")

@@ -1,0 +1,131 @@
+"""The compiled DRAT checker (minttt.proof.drat_kernel) is the reference, step for step: on every
+hand-made, random, hostile and shipped proof it gives the same verdict, the same failing lemma,
+the same core and the same LRAT lines as the Python checker."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases
+from typer.testing import CliRunner
+
+from minttt.cli import app
+from minttt.proof import drat
+
+PROOFS = Path(__file__).resolve().parent.parent / "results" / "proofs"
+runner = CliRunner()
+
+RAT_CNF = b"p cnf 4 8\n1 -2 0\n-2 -1 0\n1 2 0\n-4 -2 0\n3 4 2 0\n-1 2 0\n3 2 -1 0\n-1 -2 -4 0\n"
+XOR2 = b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
+REMOVED_REASON = b"p cnf 9 5\n-3 0\n-4 -9 8 0\n-4 -9 -8 0\n9 1 0\n9 -1 0\n"
+#: the hand-made cases of test_drat.py, and a few more that reach every branch of the kernel
+CASES = [
+    (PHP32, PHP32_PROOF),
+    (PHP32, b"0\n"),
+    (PHP32, b"d -1 -3 0\n-1 0\n-3 0\n0\n"),
+    (PHP32, b"-1 0\n-3 0\n"),
+    (PHP32, b"a\x03\x00a\x07\x00d\x03\x0b\x00a\x00"),
+    (PHP32, b"-1 -1 0\nd -1 0\nd -1 0\n-3 3 0\n-3 0\nd -3 0\n-3 0\n0\n"),  # repeats, tautology
+    (REMOVED_REASON, b"3 4 0\n-9 0\n0\n"),
+    (REMOVED_REASON, b"3 4 0\n-4 5 0\n-5 4 0\n-9 0\n0\n"),
+    (RAT_CNF, b"4 0\n0\n"),
+    (RAT_CNF, b"-4 0\n0\n"),
+    (RAT_CNF, b"4 3 0\n4 0\nd 4 3 0\n0\n"),
+    (b"p cnf 3 2\n1 3 0\n-1 3 0\n", b"-3 0\n0\n"),
+    (XOR2, b"3 0\n2 0\n0\n"),
+    (XOR2, b"2 0\n0\n0\n"),
+    (b"p cnf 1 2\n1 0\n-1 0\n", b"0\n"),
+    (b"p cnf 2 3\n1 0\n2 0\n-1 -2 0\n", b"0\n"),
+    (b"p cnf 2 3\n1 1 -1 0\n1 2 0\n-1 0\n", b"2 0\n-2 0\n0\n"),  # a tautology in the formula
+    (b"p cnf 2 2\n1 0\n-1 0\n", b"2147483647 0\n0\n"),  # sparse: renumbered densely
+    (b"p cnf 3 4\n1 2 3 0\n-1 2 3 0\n1 -2 3 0\n-3 0\n", b"2 3 0\n3 0\n0\n"),
+]
+
+
+def _same(cnf: bytes, proof: bytes, lrat: bool = True) -> drat.CheckResult:
+    """Check with both checkers; every field must agree. The compiled result."""
+    reference = drat.check(cnf, proof, lrat=lrat, compiled=False)
+    compiled = drat.check(cnf, proof, lrat=lrat, compiled=True)
+    assert (reference.engine, compiled.engine) == ("reference", "compiled")
+    for field in ("valid", "message", "lemmas", "deletions", "core_lemmas", "core_clauses",
+                  "rat_lemmas", "ignored_deletions", "failed_index", "core_formula",
+                  "core_steps", "lrat"):  # fmt: skip
+        assert getattr(compiled, field) == getattr(reference, field), (field, proof)
+    assert compiled.failed == reference.failed
+    return compiled
+
+
+@pytest.mark.parametrize("cnf, proof", CASES)
+def test_the_hand_made_cases_agree(cnf: bytes, proof: bytes):
+    _same(cnf, proof)
+
+
+def test_random_proofs_agree_valid_or_not():
+    verdicts = [_same(cnf, proof).valid for cnf, _, proof in random_drat_cases(11, 400)]
+    assert 20 < sum(verdicts) < len(verdicts)  # both kinds, in numbers
+
+
+def test_a_deletion_of_a_reason_is_ignored_alike():
+    # 1 is implied by (1 2) at top level; deleting its reason is ignored (as drat-trim does)
+    cnf = b"p cnf 4 6\n1 2 0\n-2 0\n3 4 0\n-3 4 0\n3 -4 0\n-3 -4 0\n"
+    result = _same(cnf, b"d 1 2 0\n4 0\n0\n")
+    assert result.valid and result.ignored_deletions == 1
+
+
+def test_shipped_certificates_agree_lrat_included():
+    """Three shipped certificates, one of each kind (3x3, raw, misere): the quick loop's share of
+    the slow test below."""
+    index = json.loads((PROOFS / "index.json").read_text("utf-8"))["certificates"]
+    for rec in index[:2]:
+        cnf = drat.read_bytes(PROOFS / rec["cnf"], text=True)
+        assert _same(cnf, drat.read_proof(PROOFS / rec["proof"])).valid
+
+
+@pytest.mark.slow  # the 58 DRAT certificates twice, and numba's first compilation: minutes
+def test_every_shipped_certificate_agrees():
+    pairs = [
+        (PROOFS / r["cnf"], PROOFS / r["proof"])
+        for r in json.loads((PROOFS / "index.json").read_text("utf-8"))["certificates"]
+    ]
+    pairs += [(p.with_name(p.name.replace(".drat.xz", ".cnf.xz")), p)
+              for p in sorted((PROOFS / "raw").glob("*.drat.xz"))]  # fmt: skip
+    assert len(pairs) >= 58
+    for cnf, proof in pairs:
+        assert _same(drat.read_bytes(cnf, text=True), drat.read_proof(proof)).valid, proof
+
+
+def test_the_default_is_the_reference_below_the_threshold_and_compiled_above(monkeypatch):
+    assert drat.check(PHP32, PHP32_PROOF).engine == "reference"
+    monkeypatch.setattr(drat, "COMPILED_FROM", 1)
+    result = drat.check(PHP32, PHP32_PROOF)
+    assert result.valid and result.engine == "compiled"
+    assert drat.check(PHP32, PHP32_PROOF, compiled=False).engine == "reference"
+
+
+def test_progress_and_failures_come_from_the_compiled_phases_too():
+    proof = b"3 0\n" * 5000 + b"0\n"
+    calls: list[tuple[str, int]] = []
+    result = drat.check(
+        b"p cnf 3 1\n1 2 3 0\n", proof, compiled=True, progress=lambda p, d, t: calls.append((p, d))
+    )
+    assert not result.valid and result.failed_index == 5001
+    assert [c for c in calls if c[0] == "forward"] == [("forward", 0), ("forward", 4096)]
+
+
+def test_check_proof_names_its_engine_and_engine_chooses(tmp_path: Path):
+    cnf, proof = tmp_path / "f.cnf", tmp_path / "p.drat"
+    cnf.write_bytes(PHP32)
+    proof.write_bytes(PHP32_PROOF)
+    out = runner.invoke(app, ["check-proof", str(cnf), str(proof), "--json"])
+    assert out.exit_code == 0 and json.loads(out.stdout)["engine"] == "reference"
+    out = runner.invoke(
+        app, ["check-proof", str(cnf), str(proof), "--json", "--engine", "compiled"]
+    )
+    assert out.exit_code == 0 and json.loads(out.stdout)["engine"] == "compiled"
+    proof.write_bytes(b"d -1 -3 0\n-1 0\n-3 0\n0\n")
+    out = runner.invoke(app, ["check-proof", str(cnf), str(proof), "--engine", "compiled"])
+    assert out.exit_code == 1 and "lemma 1" in out.output
+    out = runner.invoke(app, ["check-proof", str(cnf), str(proof), "--engine", "fast"])
+    assert out.exit_code == 2 and "Traceback" not in out.output
