@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases
 from typer.testing import CliRunner
 
@@ -129,3 +131,74 @@ def test_check_proof_names_its_engine_and_engine_chooses(tmp_path: Path):
     assert out.exit_code == 1 and "lemma 1" in out.output
     out = runner.invoke(app, ["check-proof", str(cnf), str(proof), "--engine", "fast"])
     assert out.exit_code == 2 and "Traceback" not in out.output
+
+
+def _as_steps(flat: tuple) -> list[drat.Step]:
+    kinds, starts, lits = flat
+    return [
+        drat.Step(int(kinds[i]), tuple(lits[starts[i] : starts[i + 1]].tolist()), i + 1)
+        for i in range(len(kinds))
+    ]
+
+
+@pytest.mark.parametrize(
+    "proof",
+    [
+        b"1 2 0\nd 1 2 0\n-3 0\n0\n",
+        b"1 2 0\nd 1 2 0\n-3 0\n0",
+        b"0\n",
+        b"d 0\n0\n",
+        b"1  2   0\n0\n",
+        b"2147483647 0\n0\n",
+    ],
+)
+def test_the_quick_reader_reads_what_the_reader_reads(proof: bytes):
+    flat = drat._flat_text(proof)
+    assert flat is not None and _as_steps(flat) == drat.parse_proof(proof)
+
+
+@pytest.mark.parametrize(
+    "proof",
+    [
+        b"1 0 2\n3 0\n",  # a zero inside a line
+        b"1 - 0\n0\n",  # a minus sign alone (numpy would skip it)
+        b"1 -0 2 0\n",
+        b"c a comment\n1 0\n0\n",
+        b"1 0\n\n0\n",  # a blank line: line numbers would shift
+        b" 1 0\n0\n",
+        b"1 2\n",
+        b"1 d 0\n",
+        b"d\n0\n",
+        b"2147483648 0\n0\n",  # past the largest variable
+        b"99999999999999999999 0\n",
+        b"1 0\r\n0\n",
+        b"1--2 0\n",
+        b"",
+    ],
+)
+def test_the_quick_reader_leaves_anything_unusual_to_the_reader(proof: bytes):
+    assert drat._flat_text(proof) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([b"1", b"-2", b"0", b"d", b" ", b"\n", b"-", b"10", b"c"]),
+                max_size=24))  # fmt: skip
+def test_the_quick_reader_never_reads_otherwise(parts: list[bytes]):
+    proof = b"".join(parts)
+    flat = drat._flat_text(proof)
+    if flat is None:
+        return
+    assert _as_steps(flat) == drat.parse_proof(proof)  # and parse_proof accepts it
+
+
+def test_a_large_text_proof_is_read_quickly_and_checked_alike():
+    index = json.loads((PROOFS / "index.json").read_text("utf-8"))["certificates"]
+    rec = index[0]
+    cnf = drat.read_bytes(PROOFS / rec["cnf"], text=True)
+    proof = drat.read_proof(PROOFS / rec["proof"])
+    assert drat._flat_text(proof) is not None  # CaDiCaL's text proofs take the quick way
+    reference = drat.check(cnf, proof, lrat=True, compiled=False)
+    compiled = drat.check(cnf, proof, lrat=True, compiled=True)
+    assert compiled.engine == "compiled" and compiled.lrat == reference.lrat
+    assert compiled.to_dict() == {**reference.to_dict(), "engine": "compiled"}
+    assert compiled.core_steps == reference.core_steps

@@ -31,7 +31,7 @@ import os
 from collections.abc import Callable, Iterator
 from itertools import chain
 from operator import itemgetter, neg
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from minttt.errors import InputError
 
@@ -864,6 +864,12 @@ def check(
     6 0 5 3 4 0
     """
     nvars, clauses = parse_cnf(cnf)
+    if compiled or (compiled is None and len(proof) >= COMPILED_FROM):
+        flat = _flat_text(proof)  # None: binary, or anything the quick reader does not take
+        if flat is not None:
+            size = len(flat[2]) + sum(map(len, clauses))
+            if compiled or (size >= COMPILED_FROM and _numba_there()):
+                return _check_flat(nvars, clauses, flat, lrat, progress)
     steps = parse_proof(proof)
     return check_parsed(nvars, clauses, steps, lrat=lrat, progress=progress, compiled=compiled)
 
@@ -915,7 +921,13 @@ def check_parsed(
         return result
     top, clauses, dense, names = _dense(nvars, clauses, steps)
     if compiled:
-        return _check_compiled(top, clauses, dense, names, steps, result, lrat, progress)
+        import numpy as np
+
+        kinds = np.fromiter(map(itemgetter(0), dense), np.int8, len(dense))
+        s_start, s_lits = _flat_rows([s.lits for s in dense])
+        return _check_compiled(
+            top, clauses, (kinds, s_start, s_lits), names, steps.__getitem__, result, lrat, progress
+        )
     ch = _Checker(top, len(clauses), {sum(set(s.lits)) for s in dense if s.kind == DELETE})
     ch.names = names
     if lrat:
@@ -955,8 +967,10 @@ def _compiled_pays(clauses: list[tuple[int, ...]], steps: list[Step]) -> bool:
     """Is the proof large enough for the compiled checker (and numba there)? Its start-up, about
     a second, costs more than the reference saves below :data:`COMPILED_FROM` literals."""
     size = sum(map(len, clauses)) + sum(len(s.lits) for s in steps)
-    if size < COMPILED_FROM:
-        return False
+    return size >= COMPILED_FROM and _numba_there()
+
+
+def _numba_there() -> bool:
     try:
         import numba  # noqa: F401 - only whether it is there
     except ImportError:  # pragma: no cover - a dependency; a platform without its wheels
@@ -964,79 +978,175 @@ def _compiled_pays(clauses: list[tuple[int, ...]], steps: list[Step]) -> bool:
     return True
 
 
+#: a deletion's mark in :func:`_flat_text`'s numbers (beyond any literal)
+_DELETE_MARK = -(1 << 32)
+
+
+def _flat_text(proof: bytes) -> tuple[Any, Any, Any] | None:  # noqa: C901 - one sweep, checks
+    """A text proof as arrays ``(kinds, starts, literals)`` (step ``i``: ``literals[starts[i]:
+    starts[i + 1]]``), read by numpy in one sweep; ``None`` unless every line is one lemma or
+    deletion ending in 0, with single spaces and nothing :func:`parse_proof` would refuse or skip
+    (a comment, a blank line: then it reads the proof, and says what is wrong). Line ``i + 1``
+    is step ``i``."""
+    import warnings
+
+    import numpy as np
+
+    text = proof[:-1] if proof.endswith(b"\n") else proof
+    if not text or proof.translate(None, b"0123456789- d\n"):
+        return None  # another byte: a comment, a tab, a binary proof
+    deletions = text.count(b"d")
+    if (
+        text[:1] in b" \n"
+        or text[-1:] in b" -d"
+        or deletions != text.count(b"\nd ") + (text[:2] == b"d ")
+    ):
+        return None  # a line opening with a space or a newline, a "d" inside a line
+    buf = np.frombuffer(text, np.uint8)
+    this, following = buf[:-1], buf[1:]
+    digit = (following >= 48) & (following <= 57)
+    if (
+        ((this == 10) & ((following == 10) | (following == 32)))  # a blank line, or indented
+        | ((this == 32) & (following == 10))  # a space closing a line
+        | ((this == 45) & ~digit)  # a minus sign alone
+        | ((this == 100) & (following != 32))  # "d" and no space
+    ).any():
+        return None
+    last = np.append(np.flatnonzero(buf == 10) - 1, len(buf) - 1)  # each line's last byte
+    before = buf[np.maximum(last - 1, 0)]
+    if (buf[last] != 48).any() or ((last > 0) & (before != 32) & (before != 10)).any():
+        return None  # a line that does not end in the number 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            nums = np.fromstring(text.replace(b"d ", b"%d " % _DELETE_MARK), np.int64, sep=" ")
+        except (ValueError, DeprecationWarning):
+            return None
+    ends = np.flatnonzero(nums == 0)
+    if len(ends) != len(last):  # a zero inside a line (each line ends in one)
+        return None
+    firsts = np.concatenate(([0], ends[:-1] + 1))
+    deletes = nums[firsts] == _DELETE_MARK
+    if (
+        np.count_nonzero(deletes) != deletions
+        or np.count_nonzero(nums == _DELETE_MARK) != deletions
+    ):
+        return None
+    keep = np.ones(len(nums), bool)
+    keep[ends] = False
+    keep[firsts[deletes]] = False
+    lits = nums[keep]
+    if len(lits) and (lits.max() > MAX_VARIABLE or lits.min() < -MAX_VARIABLE):
+        return None
+    starts = np.zeros(len(ends) + 1, np.int64)
+    np.cumsum(ends - firsts - deletes, out=starts[1:])
+    return deletes.astype(np.int8), starts, lits
+
+
+def _check_flat(
+    nvars: int,
+    clauses: list[tuple[int, ...]],
+    flat: tuple[Any, Any, Any],
+    lrat: bool,
+    progress: Progress | None,
+) -> CheckResult:
+    """:func:`check_parsed` with the compiled engine on a proof read by :func:`_flat_text`."""
+    kinds, starts, lits = flat
+    adds = kinds == ADD
+    n_lemmas = int(adds.sum())
+    result = CheckResult(False, "", lemmas=n_lemmas, deletions=len(kinds) - n_lemmas)
+    result.engine = "compiled"
+    lengths = starts[1:] - starts[:-1]
+    if not (adds & (lengths == 0)).any():
+        result.message = "the proof never adds the empty clause"
+        return result
+    written = sum(map(len, clauses)) + len(lits)
+    top = max(nvars, max(map(max, filter(None, clauses)), default=0),
+              -min(map(min, filter(None, clauses)), default=0),
+              int(abs(lits).max()) if len(lits) else 0)  # fmt: skip
+    if top > 2 * written + 1024:  # sparse numbering: renamed densely on the way of check_parsed
+        steps = [Step(int(kinds[i]), tuple(lits[starts[i] : starts[i + 1]].tolist()), i + 1)
+                 for i in range(len(kinds))]  # fmt: skip
+        return check_parsed(nvars, clauses, steps, lrat=lrat, progress=progress, compiled=True)
+
+    def step_at(i: int) -> Step:
+        return Step(int(kinds[i]), tuple(lits[starts[i] : starts[i + 1]].tolist()), i + 1)
+
+    return _check_compiled(top, clauses, flat, None, step_at, result, lrat, progress)
+
+
+def _flat_rows(rows: list[tuple[int, ...]]) -> tuple[Any, Any]:
+    """``(starts, literals)``: the rows one after the other, as numpy arrays."""
+    import numpy as np
+
+    start = np.zeros(len(rows) + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, rows), np.int64, len(rows)), out=start[1:])
+    return start, np.fromiter(chain.from_iterable(rows), np.int64, int(start[-1]))
+
+
 def _check_compiled(
     top: int,
     clauses: list[tuple[int, ...]],
-    dense: list[Step],
+    flat: tuple[Any, Any, Any],
     names: list[int] | None,
-    steps: list[Step],
+    step_at: Callable[[int], Step],
     result: CheckResult,
     lrat: bool,
     progress: Progress | None,
 ) -> CheckResult:
-    """:func:`check_parsed` on the compiled kernel: the same phases (load, forward, backward),
-    in slices of :data:`PROGRESS_EVERY` steps (progress, and Ctrl-C, between slices)."""
+    """:func:`check_parsed` on the compiled kernel, the proof's steps as arrays ``(kinds,
+    starts, literals)`` over variables 1..``top`` (``step_at(i)``: step ``i`` as written, for a
+    failure's message): the same phases (load, forward, backward), in slices of
+    :data:`PROGRESS_EVERY` steps (progress, and Ctrl-C, between slices)."""
     import numpy as np
 
     from minttt.proof import drat_kernel as k
 
-    def flat(rows: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
-        start = np.zeros(len(rows) + 1, np.int64)
-        np.cumsum(np.fromiter(map(len, rows), np.int64, len(rows)), out=start[1:])
-        return start, np.fromiter(chain.from_iterable(rows), np.int64, int(start[-1]))
-
-    kinds = np.fromiter(map(itemgetter(0), dense), np.int8, len(dense))
-    f_start, f_lits = flat(clauses)
-    s_start, s_lits = flat([s.lits for s in dense])
+    kinds, s_start, s_lits = flat
+    f_start, f_lits = _flat_rows(clauses)
     start, lits, taut, pivot, step_cid, del_ptr, del_ids = k.prepare(
         np.int64(top), f_start, f_lits, kinds, s_start, s_lits
     )
     st = k.new_state(top, start, lits, pivot)
-    sc, nsteps = st[2], len(dense)
-    events, event_steps = np.empty(nsteps, np.int64), np.empty(nsteps, np.int64)
-    conflict = k.load_formula(st, len(clauses), taut)
+    sc, nsteps, ncl = st[2], len(kinds), start.size - 1
+    steps = (kinds, step_cid, taut, del_ptr, del_ids)
+    work = (
+        np.empty(nsteps, np.int64),  # events: clause id * 2 + (1 for a deletion)
+        np.empty(nsteps, np.int64),  # the step of each event
+        lrat,
+        np.full(ncl, -1, np.int64),  # where each lemma's hints start in the pool
+        np.zeros(ncl, np.int64),  # and how many
+        np.empty(nsteps, np.int64),  # the steps checked
+        np.empty(nsteps, np.int64),  # the steps failed
+    )
+    events, checked, failures = work[0], work[5], work[6]
+    h_start, h_len = work[3], work[4]
+    pool, occ_ptr, occ_ids = (np.empty(1024 if lrat else 0, np.int64), np.empty(0, np.int64),
+                              np.empty(0, np.int64))  # fmt: skip
+
+    def phase(kind: int, lo: int, hi: int = 0) -> tuple[int, int, Any]:
+        nonlocal pool, occ_ptr, occ_ids
+        a, b, pool, occ_ptr, occ_ids, hints = k.run(
+            kind, st, lo, hi, steps, work, pool, occ_ptr, occ_ids
+        )
+        return int(a), int(b), hints
+
+    conflict = phase(k.LOAD, len(clauses))[0]
     for lo in range(0, nsteps if conflict < 0 else 0, PROGRESS_EVERY):
         if progress is not None:
             progress("forward", lo, nsteps)
-        hi = min(lo + PROGRESS_EVERY, nsteps)
-        conflict, failed = k.forward(
-            st, lo, hi, kinds, step_cid, taut, del_ptr, del_ids, events, event_steps
-        )
+        conflict, failed, _ = phase(k.FORWARD, lo, min(lo + PROGRESS_EVERY, nsteps))
         result.ignored_deletions = int(sc[k.S_IGNORED])
         if failed >= 0:  # no conflict before it: the empty clause is not RUP
-            return _fail(result, steps, int(failed), "the empty clause, not RUP")
+            return _fail_at(result, kinds, step_at, failed, "the empty clause, not RUP")
         if conflict >= 0:
             break
-    final_hints = k.hints_for(st, conflict, sc[k.S_TLEN], np.empty(0, np.int64)) if lrat else None
-    k.mark_conflict(st, conflict)
+    final_hints = phase(k.CONFLICT, conflict)[2]
     n = int(sc[k.S_EVLEN])
-    ncl = start.size - 1
-    h_start, h_len = np.full(ncl, -1, np.int64), np.zeros(ncl, np.int64)
-    pool, occ_ptr, occ_ids = (
-        np.empty(1024 if lrat else 0, np.int64),
-        np.empty(0, np.int64),
-        np.empty(0, np.int64),
-    )
-    checked, failures = np.empty(n, np.int64), np.empty(n, np.int64)
     for lo in range(0, n, PROGRESS_EVERY):
         if progress is not None:
             progress("backward", lo, n)
-        pool, occ_ptr, occ_ids, error = k.backward(
-            st,
-            lo,
-            min(lo + PROGRESS_EVERY, n),
-            events,
-            event_steps,
-            lrat,
-            h_start,
-            h_len,
-            pool,
-            checked,
-            failures,
-            occ_ptr,
-            occ_ids,
-        )
-        if error:  # pragma: no cover - as in _backward
+        if phase(k.BACKWARD, lo, min(lo + PROGRESS_EVERY, n))[0]:  # pragma: no cover
             raise RuntimeError("internal: top-level conflict when restoring a clause")
     result.core_lemmas = int(sc[k.S_CORE])
     result.core_steps = checked[: result.core_lemmas].tolist()
@@ -1045,7 +1155,8 @@ def _check_compiled(
     result.core_clauses = len(result.core_formula)
     nfailed = int(sc[k.S_FAILED])
     if nfailed:
-        res = _fail(result, steps, int(failures[:nfailed].min()), "neither RUP nor RAT")
+        first = int(failures[:nfailed].min())
+        res = _fail_at(result, kinds, step_at, first, "neither RUP nor RAT")
         if nfailed > 1:
             res.message += f" ({nfailed - 1} later needed lemma(s) fail too)"
         return res
@@ -1201,9 +1312,18 @@ def _backward(
     return failures
 
 
+def _fail_at(
+    result: CheckResult, kinds: Any, step_at: Callable[[int], Step], index: int, why: str
+) -> CheckResult:
+    """:func:`_fail` where the steps are arrays (the compiled engine)."""
+    return _failed(result, step_at(index), int((kinds[: index + 1] == ADD).sum()), why)
+
+
 def _fail(result: CheckResult, steps: list[Step], index: int, why: str) -> CheckResult:
-    s = steps[index]
-    number = sum(1 for t in steps[: index + 1] if t.kind == ADD)
+    return _failed(result, steps[index], sum(1 for t in steps[: index + 1] if t.kind == ADD), why)
+
+
+def _failed(result: CheckResult, s: Step, number: int, why: str) -> CheckResult:
     clause = " ".join(str(x) for x in (*s.lits, 0))
     result.valid = False
     result.failed = s

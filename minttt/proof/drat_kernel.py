@@ -806,3 +806,38 @@ def prepare(top, f_start, f_lits, s_kind, s_start, s_lits):
             if s_kind[i] == DELETE:
                 n = begin
     return start, lits[:n].copy(), taut, pivot, step_cid, del_ptr, del_ids[:nd].copy()
+
+
+LOAD, FORWARD, CONFLICT, BACKWARD = range(4)  # the phases of :func:`run`
+
+
+@njit(cache=True)
+def run(phase, st, lo, hi, steps, work, hpool, occ_ptr, occ_ids):
+    """One phase of the check, the single entry point from Python (numba loads one compiled
+    library, not one per phase). ``steps``: ``(kinds, step_cid, taut, del_ptr, del_ids)``;
+    ``work``: ``(events, event_steps, want_hints, h_start, h_len, checked, failures)``.
+
+    * LOAD: the formula's ``lo`` clauses made present; ``(conflict or -1, -1, ...)``;
+    * FORWARD: steps ``lo..hi``; ``(conflict or -1, an empty clause met or -1, ...)``;
+    * CONFLICT: the conflict ``lo`` marked; its hints (with ``want_hints``) last;
+    * BACKWARD: events ``lo..hi`` of the reversed list; ``(1 on an internal error else 0, ...)``.
+
+    Returns ``(a, b, hpool, occ_ptr, occ_ids, hints)``, the arrays grown as they need."""
+    kinds, step_cid, taut, del_ptr, del_ids = steps
+    ev, ev_index, want_hints, h_start, h_len, checked, failures = work
+    hints = np.empty(0, np.int64)
+    a = b = -1
+    if phase == LOAD:
+        a = load_formula(st, lo, taut)
+    elif phase == FORWARD:
+        a, b = forward(st, lo, hi, kinds, step_cid, taut, del_ptr, del_ids, ev, ev_index)
+    elif phase == CONFLICT:
+        if want_hints:
+            hints = hints_for(st, lo, st[2][S_TLEN], hints)
+        mark_conflict(st, lo)
+    else:
+        hpool, occ_ptr, occ_ids, a = backward(
+            st, lo, hi, ev, ev_index, want_hints, h_start, h_len, hpool, checked, failures,
+            occ_ptr, occ_ids,
+        )  # fmt: skip
+    return a, b, hpool, occ_ptr, occ_ids, hints
