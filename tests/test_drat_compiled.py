@@ -43,6 +43,10 @@ CASES = [
     (b"p cnf 2 3\n1 1 -1 0\n1 2 0\n-1 0\n", b"2 0\n-2 0\n0\n"),  # a tautology in the formula
     (b"p cnf 2 2\n1 0\n-1 0\n", b"2147483647 0\n0\n"),  # sparse: renumbered densely
     (b"p cnf 3 4\n1 2 3 0\n-1 2 3 0\n1 -2 3 0\n-3 0\n", b"2 3 0\n3 0\n0\n"),
+    (b"p cnf 1 2\n1 0\n0\n", b"0\n"),  # an empty clause in the formula
+    (b"p cnf 0 0\n", b"0\n"),  # no formula at all
+    (b"p cnf 2 1\n1 2 0\n", b"d 1 2 0\n0\n"),
+    (b"p cnf 3 3\n1 2 0\n-1 0\n-2 0\n", b"c a comment\n0\n"),  # read by the reader
 ]
 
 
