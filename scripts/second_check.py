@@ -29,7 +29,7 @@ cubes taught it, so which cube lands where changes the proof: that new proof is 
 (the CNF must still have its recorded SHA-256) and its record says so (``recorded_proof``).
 
 Run: ``nice -n 10 python scripts/second_check.py --drat-trim PATH --source "commit ..."
-[--limit SECONDS] [--cubes DIR] [--audit N [--prefix N]] [NAME ...]``
+[--limit SECONDS] [--cubes DIR] [--audit N [--prefix N] [--seed N]] [NAME ...]``
 """
 
 from __future__ import annotations
@@ -180,7 +180,12 @@ def check(
 
 
 def audit_record(
-    job: Job, sessions: int, drat_trim: Path, old: dict[str, Any], prefix: int | None = None
+    job: Job,
+    sessions: int,
+    drat_trim: Path,
+    old: dict[str, Any],
+    prefix: int | None = None,
+    seed: int = 0,
 ) -> dict[str, Any]:
     """A sample of a cube-and-conquer certificate re-derived (:mod:`minttt.proof.audit`; the
     first ``prefix`` cubes of each session when given): its record in ``second-check.json``
@@ -189,7 +194,7 @@ def audit_record(
     from minttt.proof.audit import audit
 
     result = audit(Variant.parse(job.variant), PROOFS / job.folder, sessions=sessions,
-                   prefix=prefix, drat_trim=drat_trim)  # fmt: skip
+                   prefix=prefix, drat_trim=drat_trim, seed=seed)  # fmt: skip
     full = old.get("verdict") == "VERIFIED" and old.get("proof_sha256") == job.proof_sha256
     return {
         **(old if full else {}),
@@ -256,6 +261,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="with --audit: replay the first N cubes of each chosen session",
     )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --audit: which sessions (a random choice, as minttt certify --audit --seed)",
+    )
     args = parser.parse_args(argv)
     if args.prefix is not None and (args.prefix < 1 or not args.audit):
         print(f"--prefix {args.prefix}: a positive count, with --audit", file=sys.stderr)
@@ -275,7 +287,9 @@ def main(argv: list[str] | None = None) -> int:
         old = records.get(key, {})
         if args.audit:
             if job.cubes and args.names:
-                records[key] = audit_record(job, args.audit, args.drat_trim, old, args.prefix)
+                records[key] = audit_record(
+                    job, args.audit, args.drat_trim, old, args.prefix, args.seed
+                )
                 _write(out, data, args.source, records)
             continue
         if old.get("proof_sha256") == job.proof_sha256 and "lrat_lemmas" in old:
