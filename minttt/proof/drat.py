@@ -864,12 +864,14 @@ def check(
     6 0 5 3 4 0
     """
     nvars, clauses = parse_cnf(cnf)
-    if compiled or (compiled is None and len(proof) >= COMPILED_FROM):
+    written = sum(map(len, clauses))
+    # a text proof's literals are about its spaces: counted in C, so a proof the reference will
+    # check is not read twice
+    if compiled or (compiled is None and proof.count(b" ") + written >= COMPILED_FROM):
         flat = _flat_text(proof)  # None: binary, or anything the quick reader does not take
-        if flat is not None:
-            size = len(flat[2]) + sum(map(len, clauses))
-            if compiled or (size >= COMPILED_FROM and _numba_there()):
-                return _check_flat(nvars, clauses, flat, lrat, progress)
+        big = flat is not None and len(flat[2]) + written >= COMPILED_FROM
+        if flat is not None and (compiled or (big and _numba_there())):
+            return _check_flat(nvars, clauses, flat, lrat, progress)
     steps = parse_proof(proof)
     return check_parsed(nvars, clauses, steps, lrat=lrat, progress=progress, compiled=compiled)
 
