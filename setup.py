@@ -1,14 +1,18 @@
 """The wheel carries the long runs' results that ``minttt reproduce`` reads (results/ is their one
 home; :mod:`minttt.report.long_runs` names them): ``build_py`` copies them into
-``minttt/report/long_run_results/``. Everything else is configured in ``pyproject.toml``."""
+``minttt/report/long_run_results/``. It also builds the compiled LRAT checker
+(``minttt/proof/lrat_kernel.c``) where a C compiler is at hand; without one the install goes on
+and :mod:`minttt.proof.lrat` runs its reference alone (``optional``). Everything else is configured
+in ``pyproject.toml``."""
 
 from __future__ import annotations
 
 import runpy
 import shutil
+import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
@@ -30,4 +34,11 @@ class BuildWithLongRuns(build_py):
             shutil.copyfile(results / rel, target / rel)
 
 
-setup(cmdclass={"build_py": BuildWithLongRuns})
+LRAT_KERNEL = Extension(
+    "minttt.proof.lrat_kernel",
+    ["minttt/proof/lrat_kernel.c"],
+    extra_compile_args=["-O2"] if sys.platform != "win32" else [],
+    optional=True,
+)
+
+setup(cmdclass={"build_py": BuildWithLongRuns}, ext_modules=[LRAT_KERNEL])

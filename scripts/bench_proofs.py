@@ -15,7 +15,8 @@ alternating which goes first: ``drat-trim CNF PROOF`` and a Python process runni
 ``minttt.drat.check_files`` (``python -c``: start-up and imports included, the CLI's not; its
 engine as ``check-proof`` chooses it, the compiled one from ``drat.COMPILED_FROM`` literals on,
 recorded as ``minttt_drat_engine``, numba's cache written by one untimed run first), and
-``lrat-check CNF LRAT`` and one running ``minttt.lrat.check_files``; also minttt.drat writing LRAT
+``lrat-check CNF LRAT`` and one running ``minttt.lrat.check_files`` (its compiled engine where the
+package was built with it, recorded as ``minttt_lrat_engine``); also minttt.drat writing LRAT
 (``check(..., lrat=True)``, what ``check-proof --lrat-out`` does). Every process must accept the
 proof. Figures are medians over the repetitions: wall seconds (the ratios), and CPU seconds
 (user + system, from ``wait4``) beside them; the load average is recorded at the start and the
@@ -56,7 +57,7 @@ LRAT = """
 import sys
 from minttt.proof import lrat
 r = lrat.check_files(sys.argv[1], sys.argv[2])
-print(r.message)
+print(r.message, "engine:", r.engine)
 sys.exit(0 if r.valid else 1)
 """
 #: the programs, each timed per certificate (the first two and the next two side by side)
@@ -153,7 +154,7 @@ def _measure(cert: Certificate, tools: dict[str, str], repeat: int) -> dict:
             "minttt_lrat": ([*py, LRAT, str(cnf), str(lrat)], b"valid:"),
             "minttt_drat_lrat_out": ([*py, DRAT, *files, "lrat"], b"valid:"),
         }
-        _timed(*commands["minttt_lrat"], tmp)  # once untimed: .pyc files written
+        said_lrat = _timed(*commands["minttt_lrat"], tmp)[2]  # once untimed: .pyc files written
         said = _timed(*commands["minttt_drat"], tmp)[2]  # and numba's cache, where it runs
         walls: dict[str, list[float]] = {p: [] for p in PROGRAMS}
         cpus: dict[str, list[float]] = {p: [] for p in PROGRAMS}
@@ -169,6 +170,7 @@ def _measure(cert: Certificate, tools: dict[str, str], repeat: int) -> dict:
             "proof_bytes": proof.stat().st_size,
             "lrat_bytes": lrat.stat().st_size,
             "minttt_drat_engine": said.rsplit(b"engine:", 1)[-1].strip().decode(),
+            "minttt_lrat_engine": said_lrat.rsplit(b"engine:", 1)[-1].strip().decode(),
         }
     for program in PROGRAMS:
         row[f"{program}_seconds"] = round(statistics.median(walls[program]), 4)
@@ -234,7 +236,8 @@ def run() -> dict:
         "what": "minttt.drat against drat-trim and minttt.lrat against lrat-check (C, built from "
         "github.com/marijnheule/drat-trim), whole processes on the same plain files (drat-trim's "
         "LRAT for both LRAT checkers); minttt.drat with the engine check-proof chooses (compiled "
-        f"from {COMPILED_FROM:,} literals on); medians of wall seconds (ratios) and CPU seconds",
+        f"from {COMPILED_FROM:,} literals on), minttt.lrat with its compiled engine where it was "
+        "built (C, minttt.proof.lrat_kernel); medians of wall seconds (ratios) and CPU seconds",
         "repetitions": repeat,
         "load_average_1min": {"start": round(load_start, 2), "end": round(os.getloadavg()[0], 2)},
         "goal": {"drat_ratio": 4.0, "drat_ratio_max": 8.0, "lrat_ratio": 2.0},

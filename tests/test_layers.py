@@ -134,13 +134,26 @@ def test_the_proof_checkers_import_nothing_else_of_minttt_and_no_solver(checker:
     allowed = {
         "minttt.proof.drat": {"minttt.errors", "minttt.proof.drat_kernel"},
         "minttt.proof.drat_kernel": set(),
-        "minttt.proof.lrat": {"minttt.errors", "minttt.proof.drat"},
+        # minttt.proof: its compiled kernel, lrat_kernel (C, no .py to resolve; checked below)
+        "minttt.proof.lrat": {"minttt.errors", "minttt.proof.drat", "minttt.proof"},
     }[checker]
     theirs = {PACKAGE.resolve(i.target) for i in PACKAGE.imports(checker)}
     assert theirs <= allowed, theirs
     text = MODULES[checker].read_text("utf-8")
     for solver in ("pysat", "z3"):
         assert f"import {solver}" not in text and f"from {solver}" not in text
+    if checker == "minttt.proof.lrat":
+        assert [
+            line.strip() for line in text.splitlines() if "from minttt.proof import" in line
+        ] == ["from minttt.proof import lrat_kernel"]
+        kernel = (MODULES[checker].parent / "lrat_kernel.c").read_text("utf-8")
+        includes = [line for line in kernel.splitlines() if line.startswith("#include")]
+        assert includes == [
+            "#include <Python.h>",
+            "#include <stdint.h>",
+            "#include <stdlib.h>",
+            "#include <string.h>",
+        ]
     if checker == "minttt.proof.drat_kernel":
         imports = [line for line in text.splitlines() if line.startswith(("import ", "from "))]
         assert imports == [

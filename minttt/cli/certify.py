@@ -369,15 +369,17 @@ def check_proof_command(
         "--engine",
         metavar="ENGINE",
         parser=_engine,
-        help="DRAT checker: reference (Python), compiled (the same method, numba: every "
-        "verdict, core and LRAT line the reference's), or auto (compiled for proofs of "
-        f"{drat.COMPILED_FROM:,} literals or more).",
+        help="Checker: reference (Python), compiled (DRAT: the same method, numba, every "
+        "verdict, core and LRAT line the reference's; LRAT: C, built with the package, RUP "
+        "lemmas, any other proof checked again by the reference), or auto (DRAT compiled for "
+        f"proofs of {drat.COMPILED_FROM:,} literals or more; LRAT compiled where built).",
     ),
 ) -> None:
     """Check that PROOF refutes CNF (DRAT: RUP or RAT lemmas, ending in the empty clause).
 
     An LRAT proof (drat-trim -L) is checked in one pass over its hints instead. Large DRAT
-    proofs are checked by the compiled checker, the reference's method step for step.
+    proofs, and LRAT proofs, are checked by the compiled checkers, whose verdicts are the
+    reference's.
     Exit 0 when the proof is valid, 1 when it is not (naming the first lemma that fails),
     2 for a file that cannot be read.
 
@@ -398,9 +400,10 @@ def check_proof_command(
         compresses) once the DRAT proof is found valid, for minttt.lrat or a verified LRAT
         checker such as cake_lpr. RUP proofs only.
     engine
-        DRAT checker: reference (Python), compiled (the same method, numba: every verdict,
-        core and LRAT line the reference's), or auto (compiled for proofs of 150,000 literals
-        or more).
+        Checker: reference (Python), compiled (DRAT: the same method, numba, every verdict,
+        core and LRAT line the reference's; LRAT: C, built with the package, RUP lemmas, any
+        other proof checked again by the reference), or auto (DRAT compiled for proofs of
+        150,000 literals or more; LRAT compiled where built).
 
     Raises
     ------
@@ -417,16 +420,13 @@ def check_proof_command(
             raise InputError(f"--lrat-out {lrat_out}: is a folder; give a file name")
         refuse_overwrite(lrat_out, cnf, proof, what="--lrat-out")
     start = time.perf_counter()
+    compiled = {"auto": None, "reference": False, "compiled": True}[engine]
     with _check_progress(disable=json_out) as on_progress:
         if is_lrat:
-            result = lrat_checker.check_files(cnf, proof, progress=on_progress)
+            result = lrat_checker.check_files(cnf, proof, progress=on_progress, compiled=compiled)
         else:
             result = drat.check_files(
-                cnf,
-                proof,
-                lrat=lrat_out is not None,
-                progress=on_progress,
-                compiled={"auto": None, "reference": False, "compiled": True}[engine],
+                cnf, proof, lrat=lrat_out is not None, progress=on_progress, compiled=compiled
             )
     seconds = time.perf_counter() - start
     wrote = lrat_out is not None and result.valid

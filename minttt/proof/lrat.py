@@ -8,7 +8,13 @@ module checks the result. The hints only say where to look: a wrong hint fails t
 trusting the LRAT check does not mean trusting drat-trim.
 
 Like :mod:`minttt.drat` it imports no solver and nothing of minttt but the CNF reader and the
-verdict type of :mod:`minttt.drat`. Lines are ``ID LITS 0 HINTS 0`` (a lemma) or ``ID d IDS 0``
+verdict type of :mod:`minttt.drat`. The same check runs compiled where the package was built
+with a C compiler (``minttt.proof.lrat_kernel``, C): it checks the common proof, every lemma
+RUP on its positive hints, and gives any other (RAT, a failure, an unusual line) back to this
+reference, which checks the whole proof again and says what is wrong. So a verdict is always
+this reference's; ``result.engine`` says which ran.
+
+Lines are ``ID LITS 0 HINTS 0`` (a lemma) or ``ID d IDS 0``
 (deletions; an unknown id is ignored, which is sound). Formula clauses have ids 1..m in file order;
 lemma ids must increase. A positive hint is a clause that must be unit (or falsified, the
 conflict). A lemma that is not RUP may be RAT on its first literal p: after its positive hints come
@@ -27,9 +33,21 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
+from types import ModuleType
 from typing import TYPE_CHECKING
 
-from minttt.proof.drat import CheckResult, ProofFormatError, Step, parse_cnf, read_bytes, read_lines
+from minttt.errors import InputError
+from minttt.proof.drat import (
+    MAX_STREAM,
+    CheckResult,
+    ProofFormatError,
+    Step,
+    parse_cnf,
+    read_bytes,
+    read_chunks,
+    read_lines,
+)
 
 if TYPE_CHECKING:  # annotations only: the checker starts in a few milliseconds (no pathlib)
     from pathlib import Path
@@ -41,20 +59,40 @@ _CONFLICT = ""  # what _propagate returns on a conflict (else the reason it fail
 _NO_CONFLICT = "the hints end without a conflict"
 
 
-def check(cnf: bytes, proof: bytes) -> CheckResult:
-    """Check an LRAT ``proof`` (text bytes) of the DIMACS ``cnf`` (bytes)."""
+def check(cnf: bytes, proof: bytes, *, compiled: bool | None = None) -> CheckResult:
+    """Check an LRAT ``proof`` (text bytes) of the DIMACS ``cnf`` (bytes).
+
+    ``compiled``: ``None`` (the default) runs the compiled check where it was built, ``True``
+    requires it (:class:`~minttt.errors.InputError` without), ``False`` runs only the reference.
+    """
     _, clauses = parse_cnf(cnf)
+    kernel = _kernel(compiled)
+    if kernel is not None:
+        result = _check_compiled(kernel, clauses, iter((proof,)), None)
+        if result is not None:
+            return result
     return check_lines(clauses, proof.split(b"\n"))
 
 
 def check_files(
-    cnf: str | Path, proof: str | Path, progress: Callable[[str, int, int], None] | None = None
+    cnf: str | Path,
+    proof: str | Path,
+    progress: Callable[[str, int, int], None] | None = None,
+    *,
+    compiled: bool | None = None,
 ) -> CheckResult:
     """Check files (plain, .xz or .gz); the proof is read as a stream (LRAT files run to GB).
 
-    ``progress("lines", done, 0)`` is called every 65,536 lines (the total is not known ahead).
+    ``progress("lines", done, 0)`` is called every 65,536 lines (the total is not known ahead),
+    or after each piece read (the compiled check). ``compiled`` as for :func:`check`.
     """
     _, clauses = parse_cnf(read_bytes(cnf, text=True))
+    kernel = _kernel(compiled)
+    if kernel is not None:
+        chunks = read_chunks(proof, text=True, limit=MAX_STREAM)
+        result = _check_compiled(kernel, clauses, chunks, progress)
+        if result is not None:
+            return result
     lines: Iterable[bytes] = read_lines(proof, MAX_LINE)
     if progress is not None:
         lines = _counted(lines, progress)
@@ -101,16 +139,79 @@ def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> Check
         db[cid] = lits
         last = cid
         if not lits:
-            result.valid = True
-            result.core_lemmas = result.lemmas
-            result.core_formula = sorted(i - 1 for i in used if i <= checker.formula)
-            result.core_clauses = len(result.core_formula)
-            result.message = f"valid: {result.lemmas} lemmas checked" + (
-                f" ({result.rat_lemmas} by RAT)" if result.rat_lemmas else ""
-            )
-            return result
-    result.message = "the proof never adds the empty clause"
+            return _valid(result, sorted(i - 1 for i in used if i <= checker.formula))
+    result.message = _NO_EMPTY
     return result
+
+
+_NO_EMPTY = "the proof never adds the empty clause"
+
+
+def _valid(result: CheckResult, core_formula: list[int]) -> CheckResult:
+    """``result`` made valid: the empty clause is added, ``core_formula`` (0-based) used."""
+    result.valid = True
+    result.core_lemmas = result.lemmas
+    result.core_formula = core_formula
+    result.core_clauses = len(core_formula)
+    result.message = f"valid: {result.lemmas} lemmas checked" + (
+        f" ({result.rat_lemmas} by RAT)" if result.rat_lemmas else ""
+    )
+    return result
+
+
+def _kernel(compiled: bool | None) -> ModuleType | None:
+    """The compiled checker, if ``compiled`` asks for it and the package was built with it."""
+    if compiled is False:
+        return None
+    try:
+        from minttt.proof import lrat_kernel
+    except ImportError:
+        if compiled:
+            raise InputError(
+                "the compiled LRAT checker was not built (it needs a C compiler when minttt is "
+                "installed); run the reference instead"
+            ) from None
+        return None
+    return lrat_kernel
+
+
+#: what ``lrat_kernel.feed`` returns: going on, valid, give the proof back to the reference, no
+#: empty clause at the end
+_GOING, _VALID, _DEFER, _NO_EMPTY_CLAUSE = 0, 1, 2, 3
+
+
+def _check_compiled(
+    kernel: ModuleType,
+    clauses: list[tuple[int, ...]],
+    chunks: Iterable[bytes],
+    progress: Callable[[str, int, int], None] | None,
+) -> CheckResult | None:
+    """The compiled check of the proof's ``chunks``; ``None`` where it gives the proof back to
+    the reference (a RAT lemma, any failure or unusual line: the reference judges it)."""
+    from array import array
+
+    try:
+        formula = array("i", chain.from_iterable((*c, 0) for c in clauses))
+    except OverflowError:  # a literal past 32 bits: the reference's
+        return None
+    state = kernel.new(formula, len(clauses), MAX_LINE)
+    status = _GOING
+    if progress is not None:
+        progress("lines", 0, 0)
+    for chunk in chunks:
+        status, lines = kernel.feed(state, chunk, False)
+        if progress is not None:
+            progress("lines", lines, 0)
+        if status != _GOING:
+            break
+    if status == _GOING:
+        status, _ = kernel.feed(state, b"", True)
+    if status == _DEFER:
+        return None
+    lemmas, deletions, used = kernel.stats(state)
+    result = CheckResult(False, _NO_EMPTY, lemmas=lemmas, deletions=deletions)
+    result.engine = "compiled"
+    return _valid(result, array("i", used).tolist()) if status == _VALID else result
 
 
 def _rup(db: dict[int, tuple[int, ...]], lits: tuple[int, ...], hints: list[int]) -> int:
