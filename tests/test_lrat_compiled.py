@@ -70,6 +70,8 @@ CASES = [
     (XOR2, b"5 2147483647 2 0 1 2 0\n6 0 5 3 4 0\n"),  # a variable far past the formula's
     (XOR2, b"5 2147483648 2 0 1 2 0\n6 0 5 3 4 0\n"),  # past 32 bits
     (XOR2, b"5 2 0 1 2 0\n2147483646 0 5 3 4 0\n"),  # an id far past the others
+    (XOR2, b"5 2 0 1 2 0\n268435455 0 5 3 4 0\n"),  # an id jump past the arrays' growth
+    (XOR2, b"5 2 5000000 0 1 2 0\n6 0 5 3 4 0\n"),  # a variable jump
     (XOR2, b"5 2 0 1 2 0\n00000000006 0 5 3 4 0\n"),
     (XOR2, b"5 2 0 1 2 0\n6 0 5 3 4 0\x00\n"),
     (XOR2, b""),
@@ -124,6 +126,11 @@ def test_the_common_proof_is_checked_compiled_and_the_rest_given_back():
     assert _same(RAT_CNF, b"5 1 0 2 -1 4 3 0\n") == "reference"  # RAT
     assert _same(PHP32, PHP32_LRAT.replace(b"10 -1 0", b"10 1 0")) == "reference"  # fails
     assert _same(XOR2, b"+5 2 0 1 2 0\n6 0 5 3 4 0\n") == "reference"  # an unusual number
+    # a small file naming a huge id: the reference's (no array sized by a number it names)
+    assert _same(XOR2, b"5 2 0 1 2 0\n268435455 0 5 3 4 0\n") == "reference"
+    # a formula of many variables: the kernel's arrays cover them from the start
+    wide = b"p cnf 3000000 4\n1 3000000 0\n-1 3000000 0\n1 -3000000 0\n-1 -3000000 0\n"
+    assert _same(wide, b"5 3000000 0 1 2 0\n6 0 5 3 4 0\n") == "compiled"
 
 
 def _mutants(proof: bytes, rng: random.Random) -> list[bytes]:

@@ -194,18 +194,21 @@ def _check_compiled(
         formula = array("i", chain.from_iterable((*c, 0) for c in clauses))
     except OverflowError:  # a literal past 32 bits: the reference's
         return None
-    state = kernel.new(formula, len(clauses), MAX_LINE)
     status = _GOING
     if progress is not None:
         progress("lines", 0, 0)
-    for chunk in chunks:
-        status, lines = kernel.feed(state, chunk, False)
-        if progress is not None:
-            progress("lines", lines, 0)
-        if status != _GOING:
-            break
-    if status == _GOING:
-        status, _ = kernel.feed(state, b"", True)
+    try:
+        state = kernel.new(formula, len(clauses), MAX_LINE)
+        for chunk in chunks:
+            status, lines = kernel.feed(state, chunk, False)
+            if progress is not None:
+                progress("lines", lines, 0)
+            if status != _GOING:
+                break
+        if status == _GOING:
+            status, _ = kernel.feed(state, b"", True)
+    except MemoryError:  # the kernel's arrays did not fit: the reference checks it, or says why
+        return None
     if status == _DEFER:
         return None
     lemmas, deletions, used = kernel.stats(state)

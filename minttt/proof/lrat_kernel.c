@@ -21,6 +21,10 @@
 enum { GOING = 0, VALID = 1, DEFER = 2, NO_EMPTY = 3 };
 
 #define MAX_INDEX ((int64_t)1 << 28) /* ids and variables past this: the reference's dicts */
+/* An id or variable may also be at most twice its array's size and this beyond it, so that the
+   arrays grow with what the proof holds: a small hostile file naming id 2^28 - 1 is the
+   reference's, not a gigabyte's allocation. */
+#define MAX_JUMP ((int64_t)1 << 20)
 #ifndef COMPACT_FROM /* the arena is compacted once this many of its words are dead, and half */
 #define COMPACT_FROM (1 << 20)
 #endif
@@ -65,9 +69,9 @@ static int grow_where(State *s, int64_t id) {
     return 1;
 }
 
-static int lit_code(int64_t lit, int64_t *code) {
+static int lit_code(const State *s, int64_t lit, int64_t *code) {
     int64_t var = lit < 0 ? -lit : lit;
-    if (var >= MAX_INDEX) return 0;
+    if (var >= MAX_INDEX || 2 * var > 2 * s->lit_cap + MAX_JUMP) return 0;
     *code = 2 * var + (lit < 0);
     return 1;
 }
@@ -132,7 +136,7 @@ static int rup(State *s, const int64_t *lits, int64_t n, const int64_t *hints, i
     int64_t top = 0, code, neg;
     if (!grow((void **)&s->trail, &s->trail_cap, n + h + 1, sizeof(int32_t), 0)) return -1;
     for (int64_t i = 0; i < n; i++) {
-        if (!lit_code(lits[i], &code)) return clear_and(s, top, DEFER);
+        if (!lit_code(s, lits[i], &code)) return clear_and(s, top, DEFER);
         if (!grow((void **)&s->falsified, &s->lit_cap, code + 2, 1, 1)) return -1;
         if (s->falsified[code ^ 1]) return clear_and(s, top, DEFER); /* a tautology */
         if (!s->falsified[code]) { s->falsified[code] = 1; s->trail[top++] = (int32_t)code; }
@@ -144,7 +148,7 @@ static int rup(State *s, const int64_t *lits, int64_t n, const int64_t *hints, i
         int64_t len = c[0], unit = 0;
         for (int64_t j = 1; j <= len; j++) {
             int64_t x = c[j];
-            if (!lit_code(x, &code)) return clear_and(s, top, DEFER);
+            if (!lit_code(s, x, &code)) return clear_and(s, top, DEFER);
             if (code < s->lit_cap && s->falsified[code]) continue;
             neg = code ^ 1;
             if (unit || (neg < s->lit_cap && s->falsified[neg])) return clear_and(s, top, DEFER);
@@ -155,7 +159,7 @@ static int rup(State *s, const int64_t *lits, int64_t n, const int64_t *hints, i
                 if (hints[u] <= s->formula) s->used[hints[u]] = 1;
             return clear_and(s, top, GOING);
         }
-        lit_code(-unit, &code);
+        lit_code(s, -unit, &code);
         if (!grow((void **)&s->falsified, &s->lit_cap, code + 2, 1, 1)) return -1;
         s->falsified[code] = 1;
         s->trail[top++] = (int32_t)code;
@@ -209,7 +213,7 @@ static int line(State *s, const char *p, const char *end) {
         if (nums[i] == 0) return DEFER;
     s->lemmas++;
     int64_t id = nums[0];
-    if (id <= s->last || id >= MAX_INDEX) return DEFER;
+    if (id <= s->last || id >= MAX_INDEX || id > 2 * s->where_cap + MAX_JUMP) return DEFER;
     int r = rup(s, nums + 1, zero - 1, nums + zero + 1, count - 2 - zero);
     if (r != GOING) return r;
     if (!store(s, id, nums + 1, zero - 1)) return -1;
@@ -246,7 +250,12 @@ static PyObject *k_new(PyObject *self, PyObject *args) {
     s->used = calloc((size_t)clauses + 1, 1);
     const int32_t *lits = buf.buf;
     Py_ssize_t n = buf.len / (Py_ssize_t)sizeof(int32_t), start = 0;
-    int64_t id = 1, ok = s->used != NULL && clauses < MAX_INDEX;
+    int64_t id = 1, ok = s->used != NULL && clauses < MAX_INDEX, top = 0;
+    for (Py_ssize_t i = 0; i < n; i++) { /* the formula's variables: falsified covers them */
+        int64_t v = lits[i] < 0 ? -(int64_t)lits[i] : lits[i];
+        if (v > top) top = v;
+    }
+    ok = ok && top < MAX_INDEX && grow((void **)&s->falsified, &s->lit_cap, 2 * top + 2, 1, 1);
     for (Py_ssize_t i = 0; ok && i < n; i++) {
         if (lits[i] != 0) continue;
         int64_t len = i - start;
@@ -267,7 +276,7 @@ static PyObject *k_new(PyObject *self, PyObject *args) {
     } else if (!ok) PyErr_NoMemory();
     PyObject *capsule = ok ? PyCapsule_New(s, "minttt.lrat_kernel", state_free) : NULL;
     if (!capsule) {
-        free(s->arena); free(s->where); free(s->used); free(s);
+        free(s->arena); free(s->where); free(s->used); free(s->falsified); free(s);
     }
     return capsule;
 }
