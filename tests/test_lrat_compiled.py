@@ -207,9 +207,51 @@ def test_a_proof_read_in_any_pieces_is_checked_alike(cuts: list[int]):
 
     bounds = [0, *sorted(cuts), len(PHP32_LRAT)]
     pieces = [PHP32_LRAT[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
-    _, clauses = drat.parse_cnf(PHP32)
-    result = lrat._check_compiled(lrat_kernel, clauses, iter(pieces), None)
+    result = lrat._check_compiled(lrat_kernel, PHP32, iter(pieces), None)
     assert result is not None and result.valid and result.lemmas == 3 and result.deletions == 2
+
+
+CNF_PARTS = [
+    b"p cnf 2 4\n", b"p cnf 2 2\n", b"p cnf 3 4\n", b"c x\n", b"%\n", b"1", b"-1", b"2", b"-2",
+    b"3", b"0", b"-0", b" ", b"\t", b"\n", b"\r\n", b"-", b"+1", b"1_0", b"p", b"00",
+]  # fmt: skip
+
+
+@needs_kernel
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(CNF_PARTS), max_size=24))
+def test_a_cnf_is_read_alike_or_given_to_the_reader(parts: list[bytes]):
+    """The kernel reads a CNF only where drat.parse_cnf reads it in one sweep (else parse_cnf
+    reads it, and refuses it naming the line); the check's outcome is the reference's."""
+    from minttt.proof import lrat_kernel
+
+    cnf = b"".join(parts)
+    if lrat_kernel.from_cnf(cnf, lrat.MAX_LINE) is not None:
+        assert drat._parse_cnf_numbers(cnf) is not None, cnf
+    _same(cnf, XOR2_LRAT)
+    _same(cnf + XOR2[len(b"p cnf 2 4\n") :], XOR2_LRAT)
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    "cnf",
+    [
+        XOR2,
+        b"c comment\n%\n\n  p cnf 2 4  \n1 2 0 -1 2 0\n1 -2 0 -1 -2 0",  # no newline at the end
+        b"px cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n",  # the header's first word unread
+        b"p cnf 0002 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n",
+        b"p cnf 2 4\n1 2 -0\n-1 2 0\n1 -2 0\n-1 -2 0\n",
+        b"p cnf 3000000000 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n",  # past DIMACS's variables
+        b"p cnf 2 4\nc late\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n",  # a comment after the header
+        b"p cnf 2 +4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n",
+        b"p cnf 1 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n",  # a literal past the header's
+        b"p cnf 2 5\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n",  # fewer clauses than it says
+        b"p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n2",  # a clause not ended
+        b"1 2 0\n",  # no header
+    ],
+)
+def test_unusual_cnfs_agree(cnf: bytes):
+    _same(cnf, XOR2_LRAT)
 
 
 def _shipped(names: list[str]) -> list[tuple[bytes, bytes]]:

@@ -65,12 +65,12 @@ def check(cnf: bytes, proof: bytes, *, compiled: bool | None = None) -> CheckRes
     ``compiled``: ``None`` (the default) runs the compiled check where it was built, ``True``
     requires it (:class:`~minttt.errors.InputError` without), ``False`` runs only the reference.
     """
-    _, clauses = parse_cnf(cnf)
     kernel = _kernel(compiled)
     if kernel is not None:
-        result = _check_compiled(kernel, clauses, iter((proof,)), None)
+        result = _check_compiled(kernel, cnf, iter((proof,)), None)
         if result is not None:
             return result
+    _, clauses = parse_cnf(cnf)
     return check_lines(clauses, proof.split(b"\n"))
 
 
@@ -86,13 +86,14 @@ def check_files(
     ``progress("lines", done, 0)`` is called every 65,536 lines (the total is not known ahead),
     or after each piece read (the compiled check). ``compiled`` as for :func:`check`.
     """
-    _, clauses = parse_cnf(read_bytes(cnf, text=True))
+    text = read_bytes(cnf, text=True)
     kernel = _kernel(compiled)
     if kernel is not None:
         chunks = read_chunks(proof, text=True, limit=MAX_STREAM)
-        result = _check_compiled(kernel, clauses, chunks, progress)
+        result = _check_compiled(kernel, text, chunks, progress)
         if result is not None:
             return result
+    _, clauses = parse_cnf(text)
     lines: Iterable[bytes] = read_lines(proof, MAX_LINE)
     if progress is not None:
         lines = _counted(lines, progress)
@@ -182,23 +183,29 @@ _GOING, _VALID, _DEFER, _NO_EMPTY_CLAUSE = 0, 1, 2, 3
 
 def _check_compiled(
     kernel: ModuleType,
-    clauses: list[tuple[int, ...]],
+    cnf: bytes,
     chunks: Iterable[bytes],
     progress: Callable[[str, int, int], None] | None,
 ) -> CheckResult | None:
-    """The compiled check of the proof's ``chunks``; ``None`` where it gives the proof back to
-    the reference (a RAT lemma, any failure or unusual line: the reference judges it)."""
+    """The compiled check of the proof's ``chunks`` against the DIMACS text ``cnf``; ``None``
+    where it gives the proof back to the reference (a RAT lemma, any failure or unusual line:
+    the reference judges it). A CNF the kernel does not read in one sweep (see
+    ``lrat_kernel.from_cnf``) is read by :func:`~minttt.proof.drat.parse_cnf`, which raises
+    where it is wrong, as the reference would."""
     from array import array
 
-    try:
-        formula = array("i", chain.from_iterable((*c, 0) for c in clauses))
-    except OverflowError:  # a literal past 32 bits: the reference's
-        return None
     status = _GOING
     if progress is not None:
         progress("lines", 0, 0)
     try:
-        state = kernel.new(formula, len(clauses), MAX_LINE)
+        state = kernel.from_cnf(cnf, MAX_LINE)
+        if state is None:
+            _, clauses = parse_cnf(cnf)
+            try:
+                formula = array("i", chain.from_iterable((*c, 0) for c in clauses))
+            except OverflowError:  # a literal past 32 bits: the reference's
+                return None
+            state = kernel.new(formula, len(clauses), MAX_LINE)
         for chunk in chunks:
             status, lines = kernel.feed(state, chunk, False)
             if progress is not None:

@@ -233,23 +233,17 @@ static State *get_state(PyObject *capsule) {
     return PyCapsule_GetPointer(capsule, "minttt.lrat_kernel");
 }
 
-PyDoc_STRVAR(new_doc,
-    "new(formula, clauses, max_line) -> state\n\n"
-    "formula: the formula's clauses as native int32, each ended by a 0 (ids 1..clauses).");
-
-static PyObject *k_new(PyObject *self, PyObject *args) {
-    Py_buffer buf;
-    Py_ssize_t clauses, max_line;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*nn", &buf, &clauses, &max_line)) return NULL;
+/* A state holding the formula (its clauses' literals, each clause ended by a 0): a capsule, or
+   NULL with the error set. */
+static PyObject *make_state(const int32_t *lits, Py_ssize_t n, Py_ssize_t clauses,
+                            Py_ssize_t max_line) {
     State *s = calloc(1, sizeof(State));
-    if (!s) { PyBuffer_Release(&buf); return PyErr_NoMemory(); }
+    if (!s) return PyErr_NoMemory();
     s->formula = clauses;
     s->last = clauses;
     s->max_line = max_line;
     s->used = calloc((size_t)clauses + 1, 1);
-    const int32_t *lits = buf.buf;
-    Py_ssize_t n = buf.len / (Py_ssize_t)sizeof(int32_t), start = 0;
+    Py_ssize_t start = 0;
     int64_t id = 1, ok = s->used != NULL && clauses < MAX_INDEX, top = 0;
     for (Py_ssize_t i = 0; i < n; i++) { /* the formula's variables: falsified covers them */
         int64_t v = lits[i] < 0 ? -(int64_t)lits[i] : lits[i];
@@ -269,7 +263,6 @@ static PyObject *k_new(PyObject *self, PyObject *args) {
         }
         start = i + 1;
     }
-    PyBuffer_Release(&buf);
     if (ok && id - 1 != clauses) {
         PyErr_SetString(PyExc_ValueError, "the formula holds another number of clauses");
         ok = 0;
@@ -279,6 +272,120 @@ static PyObject *k_new(PyObject *self, PyObject *args) {
         free(s->arena); free(s->where); free(s->used); free(s->falsified); free(s);
     }
     return capsule;
+}
+
+PyDoc_STRVAR(new_doc,
+    "new(formula, clauses, max_line) -> state\n\n"
+    "formula: the formula's clauses as native int32, each ended by a 0 (ids 1..clauses).");
+
+static PyObject *k_new(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    Py_ssize_t clauses, max_line;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nn", &buf, &clauses, &max_line)) return NULL;
+    PyObject *state = make_state(buf.buf, buf.len / (Py_ssize_t)sizeof(int32_t), clauses,
+                                 max_line);
+    PyBuffer_Release(&buf);
+    return state;
+}
+
+/* A plain decimal number of digits only, at most `most`: 1 and *value, else 0. */
+static int plain_number(const char *p, const char *end, int64_t most, int64_t *value) {
+    int64_t v = 0;
+    if (p == end) return 0;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9') return 0;
+        v = v * 10 + (*p - '0');
+        if (v > most) return 0;
+    }
+    *value = v;
+    return 1;
+}
+
+/* drat._cnf_header in the plain case: 'p...' 'cnf' V C, V and C digits only, V < 2^31. */
+static int cnf_header(const char *p, const char *end, int64_t *vars, int64_t *count) {
+    const char *word[4], *word_end[4];
+    int words = 0;
+    while (p < end) {
+        while (p < end && is_space(*p)) p++;
+        if (p == end) break;
+        if (words == 4) return 0;
+        word[words] = p;
+        while (p < end && !is_space(*p)) p++;
+        word_end[words++] = p;
+    }
+    return words == 4 && word_end[1] - word[1] == 3 && memcmp(word[1], "cnf", 3) == 0 &&
+           plain_number(word[2], word_end[2], 2147483647, vars) &&
+           plain_number(word[3], word_end[3], (int64_t)1 << 40, count);
+}
+
+/* drat._parse_cnf_numbers in C: comment lines (c, %) and blank ones, the header, then numbers
+   and white space only, every literal within the header's variables, every clause ended by 0,
+   as many clauses as the header says. Its clauses' literals (each clause ended by a 0) into
+   *out, *n of them; 0 for anything else (drat.parse_cnf reads it then), -1 out of memory. */
+static int parse_cnf(const char *p, const char *end, int32_t **out, int64_t *n,
+                     int64_t *clauses) {
+    int64_t vars = 0, count = 0, cap = 0, len = 0, found = 0, pending = 0;
+    for (;;) { /* the lines up to the header */
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *a = p, *b = nl ? nl : end;
+        while (a < b && is_space(*a)) a++;
+        while (b > a && is_space(b[-1])) b--;
+        if (a < b && *a == 'p') {
+            if (!cnf_header(a, b, &vars, &count)) return 0;
+            p = nl ? nl + 1 : end;
+            break;
+        }
+        if (a < b && *a != 'c' && *a != '%') return 0;
+        if (!nl) return 0; /* no header */
+        p = nl + 1;
+    }
+    int32_t *lits = NULL;
+    while (p < end) {
+        while (p < end && is_space(*p)) p++;
+        if (p == end) break;
+        const char *word = p;
+        while (p < end && !is_space(*p)) p++;
+        int negative = *word == '-';
+        int64_t v;
+        if (!plain_number(word + negative, p, vars, &v)) { free(lits); return 0; }
+        if (!grow((void **)&lits, &cap, len + 1, sizeof(int32_t), 0)) { free(lits); return -1; }
+        lits[len++] = (int32_t)(negative ? -v : v);
+        if (v == 0) { found++; pending = 0; }
+        else pending = 1;
+    }
+    if (pending || found != count) { free(lits); return 0; }
+    *out = lits;
+    *n = len;
+    *clauses = found;
+    return 1;
+}
+
+PyDoc_STRVAR(from_cnf_doc,
+    "from_cnf(cnf, max_line) -> state or None\n\n"
+    "A state holding the DIMACS CNF text's clauses where drat.parse_cnf reads it in one sweep\n"
+    "(comments, the header, numbers; every literal within the header's variables); None for any\n"
+    "other text, which drat.parse_cnf reads (and refuses, naming the line, where it is wrong).");
+
+static PyObject *k_from_cnf(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    Py_ssize_t max_line;
+    int32_t *lits = NULL;
+    int64_t n = 0, clauses = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*n", &buf, &max_line)) return NULL;
+    const char *p = buf.buf;
+    int r;
+    Py_BEGIN_ALLOW_THREADS
+    r = parse_cnf(p, p + buf.len, &lits, &n, &clauses);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&buf);
+    if (r < 0) return PyErr_NoMemory();
+    if (r == 0) Py_RETURN_NONE;
+    PyObject *state = make_state(lits ? lits : (int32_t *)"", (Py_ssize_t)n, (Py_ssize_t)clauses,
+                                 max_line);
+    free(lits);
+    return state;
 }
 
 PyDoc_STRVAR(feed_doc,
@@ -358,6 +465,7 @@ static PyObject *k_stats(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"new", k_new, METH_VARARGS, new_doc},
+    {"from_cnf", k_from_cnf, METH_VARARGS, from_cnf_doc},
     {"feed", k_feed, METH_VARARGS, feed_doc},
     {"stats", k_stats, METH_VARARGS, stats_doc},
     {NULL, NULL, 0, NULL},
