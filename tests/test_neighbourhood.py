@@ -290,6 +290,7 @@ def test_kicks_start_from_the_best_table_and_never_lose_it(monkeypatch):
 
     monkeypatch.setattr(nb, "_kick", spy)
     counts: dict[str, int] = {}
+    log: list[dict[str, float]] = []
     table, history = lns_search(
         graph,
         variant,
@@ -300,8 +301,15 @@ def test_kicks_start_from_the_best_table_and_never_lose_it(monkeypatch):
         max_vars=400,
         patience=3,
         counts=counts,
+        kicks=log,
     )
     assert counts["kicks"] == sum(k > 0 for k in kicks)  # the kicks the search went on from
+    # each recorded: when, from the best's size, to the kicked table's; the repair reached at
+    # most that and at least the minimum, and bought nothing (the best was the minimum)
+    assert [r["kicked"] for r in log] == [k for k in kicks if k > 0]
+    assert all(r["best"] == len(best) and r["bought"] == 0 for r in log)
+    assert all(len(best) <= r["reached"] <= r["kicked"] for r in log)
+    assert [r["seconds"] for r in log] == sorted(r["seconds"] for r in log)
     assert counts["widest"] == counts["steps"]  # min_vars == max_vars: always the widest
     assert kicks and all(k >= len(best) for k in kicks if k > 0)
     assert any(k > len(best) for k in kicks)

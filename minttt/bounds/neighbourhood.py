@@ -175,6 +175,7 @@ def lns_search(
     on_better: Callable[[dict[int, int]], None] | None = None,
     counts: dict[str, int] | None = None,
     horizons: Sequence[int] = HORIZONS,
+    kicks: list[dict[str, float]] | None = None,
 ) -> tuple[dict[int, int], list[tuple[float, int]]]:
     """Large-neighbourhood search from the table ``start`` (see the module docstring): the best
     table and its history ``[(seconds, entries), ...]``.
@@ -197,7 +198,9 @@ def lns_search(
     ``windows`` (of them, windows), ``unsolved`` (too big or out of time), ``smaller`` and
     ``plateau`` (re-solves that made the walked table smaller, or changed it at the same size),
     ``kicks`` (kicked tables the search went on from) and ``widest`` (steps at the largest
-    budget).
+    budget). ``kicks``, when given, gets one record per kick (:func:`_kick_record`): when it
+    fired, the best table's size then, the kicked table's, the smallest the repair reached before
+    the next kick (or the end) and what it bought (how much smaller the best table became).
 
     >>> from minttt.formula.variants import Variant
     >>> from minttt.formula.arrays import table_edge_mask
@@ -223,6 +226,7 @@ def lns_search(
     budget = min(min_vars, max_vars)
     stale = 0  # steps since the walked table last got smaller
     step = 0
+    log = kicks if kicks is not None else []
     while (steps is None or step < steps) and time.perf_counter() - t0 < time_limit:
         step += 1
         left = time_limit - (time.perf_counter() - t0)
@@ -236,6 +240,7 @@ def lns_search(
             if kicked is not None:
                 tally["kicks"] += 1
                 current = kicked
+                log.append(_kick_record(time.perf_counter() - t0, len(best), len(kicked)))
             continue
         stale += 1
         tally["steps"] += 1
@@ -252,6 +257,7 @@ def lns_search(
             elif new != current:
                 tally["plateau"] += 1
             current = new
+            _follow_kick(log, len(current), len(best))
             if len(current) < len(best):
                 best = current
                 budget = min(min_vars, max_vars)
@@ -261,6 +267,25 @@ def lns_search(
             elif len(current) == len(best):
                 best = current  # a plateau move of the best table itself
     return best, history
+
+
+def _kick_record(seconds: float, best: int, kicked: int) -> dict[str, float]:
+    """A kick's record, as :func:`lns_search` starts it: ``reached`` and ``bought`` then follow
+    the repair (the smallest walked table since the kick; how much smaller the best became).
+
+    >>> _kick_record(12.345, 1828, 1841)
+    {'seconds': 12.35, 'best': 1828, 'kicked': 1841, 'reached': 1841, 'bought': 0}
+    """
+    return {"seconds": round(seconds, 2), "best": best, "kicked": kicked, "reached": kicked,
+            "bought": 0}  # fmt: skip
+
+
+def _follow_kick(log: list[dict[str, float]], walked: int, best: int) -> None:
+    """The last kick's repair (if a kick fired) walked to a table of ``walked`` entries, the
+    best having ``best``: the smallest it reached, and how much smaller the best became."""
+    if log:
+        log[-1]["reached"] = min(log[-1]["reached"], walked)
+        log[-1]["bought"] = max(0, log[-1]["best"] - min(walked, best))
 
 
 def _step(

@@ -38,7 +38,7 @@ LABELS = {"lns": "large-neighbourhood search", "forced": "forced search"}
 @dataclass(frozen=True)
 class FoundTable:
     """A table one search task found (``node -> edge``), its seed, round, history
-    ``[(seconds, entries), ...]`` and what the search did (``counts``, see
+    ``[(seconds, entries), ...]`` and what the search did (``counts`` and ``kicks``, see
     :func:`~minttt.bounds.neighbourhood.lns_search`; empty for the forced search). Nothing here
     is trusted: the caller verifies the table before keeping it."""
 
@@ -47,6 +47,7 @@ class FoundTable:
     table: dict[int, int]
     history: list[tuple[float, int]]
     counts: dict[str, int] = field(default_factory=dict)
+    kicks: list[dict[str, float]] = field(default_factory=list)
 
     def record(self) -> dict[str, Any]:
         """What a checkpoint keeps of it (not the table)."""
@@ -56,6 +57,7 @@ class FoundTable:
             "entries": len(self.table),
             "history": self.history,
             **({"counts": self.counts} if self.counts else {}),
+            **({"kicks": self.kicks} if self.kicks else {}),
         }
 
 
@@ -103,10 +105,11 @@ def search_task(
     allowed, cost = data.prepared()
     left = max(0.0, seconds - (time.perf_counter() - began))
     counts: dict[str, int] = {}
+    kicks: list[dict[str, float]] = []
     if method == "lns":
         first = start if start is not None else greedy_table(graph, allowed, side, cost)
         table, history = lns_search(
-            graph, variant, first, seed=seed, time_limit=left, counts=counts
+            graph, variant, first, seed=seed, time_limit=left, counts=counts, kicks=kicks
         )
     elif method == "forced":
         table, history = forced_search(
@@ -114,7 +117,7 @@ def search_task(
         )
     else:
         raise ValueError(f"unknown search method {method!r}: expected one of {METHODS}")
-    return FoundTable(seed, round_, table, history, counts)
+    return FoundTable(seed, round_, table, history, counts, kicks)
 
 
 def search_portfolio(
