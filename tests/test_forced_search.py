@@ -154,6 +154,18 @@ def test_an_interrupted_search_keeps_the_rounds_that_arrived(tmp_path: Path, mon
         on_result(portfolio.FoundTable(0, 0, broken, []))
         return []
 
+    seen: dict = {}
+
+    def records_its_seeds(variant, start, *, seeds, **_kw):
+        seen["seeds"] = list(seeds)
+        return []
+
+    monkeypatch.setattr(portfolio, "search_portfolio", records_its_seeds)
+    searched_upper(variant, ckpt, seconds=60, seeds=3, first_seed=5, workers=1, say=lambda _m: None)
+    assert seen["seeds"] == [5, 6, 7]  # --seed N: the searches take N, N+1, ...
+    search = json.loads(ckpt.read_text())["search"]
+    assert (search["seeds"], search["first_seed"]) == (3, 5)
+
     monkeypatch.setattr(portfolio, "search_portfolio", wrong)
     with pytest.raises(DefectError, match="failed verification"):
         searched_upper(variant, ckpt, seconds=60, seeds=1, workers=1, say=lambda _m: None)
@@ -171,6 +183,8 @@ def test_an_interrupted_search_keeps_the_rounds_that_arrived(tmp_path: Path, mon
         ["--search", "5", "--rounds", "0"],
         ["--search", "5", "--slack", "-1"],
         ["--search", "5", "--method", "tabu"],
+        ["--search", "5", "--seed", "-1"],
+        ["--search", "5", "--seed", "x"],
     ],
 )
 def test_scale_search_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str]):

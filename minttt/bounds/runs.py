@@ -518,6 +518,7 @@ def searched_upper(
     *,
     seconds: float,
     seeds: int = 2,
+    first_seed: int = 0,
     rounds: int = 4,
     workers: int = 2,
     scheduler: str | None = None,
@@ -526,7 +527,8 @@ def searched_upper(
     say: Say = print,
 ) -> BoundsState:
     """Upper bounds only, resuming ``checkpoint``: a portfolio of ``seeds`` searches (``method``
-    ``"lns"`` or ``"forced"``) on a Dask cluster (:func:`minttt.bounds.search.search_portfolio`),
+    ``"lns"`` or ``"forced"``; seeds ``first_seed`` on, another basin for each: a run that
+    found nothing may try others) on a Dask cluster (:func:`minttt.bounds.search.search_portfolio`),
     ``rounds`` rounds in ``seconds`` (everything after the checkpoint was checked: the graph,
     the cluster, the searches, the verifications), each round from the best table so far (the
     saved one first). A table smaller than the saved one is kept only once it passes the
@@ -554,7 +556,7 @@ def searched_upper(
                 start,
                 graph=run.graph,
                 seconds=run.left() or 0.0,
-                seeds=range(seeds),
+                seeds=range(first_seed, first_seed + seeds),
                 rounds=rounds,
                 workers=workers,
                 scheduler=scheduler,
@@ -569,6 +571,7 @@ def searched_upper(
         run.state.search = {
             "seconds": seconds,
             "seeds": seeds,
+            "first_seed": first_seed,
             "rounds": rounds,
             "slack": slack,
             "method": method,

@@ -57,6 +57,7 @@ class SearchRecord(TypedDict, total=False):
 
     seconds: float
     seeds: int
+    first_seed: int
     rounds: int
     slack: int
     method: str

@@ -104,6 +104,13 @@ def scale_command(
         "dual bound; its best point, verified, as a table). Needs the lp extra (scipy).",
     ),
     seeds: int = option(2, "--seeds", metavar="N", help="Searches per round for --search."),
+    seed: int = option(
+        0,
+        "--seed",
+        metavar="N",
+        help="The first seed of --search (its searches take N, N+1, ...; each round adds 1000): "
+        "each seed walks its own basin, so a run that found nothing may try others.",
+    ),
     rounds: int = option(
         4, "--rounds", metavar="N", help="Rounds for --search, each from the best table so far."
     ),
@@ -173,6 +180,9 @@ def scale_command(
         dual bound; its best point, verified, as a table). Needs the lp extra (scipy).
     seeds
         Searches per round for --search.
+    seed
+        The first seed of --search (its searches take N, N+1, ...; each round adds 1000):
+        each seed walks its own basin, so a run that found nothing may try others.
     rounds
         Rounds for --search, each from the best table so far.
     slack
@@ -196,7 +206,7 @@ def scale_command(
 
     side = _side(role)
     _check_modes(time_limit, hint, search, levels, mip, cores)
-    _check_search(seeds, rounds, workers, method, slack)
+    _check_search(seeds, rounds, workers, method, slack, seed)
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
     variant = _variant(game, side, opening)
@@ -242,6 +252,7 @@ def scale_command(
             checkpoint,
             seconds=search,
             seeds=seeds,
+            first_seed=seed,
             rounds=rounds,
             workers=workers,
             scheduler=scheduler,
@@ -275,10 +286,14 @@ def _check_modes(
         raise InputError("give one of --hint, --search, --levels, --cores and --mip")
 
 
-def _check_search(seeds: int, rounds: int, workers: int, method: str, slack: int) -> None:
+def _check_search(
+    seeds: int, rounds: int, workers: int, method: str, slack: int, seed: int = 0
+) -> None:
     """Refuse out-of-range ``--search`` options in one line."""
     if not (1 <= seeds <= 1024 and 1 <= rounds <= 1000):
         raise InputError(f"--seeds must be 1-1024 and --rounds 1-1000, got {seeds} and {rounds}")
+    if not 0 <= seed < 1_000_000:
+        raise InputError(f"--seed must be 0-999999, got {seed}")
     check_workers(workers)
     if method not in METHODS:
         raise InputError(f"--method must be lns or forced, got {method!r}")
