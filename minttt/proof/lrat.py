@@ -176,9 +176,9 @@ def _kernel(compiled: bool | None) -> ModuleType | None:
     return lrat_kernel
 
 
-#: what ``lrat_kernel.feed`` returns: going on, valid, give the proof back to the reference, no
-#: empty clause at the end
-_GOING, _VALID, _DEFER, _NO_EMPTY_CLAUSE = 0, 1, 2, 3
+#: what ``lrat_kernel.feed`` returns: going on, valid, give the proof back to the reference (and
+#: 3: the proof ended without the empty clause)
+_GOING, _VALID, _DEFER = 0, 1, 2
 
 
 def _check_compiled(

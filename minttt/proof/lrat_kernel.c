@@ -7,10 +7,11 @@
  * what is wrong. So the kernel accepts only proofs the reference accepts, with the same counts;
  * it never says what is wrong with a proof.
  *
- * The state lives in a capsule: new(formula, clauses, max_line), feed(state, chunk, final) for
- * the proof's bytes in pieces of whole lines (the rest of the last line is kept), and
- * stats(state) for what the reference's CheckResult holds. Like the reference it shares no code
- * with the solvers.
+ * The state lives in a capsule: from_cnf(cnf, max_line) reads the DIMACS text where
+ * drat.parse_cnf reads it in one sweep (else None: new(formula, clauses, max_line) takes the
+ * clauses parse_cnf read), feed(state, chunk, final) checks the proof's bytes in pieces (the end
+ * of the last line waits for the next piece), and stats(state) gives what the reference's
+ * CheckResult holds. Like the reference it shares no code with the solvers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
