@@ -8,6 +8,7 @@ re-solving at the end (one call fewer than 003, never more).
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -27,13 +28,15 @@ def _raise_if_stopped(reason: str, started: float, limit: float | None) -> None:
 
     Z3 names a keyboard interrupt (``interrupted from keyboard``) for a solver but reports
     ``canceled`` for Optimize whether the timeout or Ctrl-C stopped it; an ``unknown`` that comes
-    well before the time limit (or with no limit at all) is therefore an interruption too.
+    well before the time limit (or with no limit at all) is therefore an interruption too. The
+    time limit's own :func:`_hard_limit` stops a call with ``interrupted`` (Z3 5.4) or
+    ``canceled``, always after the limit: that is a timeout, never Ctrl-C.
     """
 
     interrupt.check()  # a signal Python saw between Z3 calls
     elapsed = time.monotonic() - started
     early = limit is None or elapsed < limit * (1 - _EARLY)
-    if "interrupt" in reason or (early and "memory" not in reason):
+    if "keyboard" in reason or (early and "memory" not in reason):
         interrupt.raise_interrupt()
 
 
@@ -143,7 +146,7 @@ def z3_binary(
             return None
         s = z3.Solver()
         if remaining is not None:
-            s.set("timeout", max(1, int(remaining * 1000)))
+            s.set("timeout", max(1, math.ceil(remaining * 1000)))
         s.add(*clauses)
         s.add(z3.AtMost(*objective, bound))
         calls += 1
@@ -200,7 +203,7 @@ def z3_opt(
 
     opt = z3.Optimize()
     if timeout is not None:
-        opt.set("timeout", max(1, int(timeout * 1000)))
+        opt.set("timeout", max(1, math.ceil(timeout * 1000)))
     opt.from_string(_smt2(formula))
     started = time.monotonic()
     with _hard_limit(opt.ctx, timeout):
