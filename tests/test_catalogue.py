@@ -12,7 +12,15 @@ import pytest
 
 from minttt.catalogue.cell import same_moves, work_game
 from minttt.catalogue.games import POSITIONS, by_size, catalogue_games, cells
-from minttt.catalogue.run import RESULTS, STATE, catalogue_document, open_store, run_catalogue
+from minttt.catalogue.run import (
+    RESULTS,
+    STATE,
+    _better,
+    catalogue_document,
+    describe,
+    open_store,
+    run_catalogue,
+)
 from minttt.cli import run as cli_run
 from minttt.errors import InputError
 from minttt.game.arrays import build_array_graph
@@ -91,12 +99,20 @@ def test_a_damaged_run_is_refused_in_one_line(tmp_path: Path) -> None:
     run_catalogue(folder, seconds=30, games=["mnk:2,2,2"], serial=True, say=lambda _m: None)
     state = json.loads((folder / STATE).read_text())
     table = state["games"]["mnk:2,2,2"]["cells"]["X optimal"]["table"]
-    (folder / table).write_text((folder / table).read_text().replace('"size": 3', '"size": 4'))
+    original = (folder / table).read_text()
+    (folder / table).write_text(original.replace('"size": 3', '"size": 4'))
     with pytest.raises(InputError, match="not the file"):
         check_state(folder)
+    (folder / table).write_text(original)
     state["games"]["mnk:2,2,2"]["cells"]["O optimal"]["upper"] = 2
     (folder / STATE).write_text(json.dumps(state))
     with pytest.raises(InputError):
+        check_state(folder)
+    state["games"]["mnk:2,2,2"]["cells"]["O optimal"]["upper"] = 1
+    state["games"]["mnk:2,2,2"]["cells"]["O optimal"]["certified_lower"] = 1
+    state["games"]["mnk:2,2,2"]["cells"]["O optimal"]["status"] = "bounded"
+    (folder / STATE).write_text(json.dumps(state))
+    with pytest.raises(InputError, match="lower bound 1 certified by no record"):
         check_state(folder)
 
 
@@ -164,7 +180,8 @@ RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 
 def test_the_frontiers_games_show_the_frontiers_figures() -> None:
     # one figure for each: 3x4 O is 189 (certified) in the catalogue as in bounds.json, not the
-    # catalogue's own 175 .. 215; 4x4 k=4 shows the frontier's bounds, starred (not certified)
+    # catalogue's own 175 .. 215; 4x4 k=4 shows the frontier's bounds, O's starred (not
+    # certified) above its certified sum
     from minttt.report.catalogue import frontier_cells
 
     frontier = frontier_cells(RESULTS_DIR)
@@ -184,6 +201,14 @@ def test_the_frontiers_games_show_the_frontiers_figures() -> None:
             continue
         assert cell["frontier"] == "games/bounds.json"
         assert load_table(RESULTS_DIR / "catalogue" / cell["table"]).size == record["upper"]
+        sure = record.get("certified")
+        if not cell["lower_certified"] and sure and sure["lower"] < record["lower"]:
+            # 4x4 k=4 O: per-level minima (uncertified) above the certified sum of its blocks
+            assert cell["certified_lower"] == sure["lower"]
+        else:
+            assert "certified_lower" not in cell
+    o444 = doc["games"]["mnk:4,4,4"]["cells"]["O optimal"]
+    assert not o444["lower_certified"] and o444["certified_lower"] <= o444["lower"]
     assert doc == json.loads((RESULTS_DIR / "catalogue" / RESULTS).read_text())
 
 
@@ -267,7 +292,8 @@ def test_a_never_lose_cell_is_bounded_by_the_optimal_table_too() -> None:
 
 def test_disjoint_cores_certify_a_bound_the_refutation_did_not_reach(monkeypatch) -> None:
     """Where CaDiCaL does not refute "fewer than RC2's bound" in time, disjoint cores certify
-    the cell's lower bound instead, where they reach RC2's (here past it: RC2 said 1)."""
+    the cell's lower bound instead, where they reach RC2's (here past it: RC2 said 1); where
+    they do not, the bound they certify stands beneath RC2's as ``certified_lower``."""
     from minttt.catalogue import cell as cell_module
     from minttt.catalogue.games import Cell
     from minttt.formula.arrays import encode_arrays
@@ -291,5 +317,47 @@ def test_disjoint_cores_certify_a_bound_the_refutation_did_not_reach(monkeypatch
             assert cert["method"] == "disjoint cores" and record["lower"] == cert["lower"] == 6
             assert record["lower_by"] == "lower certificate" and record["lower_certified"]
             assert cert["cores"] in result.files
-        else:  # fewer cores than RC2's bound: RC2's stands, uncertified
-            assert (record["lower"], record["lower_certified"], result.lower) == (20, False, [])
+        else:  # fewer cores than RC2's bound: RC2's stands, uncertified, the cores' beneath
+            (cert,) = result.lower
+            assert (record["lower"], record["lower_certified"]) == (20, False)
+            assert record["certified_lower"] == cert["lower"] < 20 and cert["cores"] in result.files
+            assert f"not certified; {cert['lower']} certified" in describe(record)
+
+
+def test_a_rerun_keeps_the_higher_certified_bound_beneath_an_uncertified_one() -> None:
+    """Two runs of a bounded cell: the higher lower bound stands, and beneath an uncertified one
+    the higher of the two runs' certified bounds (never a certified bound lost)."""
+    rc2 = {"lower": 70, "lower_by": "rc2", "lower_certified": False, "certified_lower": 40}
+    refuted = {"lower": 65, "lower_by": "lower certificate", "lower_certified": True}
+    for old, new in ((dict(rc2), dict(refuted)), (dict(refuted), dict(rc2))):
+        kept = _better(old, new)
+        assert (kept["lower"], kept["lower_certified"], kept["certified_lower"]) == (70, False, 65)
+    higher = {"lower": 72, "lower_by": "lower certificate", "lower_certified": True}
+    assert "certified_lower" not in _better(dict(rc2), dict(higher))
+    less = {"lower": 60, "lower_by": "rc2", "lower_certified": False, "certified_lower": 30}
+    assert _better(dict(rc2), less)["certified_lower"] == 40
+
+
+def test_a_rerun_keeps_the_smaller_table_and_its_file(tmp_path: Path) -> None:
+    """A rerun's RC2 may stop at a worse model: the cell keeps the smaller verified table, its
+    file untouched, and takes the rerun's better lower bound."""
+    from minttt.catalogue.cell import CellResult, GameResult
+    from minttt.catalogue.games import Cell
+    from minttt.catalogue.run import keep, read_state
+
+    one = Cell("mnk:2,2,2", "X", "optimal")
+
+    def bounded(lower: int, upper: int, text: bytes) -> GameResult:
+        record = {"variant": one.variant.name, "status": "bounded", "lower": lower,
+                  "upper": upper, "upper_by": "rc2", "table": "t.table.json",
+                  "time_limit": 30.0, "lower_by": "rc2", "lower_certified": False}  # fmt: skip
+        cell = CellResult(one, record, files={"t.table.json": text})
+        return GameResult("mnk:2,2,2", {"value": 1}, [cell])
+
+    with open_store(tmp_path) as store:
+        state = read_state(store)
+        keep(store, state, bounded(2, 3, b"small"))
+        (line,) = keep(store, state, bounded(3, 5, b"worse"))
+        record = state["games"]["mnk:2,2,2"]["cells"]["X optimal"]
+        assert (record["lower"], record["upper"]) == (3, 3) and "3 .. 3" in line
+        assert store.read("t.table.json", record["table_sha256"]) == b"small"

@@ -9,7 +9,8 @@ A cell ends in one of three states:
 * ``bounded``: a verified table above (RC2's or the greedy table with its local search, the
   smaller) and RC2's lower bound below, certified where CaDiCaL refuted it in the time left
   (:mod:`minttt.proof.lower`), or by disjoint cores where they reach it, ``lower_certified``
-  saying whether it was;
+  saying whether it was; where it was not, ``certified_lower`` is the bound the cores do
+  certify (below RC2's);
 * ``same``: never-lose allows exactly the moves optimal does at every position of the table's
   side (the same formula): the optimal cell's figures stand.
 
@@ -149,7 +150,7 @@ def work_cell(graph: ArrayGraph, cell: Cell, seconds: float, drat_trim: Path | N
     result = CellResult(cell, record, table)
     result.files[record["table"]] = table.to_json().encode("utf-8")  # a certificate's replaces it
     if lower == table.size:
-        _certify_minimum(result, graph, table, seconds, drat_trim)
+        _certify_minimum(result, graph, formula, table, seconds, drat_trim)
     else:
         _certify_lower(result, variant, graph, formula, lower, seconds, drat_trim)
     record["seconds"] = round(time.perf_counter() - start, 2)
@@ -157,7 +158,12 @@ def work_cell(graph: ArrayGraph, cell: Cell, seconds: float, drat_trim: Path | N
 
 
 def _certify_minimum(
-    result: CellResult, graph: ArrayGraph, table: Table, seconds: float, drat_trim: Path | None
+    result: CellResult,
+    graph: ArrayGraph,
+    formula: ArrayFormula,
+    table: Table,
+    seconds: float,
+    drat_trim: Path | None,
 ) -> None:
     """The certificate of a minimum RC2 proved: the table and CaDiCaL's refutation one below
     (the array form's formula, whatever the board)."""
@@ -167,8 +173,9 @@ def _certify_minimum(
             variant, "", graph=graph, table=table, seconds=seconds, drat_trim=drat_trim
         )
     except OutOfTime:
-        # RC2's bound stands, uncertified
+        # RC2's bound stands, uncertified; disjoint cores certify what they reach below it
         record.update(status="bounded", lower_by="rc2", lower_certified=False)
+        _certify_by_cores(result, variant, graph, formula, seconds, drat_trim)
         return
     record.update(status="proven", lower_by="certificate", certificate=cert.record["proof"])
     result.minimum.append(cert.record)
@@ -185,8 +192,7 @@ def _certify_lower(
     drat_trim: Path | None,
 ) -> None:
     """A bounded cell: RC2's lower bound refuted below by CaDiCaL where the time allows; where it
-    does not, disjoint cores (:func:`minttt.proof.lower.build_cores_certificate`, as long
-    again), kept where they reach RC2's bound (they may pass it: RC2 stopped early)."""
+    does not, disjoint cores (:func:`_certify_by_cores`, as long again)."""
     record = result.record
     record["status"] = "bounded"
     record["lower_certified"] = False
@@ -196,22 +202,51 @@ def _certify_lower(
             variant, lower, "", graph=graph, formula=formula, seconds=seconds, drat_trim=drat_trim
         )
     except OutOfTime:
-        try:
-            cert = build_cores_certificate(
-                variant, "", graph=graph, formula=formula, seconds=seconds, drat_trim=drat_trim
-            )
-        except OutOfTime:
-            return
-        cores = int(cert.record["lower"])
-        if cores < lower:
-            return
-        if cores > record["upper"]:  # never: every table hits every core
-            why = f"{variant.name}: {cores} disjoint cores, a table of {record['upper']}"
-            raise DefectError(why) from None
-        record["lower"] = cores
+        _certify_by_cores(result, variant, graph, formula, seconds, drat_trim)
+        return
     record.update(lower_by="lower certificate", lower_certified=True)
-    result.lower.append(cert.record)
-    result.files.update({str(p): data for p, data in cert.files.items()})
+    _keep_lower(result, cert.record, cert.files)
+
+
+def _certify_by_cores(
+    result: CellResult,
+    variant: Variant,
+    graph: ArrayGraph,
+    formula: ArrayFormula,
+    seconds: float,
+    drat_trim: Path | None,
+) -> None:
+    """Disjoint cores (:func:`minttt.proof.lower.build_cores_certificate`, ``seconds`` at most)
+    under a bounded cell whose RC2 bound no refutation certified: the cell's lower bound where
+    they reach RC2's (they may pass it: RC2 stopped early), else ``certified_lower`` beside
+    RC2's bound, so that every bounded cell has a certified bound below where cores are found."""
+    record = result.record
+    try:
+        cert = build_cores_certificate(
+            variant,
+            "",
+            graph=graph,
+            formula=formula,
+            seconds=seconds,
+            drat_trim=drat_trim,
+        )
+    except OutOfTime:
+        return
+    cores = int(cert.record["lower"])
+    if cores > record["upper"]:  # never: every table hits every core
+        why = f"{variant.name}: {cores} disjoint cores, a table of {record['upper']}"
+        raise DefectError(why) from None
+    if cores < record["lower"]:
+        record["certified_lower"] = cores
+    else:
+        record.update(lower=cores, lower_by="lower certificate", lower_certified=True)
+    _keep_lower(result, cert.record, cert.files)
+
+
+def _keep_lower(result: CellResult, index_record: dict[str, Any], files: dict[Any, bytes]) -> None:
+    """A checked lower-bound certificate's record (for ``lower-bounds.json``) and its files."""
+    result.lower.append(index_record)
+    result.files.update({str(p): data for p, data in files.items()})
 
 
 __all__ = ["CellResult", "GameResult", "game_figures", "same_moves", "work_cell", "work_game"]

@@ -92,8 +92,8 @@ def _again(record: dict[str, Any] | None, seconds: float) -> bool:
 
 def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str]:
     """Store a game's result: its files (SHA-256 recorded), the certificate indexes, the cells
-    (a bounded cell keeps the better of its old and new bounds), the state document. Returns
-    one line per cell."""
+    (a bounded cell keeps the better of its old and new bounds, and the smaller table), the
+    state document. Returns one line per cell."""
     game = state["games"].setdefault(result.game, {"cells": {}})
     game.update(result.figures)
     minimum, lower = [], []
@@ -103,7 +103,10 @@ def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str
         old = game["cells"].get(cell.cell.key)
         if record["status"] == "bounded" and old is not None and old["status"] == "bounded":
             record = _better(old, record)
+        kept_table = "table_sha256" in record  # _better kept the old, smaller table
         for name, data in cell.files.items():
+            if kept_table and name == record["table"]:
+                continue
             digest = store.put(name, data)
             if name == record.get("table"):
                 record["table_sha256"] = digest
@@ -128,14 +131,39 @@ def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str
     return lines
 
 
+def certified_bound(record: dict[str, Any]) -> int | None:
+    """The highest lower bound a bounded record has certified: its lower bound when certified,
+    else its ``certified_lower`` (None: none).
+
+    >>> certified_bound({"lower": 70, "lower_certified": False, "certified_lower": 52})
+    52
+    """
+    if record.get("lower_certified"):
+        return int(record["lower"])
+    return record.get("certified_lower")
+
+
 def _better(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """Two bounded records of a cell: the new one, with the old lower bound where it was higher
-    (and certified as well) and the new time limit."""
+    (and certified as well), the higher of their certified bounds, the old table where it was
+    smaller (a rerun's RC2 may stop at a worse model), and the new time limit.
+
+    >>> _better({"lower": 70, "lower_by": "rc2", "lower_certified": False},
+    ...         {"lower": 65, "lower_by": "lower certificate", "lower_certified": True})
+    {'lower': 70, 'lower_by': 'rc2', 'lower_certified': False, 'certified_lower': 65}
+    """
+    sure = [b for b in (certified_bound(old), certified_bound(new)) if b is not None]
     if (old["lower"], old.get("lower_certified", False)) > (
         new["lower"],
         new.get("lower_certified", False),
     ):
         for key in ("lower", "lower_by", "lower_certified"):
+            new[key] = old[key]
+    new.pop("certified_lower", None)
+    if sure and not new.get("lower_certified"):
+        new["certified_lower"] = max(sure)  # below the lower bound: each record's is
+    if "table_sha256" in old and old["upper"] < new["upper"]:
+        for key in ("upper", "upper_by", "table", "table_sha256"):
             new[key] = old[key]
     return new
 
@@ -146,7 +174,12 @@ def describe(record: dict[str, Any]) -> str:
         return f"as {record['same_as']}"
     if record["status"] == "proven":
         return f"{record['upper']} entries, proven ({record['lower_by']})"
-    sure = "certified" if record.get("lower_certified") else "not certified"
+    if record.get("lower_certified"):
+        sure = "certified"
+    elif record.get("certified_lower") is not None:
+        sure = f"not certified; {record['certified_lower']} certified"
+    else:
+        sure = "not certified"
     return f"{record['lower']} .. {record['upper']} entries (lower bound {sure})"
 
 

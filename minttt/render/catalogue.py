@@ -10,7 +10,7 @@ from typing import Any
 #: colours per status (the legend's words)
 COLOURS = {
     "proven": ("#7fc97f", "proven, certified"),
-    "bounded": ("#fdc086", "bounded: lower .. upper"),
+    "bounded": ("#fdc086", "bounded: certified lower .. upper (*: RC2's bound only)"),
     "pending": ("#dddddd", "not run yet"),
 }
 
@@ -23,7 +23,11 @@ def cell_text(cell: dict[str, Any], cells: dict[str, Any]) -> tuple[str, str]:
     if status == "proven":
         return f"{cell['upper']:,}", status
     if status == "bounded":
-        return f"{cell['lower']:,}..{cell['upper']:,}", status
+        if cell.get("lower_certified"):
+            return f"{cell['lower']:,}..{cell['upper']:,}", status
+        if cell.get("certified_lower") is not None:  # the certified bound, as REPORT.md's first
+            return f"{cell['certified_lower']:,}..{cell['upper']:,}", status
+        return f"{cell['lower']:,}*..{cell['upper']:,}", status
     return "", "pending"
 
 

@@ -20,7 +20,13 @@ from typing import Any
 
 from minttt.catalogue.cell import same_moves
 from minttt.catalogue.games import catalogue_games, cells
-from minttt.catalogue.run import CONTINUE, RESULTS, catalogue_document, open_store
+from minttt.catalogue.run import (
+    CONTINUE,
+    RESULTS,
+    catalogue_document,
+    certified_bound,
+    open_store,
+)
 from minttt.errors import DefectError, InputError
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.arrays import encode_arrays
@@ -90,10 +96,20 @@ def frontier_cells(results: Path) -> dict[str, dict[str, Any]]:
             "upper_by": FRONTIER_CONTINUE,
             "lower_by": method,
             "lower_certified": method in CERTIFIED_METHODS,
+            **_certified_beneath(record, method),
             "table": f"../{FRONTIER.parent}/{record['table']}",
             "frontier": FRONTIER.as_posix(),
         }
     return out
+
+
+def _certified_beneath(record: dict[str, Any], method: str) -> dict[str, int]:
+    """``{"certified_lower": n}`` for a frontier bound not certified itself but above the
+    certified sum ``bounds.json`` names (checked by its reader); else nothing."""
+    certified = record.get("certified")
+    if method in CERTIFIED_METHODS or not certified or certified["lower"] >= record["lower"]:
+        return {}
+    return {"certified_lower": int(certified["lower"])}
 
 
 def check_state(folder: Path) -> dict[str, Any]:
@@ -112,8 +128,9 @@ def check_state(folder: Path) -> dict[str, Any]:
             name = cell["variant"]
             if cell["status"] == "proven" and minima.get(name) != cell["upper"]:
                 raise InputError(f"{where}: proven, but no checked certificate of {cell['upper']}")
-            if cell.get("lower_certified") and lowers.get((name, ())) != cell["lower"]:
-                raise InputError(f"{where}: lower bound {cell['lower']} certified by no record")
+            sure = certified_bound(cell) if cell["status"] == "bounded" else None
+            if sure is not None and lowers.get((name, ())) != sure:
+                raise InputError(f"{where}: lower bound {sure} certified by no record")
             table = table_from_json(store.read(cell["table"], cell["table_sha256"]).decode())
             check_table(Variant.parse(name), table, where, size=cell["upper"], verify=False)
     return state
@@ -171,8 +188,11 @@ def _cell(cell: dict[str, Any], doc: dict[str, Any]) -> str:
     if status == "proven":
         return f"**{cell['upper']:,}**"
     if status == "bounded":
-        star = "" if cell.get("lower_certified") else "*"
-        return f"{cell['lower']:,}{star}..{cell['upper']:,}"
+        if cell.get("lower_certified"):
+            return f"{cell['lower']:,}..{cell['upper']:,}"
+        if cell.get("certified_lower") is not None:
+            return f"{cell['certified_lower']:,}..{cell['upper']:,} ({cell['lower']:,}*)"
+        return f"{cell['lower']:,}*..{cell['upper']:,}"
     return "·"
 
 
@@ -192,7 +212,8 @@ def catalogue_markdown(figures: dict[str, Any]) -> list[str]:
         "never-lose (`=`: never-lose allows the same moves). **Bold**: proven (RC2's minimum, "
         "its table verified, and a checked certificate in `catalogue/index.json`); `lo..hi`: "
         "a verified table above and a lower bound below, certified in "
-        "`catalogue/lower-bounds.json` unless starred (`*`: RC2's bound only); `·`: not run "
+        "`catalogue/lower-bounds.json` unless starred (`*`: RC2's bound only; `lo..hi (r*)`: "
+        "`lo` certified, RC2's higher bound `r` not); `·`: not run "
         f"yet. {done} of {total} cells settled or bounded; the games "
         f"{', '.join(figures['quick'])} are solved again by every `reproduce`. Continue the "
         f"rest with `{CONTINUE}` (a larger limit reruns the bounded cells). The cells of "
