@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -65,6 +66,28 @@ def test_a_stopped_branch_and_bound_is_still_a_bound():
     assert result is not None and not result.optimal
     assert result.lower <= 189
     assert result.upper is None or result.upper >= 189
+
+
+def _stalls(program: object, seconds: float | None, send: object) -> None:
+    """A HiGHS that never looks at its clock (as its presolve or root LP can, for minutes)."""
+    time.sleep(120)
+
+
+def test_highs_past_its_limit_is_stopped_and_claims_nothing(monkeypatch: pytest.MonkeyPatch):
+    from minttt.solvers import highs
+
+    monkeypatch.setattr(highs, "_milp_worker", _stalls)
+    monkeypatch.setattr(highs, "_lp_worker", _stalls)
+    monkeypatch.setattr(highs, "GRACE_SECONDS", 0.5)
+    variant = Variant.parse("second-lookup-entries")
+    formula = encode_arrays(build_array_graph(variant.rules), variant)
+    mip = mip_bound(formula, 0.5)  # without the guard: 120 s, then "the HiGHS process died"
+    assert mip is not None
+    assert (mip.lower, mip.upper, mip.point, mip.optimal) == (0, None, None, False)
+    assert "past its 0.5 s limit: stopped, no answer" in mip.status
+    lp = lp_bound(formula, 0.5)
+    assert lp is not None and (lp.lower, lp.lp_value) == (None, None)
+    assert "stopped, no answer" in lp.status
 
 
 def _scale(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,12 @@ import numpy as np
 from minttt.formula.arrays import ArrayFormula
 
 TOLERANCE = 1e-6
+#: HiGHS looks at its own time limit only between phases (a large presolve or root LP can run on
+#: for minutes past it): past the limit by this many seconds, or a tenth of the limit if more, its
+#: process is stopped and its answer is none (no bound, no point)
+GRACE_SECONDS = 5.0
+#: scipy's status for "a time or iteration limit was reached"
+LIMIT_STATUS = 1
 
 
 @dataclass(frozen=True)
@@ -90,17 +97,15 @@ def _program(formula: ArrayFormula) -> tuple[Any, np.ndarray, np.ndarray, np.nda
 def lp_bound(formula: ArrayFormula, time_limit: float | None = None) -> LPBound | None:
     """The LP relaxation's bound, or ``None`` when scipy is missing."""
     try:
-        from scipy.optimize import linprog
+        import scipy.optimize  # noqa: F401  (solved in a process of its own: _lp_worker)
     except ImportError:
         return None
     start = time.perf_counter()
-    a, b_ub, bounds, c = _program(formula)
-    options = {} if time_limit is None else {"time_limit": float(time_limit)}
-    res = linprog(c, A_ub=a, b_ub=b_ub, bounds=bounds, method="highs", options=options)
+    status, message, fun, _x, _dual = _in_child(_program(formula), time_limit, _lp_worker)
     seconds = round(time.perf_counter() - start, 2)
-    if res.status != 0:
-        return LPBound(None, None, str(res.message), seconds)
-    return LPBound(math.ceil(res.fun - TOLERANCE), float(res.fun), str(res.message), seconds)
+    if status != 0 or fun is None:
+        return LPBound(None, None, message, seconds)
+    return LPBound(math.ceil(fun - TOLERANCE), fun, message, seconds)
 
 
 def mip_bound(formula: ArrayFormula, time_limit: float) -> MIPBound | None:
@@ -120,7 +125,7 @@ def mip_bound(formula: ArrayFormula, time_limit: float) -> MIPBound | None:
     except ImportError:
         return None
     start = time.perf_counter()
-    status, message, fun, x, dual = _in_child(_program(formula), float(time_limit))
+    status, message, fun, x, dual = _in_child(_program(formula), float(time_limit), _milp_worker)
     if dual is None or not math.isfinite(dual):
         dual = fun if status == 0 and fun is not None else 0.0
     point = None if x is None else np.concatenate([[False], x > 0.5])
@@ -138,21 +143,35 @@ def mip_bound(formula: ArrayFormula, time_limit: float) -> MIPBound | None:
 
 
 _Answer = tuple[int, str, float | None, np.ndarray | None, float | None]
+_Program = tuple[Any, np.ndarray, np.ndarray, np.ndarray]
 
 
-def _in_child(program: tuple[Any, np.ndarray, np.ndarray, np.ndarray], seconds: float) -> _Answer:
-    """HiGHS in a process of its own: its C loop does not look at signals, so Ctrl-C here
-    terminates the child at once (and raises in this process) instead of waiting for the time
-    limit. Returns ``(status, message, objective, x, dual bound)``."""
+def _in_child(
+    program: _Program,
+    seconds: float | None,
+    worker: Callable[[_Program, float | None, Any], None],
+    grace: float = GRACE_SECONDS,
+) -> _Answer:
+    """HiGHS (``worker``) in a process of its own, ``seconds`` at most: its C loop does not look
+    at signals, so Ctrl-C here terminates the child at once (and raises in this process) instead
+    of waiting for the time limit; and a child still busy ``grace`` seconds (or a tenth of
+    ``seconds``, if more) past its limit is terminated, its answer none (:data:`LIMIT_STATUS`,
+    no objective, no point, no bound). Returns ``(status, message, objective, x, dual bound)``.
+    """
     mp = multiprocessing.get_context("spawn")
     receive, send = mp.Pipe(duplex=False)
-    child = mp.Process(target=_milp_worker, args=(program, seconds, send), daemon=True)
+    child = mp.Process(target=worker, args=(program, seconds, send), daemon=True)
+    start = time.monotonic()
     child.start()
     send.close()
+    limit = None if seconds is None else seconds + max(grace, 0.1 * seconds)
     try:
         while not receive.poll(0.2):  # a bare recv would not wake for a signal's handler
             if not child.is_alive() and not receive.poll(0):
                 raise RuntimeError(f"the HiGHS process died (exit {child.exitcode})")
+            if limit is not None and time.monotonic() - start > limit:
+                late = f"HiGHS ran {limit - (seconds or 0):g} s past its {seconds:g} s limit"
+                return LIMIT_STATUS, f"{late}: stopped, no answer", None, None, None
         answer: _Answer = receive.recv()
         return answer
     finally:
@@ -162,9 +181,7 @@ def _in_child(program: tuple[Any, np.ndarray, np.ndarray, np.ndarray], seconds: 
         receive.close()
 
 
-def _milp_worker(
-    program: tuple[Any, np.ndarray, np.ndarray, np.ndarray], seconds: float, send: Any
-) -> None:
+def _milp_worker(program: _Program, seconds: float | None, send: Any) -> None:
     """The child: scipy's milp (HiGHS) on ``program`` for ``seconds``; the answer to ``send``."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -177,11 +194,27 @@ def _milp_worker(
         constraints=LinearConstraint(a, -np.inf, b_ub),
         bounds=Bounds(bounds[:, 0], bounds[:, 1]),
         integrality=np.ones(len(c)),
-        options={"time_limit": seconds},
+        options={} if seconds is None else {"time_limit": seconds},
     )
     fun = None if res.fun is None else float(res.fun)
     x = None if res.x is None else np.asarray(res.x)
     send.send((int(res.status), str(res.message), fun, x, getattr(res, "mip_dual_bound", None)))
+    send.close()
+
+
+def _lp_worker(program: _Program, seconds: float | None, send: Any) -> None:
+    """The child: scipy's linprog (HiGHS) on ``program``'s relaxation for ``seconds``; the
+    answer to ``send`` (no point, no dual bound: the relaxation's optimum is the bound)."""
+    from scipy.optimize import linprog
+
+    from minttt.interrupt import worker_init
+
+    worker_init()
+    a, b_ub, bounds, c = program
+    options = {} if seconds is None else {"time_limit": float(seconds)}
+    res = linprog(c, A_ub=a, b_ub=b_ub, bounds=bounds, method="highs", options=options)
+    fun = None if res.status != 0 or res.fun is None else float(res.fun)
+    send.send((int(res.status), str(res.message), fun, None, None))
     send.close()
 
 
