@@ -68,16 +68,13 @@ def test_a_stopped_branch_and_bound_is_still_a_bound():
     assert result.upper is None or result.upper >= 189
 
 
-def _stalls(program: object, seconds: float | None, send: object) -> None:
-    """A HiGHS that never looks at its clock (as its presolve or root LP can, for minutes)."""
-    time.sleep(120)
-
-
 def test_highs_past_its_limit_is_stopped_and_claims_nothing(monkeypatch: pytest.MonkeyPatch):
+    from stalling_worker import stalls  # tests/: its own module, light for the spawned process
+
     from minttt.solvers import highs
 
-    monkeypatch.setattr(highs, "_milp_worker", _stalls)
-    monkeypatch.setattr(highs, "_lp_worker", _stalls)
+    monkeypatch.setattr(highs, "_milp_worker", stalls)
+    monkeypatch.setattr(highs, "_lp_worker", stalls)
     monkeypatch.setattr(highs, "GRACE_SECONDS", 0.5)
     variant = Variant.parse("second-lookup-entries")
     formula = encode_arrays(build_array_graph(variant.rules), variant)
@@ -131,7 +128,6 @@ def test_scale_mip_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str]
 def test_ctrl_c_stops_the_branch_and_bound_at_once_and_writes_nothing(tmp_path: Path):
     """HiGHS runs in a child process: Ctrl-C does not wait for its time limit."""
     import signal
-    import time
 
     cmd = [sys.executable, "-m", "minttt", "scale", "mnk:3,4,3", "--role", "second"]
     proc = subprocess.Popen(

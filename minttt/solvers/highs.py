@@ -150,20 +150,21 @@ def _in_child(
     program: _Program,
     seconds: float | None,
     worker: Callable[[_Program, float | None, Any], None],
-    grace: float = GRACE_SECONDS,
+    grace: float | None = None,
 ) -> _Answer:
     """HiGHS (``worker``) in a process of its own, ``seconds`` at most: its C loop does not look
     at signals, so Ctrl-C here terminates the child at once (and raises in this process) instead
-    of waiting for the time limit; and a child still busy ``grace`` seconds (or a tenth of
-    ``seconds``, if more) past its limit is terminated, its answer none (:data:`LIMIT_STATUS`,
-    no objective, no point, no bound). Returns ``(status, message, objective, x, dual bound)``.
-    """
+    of waiting for the time limit; and a child still busy ``grace`` seconds (default
+    :data:`GRACE_SECONDS`; a tenth of ``seconds`` if more) past its limit is terminated, its
+    answer none (:data:`LIMIT_STATUS`, no objective, no point, no bound). Returns ``(status,
+    message, objective, x, dual bound)``."""
     mp = multiprocessing.get_context("spawn")
     receive, send = mp.Pipe(duplex=False)
     child = mp.Process(target=worker, args=(program, seconds, send), daemon=True)
     start = time.monotonic()
     child.start()
     send.close()
+    grace = GRACE_SECONDS if grace is None else grace
     limit = None if seconds is None else seconds + max(grace, 0.1 * seconds)
     try:
         while not receive.poll(0.2):  # a bare recv would not wake for a signal's handler
