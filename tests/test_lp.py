@@ -73,8 +73,7 @@ def test_highs_past_its_limit_is_stopped_and_claims_nothing(monkeypatch: pytest.
 
     from minttt.solvers import highs
 
-    monkeypatch.setattr(highs, "_milp_worker", stalls)
-    monkeypatch.setattr(highs, "_lp_worker", stalls)
+    monkeypatch.setattr(highs, "_highs_worker", stalls)
     monkeypatch.setattr(highs, "GRACE_SECONDS", 0.5)
     variant = Variant.parse("second-lookup-entries")
     formula = encode_arrays(build_array_graph(variant.rules), variant)

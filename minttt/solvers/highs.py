@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import multiprocessing
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,11 +96,11 @@ def _program(formula: ArrayFormula) -> tuple[Any, np.ndarray, np.ndarray, np.nda
 def lp_bound(formula: ArrayFormula, time_limit: float | None = None) -> LPBound | None:
     """The LP relaxation's bound, or ``None`` when scipy is missing."""
     try:
-        import scipy.optimize  # noqa: F401  (solved in a process of its own: _lp_worker)
+        import scipy.optimize  # noqa: F401  (solved in a process of its own: _highs_worker)
     except ImportError:
         return None
     start = time.perf_counter()
-    status, message, fun, _x, _dual = _in_child(_program(formula), time_limit, _lp_worker)
+    status, message, fun, _x, _dual = _in_child(_program(formula), time_limit, integer=False)
     seconds = round(time.perf_counter() - start, 2)
     if status != 0 or fun is None:
         return LPBound(None, None, message, seconds)
@@ -125,7 +124,7 @@ def mip_bound(formula: ArrayFormula, time_limit: float) -> MIPBound | None:
     except ImportError:
         return None
     start = time.perf_counter()
-    status, message, fun, x, dual = _in_child(_program(formula), float(time_limit), _milp_worker)
+    status, message, fun, x, dual = _in_child(_program(formula), float(time_limit), integer=True)
     if dual is None or not math.isfinite(dual):
         dual = fun if status == 0 and fun is not None else 0.0
     point = None if x is None else np.concatenate([[False], x > 0.5])
@@ -149,18 +148,18 @@ _Program = tuple[Any, np.ndarray, np.ndarray, np.ndarray]
 def _in_child(
     program: _Program,
     seconds: float | None,
-    worker: Callable[[_Program, float | None, Any], None],
+    integer: bool,
     grace: float | None = None,
 ) -> _Answer:
-    """HiGHS (``worker``) in a process of its own, ``seconds`` at most: its C loop does not look
-    at signals, so Ctrl-C here terminates the child at once (and raises in this process) instead
-    of waiting for the time limit; and a child still busy ``grace`` seconds (default
-    :data:`GRACE_SECONDS`; a tenth of ``seconds`` if more) past its limit is terminated, its
-    answer none (:data:`LIMIT_STATUS`, no objective, no point, no bound). Returns ``(status,
-    message, objective, x, dual bound)``."""
+    """HiGHS (:func:`_highs_worker`: branch and bound if ``integer``, else the LP) in a process
+    of its own, ``seconds`` at most. Its C loop does not look at signals, so Ctrl-C here
+    terminates the child at once (and raises in this process) instead of waiting for the time
+    limit; and a child still busy ``grace`` seconds (default :data:`GRACE_SECONDS`; a tenth of
+    ``seconds`` if more) past its limit is terminated, its answer none (:data:`LIMIT_STATUS`, no
+    objective, no point, no bound). Returns ``(status, message, objective, x, dual bound)``."""
     mp = multiprocessing.get_context("spawn")
     receive, send = mp.Pipe(duplex=False)
-    child = mp.Process(target=worker, args=(program, seconds, send), daemon=True)
+    child = mp.Process(target=_highs_worker, args=(program, seconds, integer, send), daemon=True)
     start = time.monotonic()
     child.start()
     send.close()
@@ -182,40 +181,32 @@ def _in_child(
         receive.close()
 
 
-def _milp_worker(program: _Program, seconds: float | None, send: Any) -> None:
-    """The child: scipy's milp (HiGHS) on ``program`` for ``seconds``; the answer to ``send``."""
-    from scipy.optimize import Bounds, LinearConstraint, milp
-
-    from minttt.interrupt import worker_init
-
-    worker_init()
-    a, b_ub, bounds, c = program
-    res = milp(
-        c,
-        constraints=LinearConstraint(a, -np.inf, b_ub),
-        bounds=Bounds(bounds[:, 0], bounds[:, 1]),
-        integrality=np.ones(len(c)),
-        options={} if seconds is None else {"time_limit": seconds},
-    )
-    fun = None if res.fun is None else float(res.fun)
-    x = None if res.x is None else np.asarray(res.x)
-    send.send((int(res.status), str(res.message), fun, x, getattr(res, "mip_dual_bound", None)))
-    send.close()
-
-
-def _lp_worker(program: _Program, seconds: float | None, send: Any) -> None:
-    """The child: scipy's linprog (HiGHS) on ``program``'s relaxation for ``seconds``; the
-    answer to ``send`` (no point, no dual bound: the relaxation's optimum is the bound)."""
-    from scipy.optimize import linprog
+def _highs_worker(program: _Program, seconds: float | None, integer: bool, send: Any) -> None:
+    """The child: scipy's HiGHS on ``program`` for ``seconds`` (``integer``: milp's branch and
+    bound; else linprog's relaxation, whose optimum is the bound: no point, no dual bound); the
+    answer to ``send``."""
+    from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
     from minttt.interrupt import worker_init
 
     worker_init()
     a, b_ub, bounds, c = program
     options = {} if seconds is None else {"time_limit": float(seconds)}
-    res = linprog(c, A_ub=a, b_ub=b_ub, bounds=bounds, method="highs", options=options)
-    fun = None if res.status != 0 or res.fun is None else float(res.fun)
-    send.send((int(res.status), str(res.message), fun, None, None))
+    if integer:
+        res = milp(
+            c,
+            constraints=LinearConstraint(a, -np.inf, b_ub),
+            bounds=Bounds(bounds[:, 0], bounds[:, 1]),
+            integrality=np.ones(len(c)),
+            options=options,
+        )
+        x = None if res.x is None else np.asarray(res.x)
+        answer = (res.fun, x, getattr(res, "mip_dual_bound", None))
+    else:
+        res = linprog(c, A_ub=a, b_ub=b_ub, bounds=bounds, method="highs", options=options)
+        answer = (res.fun if res.status == 0 else None, None, None)
+    fun, x, dual = answer
+    send.send((int(res.status), str(res.message), None if fun is None else float(fun), x, dual))
     send.close()
 
 
