@@ -290,38 +290,58 @@ def test_a_never_lose_cell_is_bounded_by_the_optimal_table_too() -> None:
     assert "table_sha256" not in within_optimal(wide, {**cells3x4["O optimal"]})
 
 
-def test_disjoint_cores_certify_a_bound_the_refutation_did_not_reach(monkeypatch) -> None:
-    """Where CaDiCaL does not refute "fewer than RC2's bound" in time, disjoint cores certify
-    the cell's lower bound instead, where they reach RC2's (here past it: RC2 said 1); where
-    they do not, the bound they certify stands beneath RC2's as ``certified_lower``."""
+def test_relaxed_cores_certify_a_bound_the_refutation_did_not_reach(monkeypatch) -> None:
+    """Where CaDiCaL does not refute "fewer than RC2's bound" in time, relaxed cores certify
+    the cell's lower bound instead: run to their end, the minimum, with their last model as a
+    table of it (mnk:3,3,2 O: RC2 said 1..7, the cores prove 6; 3x3 X: 20..23, they prove 22);
+    stopped early (here after one core), a bound beneath RC2's as ``certified_lower``."""
     from minttt.catalogue import cell as cell_module
     from minttt.catalogue.games import Cell
     from minttt.formula.arrays import encode_arrays
+    from minttt.proof import lower as lower_module
     from minttt.proof.certify import OutOfTime
 
     def out_of_time(*_args, **_kwargs):
         raise OutOfTime("stand-in: the cardinality refutation ran out of time")
 
     monkeypatch.setattr(cell_module, "build_lower_certificate", out_of_time)
-    # mnk:3,3,2 O: the minimum is 6, the cores reach it; 3x3 X: 18 cores, the minimum 22
-    for game, role, lower, upper in (("mnk:3,3,2", "O", 1, 7), ("3x3", "X", 20, 23)):
+    runs = (("mnk:3,3,2", "O", 1, 7, 6), ("3x3", "X", 20, 23, 22))
+    for game, role, lower, upper, minimum in runs:
         one = Cell(game, role, "optimal")
         graph = build_array_graph(Rules.from_name(game))
         formula = encode_arrays(graph, one.variant)
         result = cell_module.CellResult(one, {"variant": one.variant.name, "upper": upper})
-        result.record["lower"] = lower
+        result.record.update(lower=lower, table=f"{one.variant.name}.table.json")
         cell_module._certify_lower(result, one.variant, graph, formula, lower, 30.0, None)
         record = result.record
-        if game == "mnk:3,3,2":
-            (cert,) = result.lower
-            assert cert["method"] == "disjoint cores" and record["lower"] == cert["lower"] == 6
-            assert record["lower_by"] == "lower certificate" and record["lower_certified"]
-            assert cert["cores"] in result.files
-        else:  # fewer cores than RC2's bound: RC2's stands, uncertified, the cores' beneath
-            (cert,) = result.lower
-            assert (record["lower"], record["lower_certified"]) == (20, False)
-            assert record["certified_lower"] == cert["lower"] < 20 and cert["cores"] in result.files
-            assert f"not certified; {cert['lower']} certified" in describe(record)
+        (cert,) = result.lower
+        assert cert["method"] == "relaxed cores" and cert["complete"] and cert["exact"]
+        assert record["status"] == "proven" and record["lower_by"] == "lower certificate"
+        assert record["lower"] == record["upper"] == cert["lower"] == minimum
+        assert record["upper_by"] == "relaxed cores" and result.table is not None
+        assert result.table.size == minimum and cert["cores"] in result.files
+        assert record["certificate"] == cert["proof"] and "lower_certified" not in record
+
+    # stopped after its first core (the next call's time runs out): one certified, RC2's 20
+    # stands above it, uncertified
+    class OneCore(lower_module.CubeSolver):
+        def refute_core(self, assumptions, deadline=None):
+            if self.sequence:
+                raise TimeoutError("stand-in: the time ran out")
+            return super().refute_core(assumptions, deadline)
+
+    monkeypatch.setattr(lower_module, "CubeSolver", OneCore)
+    one = Cell("3x3", "X", "optimal")
+    graph = build_array_graph(Rules.from_name("3x3"))
+    formula = encode_arrays(graph, one.variant)
+    result = cell_module.CellResult(one, {"variant": one.variant.name, "upper": 23, "lower": 20})
+    cell_module._certify_lower(result, one.variant, graph, formula, 20, 30.0, None)
+    record = result.record
+    (cert,) = result.lower
+    assert cert["method"] == "relaxed cores" and not cert["complete"]
+    assert (record["status"], record["lower"], record["lower_certified"]) == ("bounded", 20, False)
+    assert record["certified_lower"] == cert["lower"] < 20
+    assert f"not certified; {cert['lower']} certified" in describe(record)
 
 
 def test_a_rerun_keeps_the_higher_certified_bound_beneath_an_uncertified_one() -> None:

@@ -403,6 +403,7 @@ def cores_lower(
     certificates: Path,
     seconds: float | None = None,
     drat_trim: Path | None = None,
+    relax: bool = False,
     say: Say = print,
 ) -> BoundsState:
     """A certified lower bound by disjoint cores of the whole formula, resuming ``checkpoint``:
@@ -410,14 +411,17 @@ def cores_lower(
     ``seconds`` at most (:func:`minttt.proof.lower.build_cores_certificate`; a core may span
     levels, which per-level minima cannot use); their number is the bound, certified, checked
     and written into ``certificates`` (``lower-bounds.json``, one block of every table depth).
-    It replaces the checkpoint's certified blocks and lower bound where higher."""
+    With ``relax``, each core is relaxed by a totalizer rather than set aside
+    (:func:`minttt.proof.lower.relaxed_cores`: RC2's bound, certified). It replaces the
+    checkpoint's certified blocks and lower bound where higher."""
     from minttt.bounds.levels import table_depths
     from minttt.proof.certify import OutOfTime
     from minttt.proof.lower import build_cores_certificate, write_lower_records
 
     with BoundsRun(variant, checkpoint, say) as run:
         depths = [int(d) for d in table_depths(run.graph, run.formula)]
-        say(f"{variant.name}: disjoint cores over depths {depths}, {seconds or 'no limit'} s")
+        what = "relaxed cores" if relax else "disjoint cores"
+        say(f"{variant.name}: {what} over depths {depths}, {seconds or 'no limit'} s")
         try:
             cert = build_cores_certificate(
                 variant,
@@ -427,6 +431,7 @@ def cores_lower(
                 formula=run.formula,
                 seconds=seconds,
                 drat_trim=drat_trim,
+                relax=relax,
                 say=say,
             )
         except OutOfTime:
@@ -435,7 +440,9 @@ def cores_lower(
         lower, record = int(cert.record["lower"]), cert.record
         write_lower_records(certificates, [record], {str(p): d for p, d in cert.files.items()})
         how = "all found" if record["complete"] else "stopped at the time limit"
-        say(f"  {lower} disjoint cores ({how}), certified: {record['checked_by']}")
+        say(f"  {lower} {what} ({how}), certified: {record['checked_by']}")
+        if cert.model is not None:  # run to its end: its last model is a table of the bound
+            run.offer(moves_from_model(run.graph, run.formula, cert.model), "relaxed cores")
         levels = run.state.levels
         if levels is None or lower > levels.get("certified", 0):
             base = levels or {"seconds_per_level": 0.0, "lower": 0, "complete": False, "levels": []}

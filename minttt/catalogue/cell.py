@@ -5,12 +5,15 @@ allows, verified, with the certificate the time allows.
 A cell ends in one of three states:
 
 * ``proven``: RC2 proved a table of k entries minimal, the table passed the exhaustive verifier,
-  and CaDiCaL refuted k-1 (a certificate of :mod:`minttt.proof.certify`, checked);
+  and CaDiCaL refuted k-1 (a certificate of :mod:`minttt.proof.certify`, checked), or relaxed
+  cores certified k (below);
 * ``bounded``: a verified table above (RC2's or the greedy table with its local search, the
   smaller) and RC2's lower bound below, certified where CaDiCaL refuted it in the time left
-  (:mod:`minttt.proof.lower`), or by disjoint cores where they reach it, ``lower_certified``
-  saying whether it was; where it was not, ``certified_lower`` is the bound the cores do
-  certify (below RC2's);
+  (:mod:`minttt.proof.lower`), or by relaxed cores (RC2's loop with a proof) where they
+  reach it, ``lower_certified`` saying whether it was; where it was not, ``certified_lower`` is
+  the bound the cores do certify (below RC2's). Relaxed cores run to their end prove the
+  minimum (their last model a table of it): the cell is then ``proven`` by that lower
+  certificate (``lower_by``);
 * ``same``: never-lose allows exactly the moves optimal does at every position of the table's
   side (the same formula): the optimal cell's figures stand.
 
@@ -216,10 +219,13 @@ def _certify_by_cores(
     seconds: float,
     drat_trim: Path | None,
 ) -> None:
-    """Disjoint cores (:func:`minttt.proof.lower.build_cores_certificate`, ``seconds`` at most)
-    under a bounded cell whose RC2 bound no refutation certified: the cell's lower bound where
-    they reach RC2's (they may pass it: RC2 stopped early), else ``certified_lower`` beside
-    RC2's bound, so that every bounded cell has a certified bound below where cores are found."""
+    """Relaxed cores (:func:`minttt.proof.lower.build_cores_certificate` with ``relax``: RC2's
+    own loop with a proof, ``seconds`` at most) under a bounded cell whose RC2 bound no
+    refutation certified. Run to its end, its bound is the minimum and its last model a table of
+    it (verified, kept where smaller): the cell is proven, by that lower certificate. Otherwise
+    its bound is the cell's lower bound where it reaches RC2's (it may pass it: RC2 stopped
+    early), else ``certified_lower`` beside RC2's bound, so that every bounded cell has a
+    certified bound below where a core is found."""
     record = result.record
     try:
         cert = build_cores_certificate(
@@ -229,17 +235,34 @@ def _certify_by_cores(
             formula=formula,
             seconds=seconds,
             drat_trim=drat_trim,
+            relax=True,
         )
     except OutOfTime:
         return
-    cores = int(cert.record["lower"])
-    if cores > record["upper"]:  # never: every table hits every core
-        why = f"{variant.name}: {cores} disjoint cores, a table of {record['upper']}"
+    lower = int(cert.record["lower"])
+    if cert.model is not None:  # the minimum, and a table of it
+        chosen = moves_from_model(graph, formula, cert.model)
+        if len(chosen) < record["upper"]:
+            table = _verified(graph, formula, chosen, "relaxed cores")
+            result.table = table
+            result.files[record["table"]] = table.to_json().encode("utf-8")
+            record.update(upper=table.size, upper_by="relaxed cores")
+    if lower > record["upper"]:  # never: every table has at least as many entries
+        why = f"{variant.name}: a certified bound of {lower}, a table of {record['upper']}"
         raise DefectError(why) from None
-    if cores < record["lower"]:
-        record["certified_lower"] = cores
+    if lower == record["upper"]:
+        for key in ("lower_certified", "certified_lower"):
+            record.pop(key, None)
+        record.update(
+            status="proven",
+            lower=lower,
+            lower_by="lower certificate",
+            certificate=cert.record["proof"],
+        )
+    elif lower < record["lower"]:
+        record["certified_lower"] = lower
     else:
-        record.update(lower=cores, lower_by="lower certificate", lower_certified=True)
+        record.update(lower=lower, lower_by="lower certificate", lower_certified=True)
     _keep_lower(result, cert.record, cert.files)
 
 

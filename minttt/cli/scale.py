@@ -85,6 +85,12 @@ def scale_command(
         "every table holds one of), CaDiCaL for at most this many seconds; their number, "
         "certified into --certificates.",
     ),
+    relax: bool = option(
+        False,
+        "--relax",
+        help="With --cores: relax each core with a totalizer instead of setting it aside, as "
+        "RC2 does (its bound, certified the same way; run to its end, the minimum).",
+    ),
     certificates: Path = path_option(
         Path("results/proofs/mnk"),
         "--certificates",
@@ -171,6 +177,9 @@ def scale_command(
         Lower bounds only: disjoint cores of the whole formula (sets of table positions every
         table holds one of), CaDiCaL for at most this many seconds; their number, certified
         into --certificates.
+    relax
+        With --cores: relax each core with a totalizer instead of setting it aside, as RC2
+        does (its bound, certified the same way; run to its end, the minimum).
     certificates
         Where --certify and --cores write the certificates.
     drat_trim
@@ -205,7 +214,7 @@ def scale_command(
     """
 
     side = _side(role)
-    _check_modes(time_limit, hint, search, levels, mip, cores)
+    _check_modes(time_limit, hint, search, levels, mip, cores, relax)
     _check_search(seeds, rounds, workers, method, slack, seed)
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
@@ -225,6 +234,7 @@ def scale_command(
             certificates=certificates,
             seconds=cores,
             drat_trim=drat_trim,
+            relax=relax,
             say=say,
         )
     elif certify:
@@ -274,9 +284,15 @@ def scale_command(
 
 
 def _check_modes(
-    time_limit: float, hint: float, search: float, levels: float, mip: float, cores: float = 0.0
+    time_limit: float,
+    hint: float,
+    search: float,
+    levels: float,
+    mip: float,
+    cores: float = 0.0,
+    relax: bool = False,
 ) -> None:
-    """Refuse a bad time or more than one mode in one line."""
+    """Refuse a bad time, more than one mode or ``--relax`` without ``--cores`` in one line."""
     if not time_limit > 0 or min(hint, search, levels, mip, cores) < 0:
         raise InputError(
             "--time-limit must be positive, --hint, --search, --levels, --cores and --mip not "
@@ -284,6 +300,8 @@ def _check_modes(
         )
     if sum(x > 0 for x in (hint, search, levels, mip, cores)) > 1:
         raise InputError("give one of --hint, --search, --levels, --cores and --mip")
+    if relax and not cores > 0:
+        raise InputError("--relax needs --cores SECONDS")
 
 
 def _check_search(

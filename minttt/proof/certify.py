@@ -164,13 +164,16 @@ class Cubes:
 @dataclass(frozen=True)
 class Certificate:
     """One variant's certificate: its index record, its files (path -> bytes, not yet written)
-    and the check's verdict if it ran."""
+    and the check's verdict if it ran; a lower bound whose search ran to its end (relaxed cores,
+    :func:`minttt.proof.lower.relaxed_cores`) also carries its last model (``model``, a bool
+    array indexed by variable), a table of the bound's size, to be verified before it is kept."""
 
     record: dict[str, Any]
     solve_seconds: float
     files: dict[Path, bytes]
     check: CheckResult | None = None
     check_seconds: float | None = None
+    model: Any = None
 
 
 def certify(

@@ -29,6 +29,7 @@ stated in the CNF's ``reduction`` comment:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 from pysat.card import CardEnc, EncType
@@ -38,6 +39,7 @@ from minttt.formula.arrays import ArrayFormula
 from minttt.formula.encode import Formula
 from minttt.game.arrays import ArrayGraph
 from minttt.game.graph import Graph
+from minttt.proof.totalizer import Totalizers, apply
 from minttt.vocabulary import Objective
 
 MAX_COMMENT = 1000  # bytes of one comment line, newline excluded (lrat-check reads 1,024)
@@ -349,6 +351,92 @@ def cores_cnf(
     return _lower_text(graph, cut, lits, head, nvars, clauses), nvars, clauses
 
 
+def relaxation_clauses(
+    log: Sequence[Sequence[Any]], bounded: Sequence[int], allowed: set[int], top: int
+) -> tuple[int, list[list[int]]]:
+    """``(variables, clauses)`` of the totalizers of ``log`` made again from variable ``top + 1``
+    on (:func:`minttt.proof.totalizer.apply`, in order), checked as a sound relaxation of the
+    table positions ``allowed`` (InputError otherwise): each totalizer's inputs are positions or
+    outputs of earlier totalizers' roots, every literal is input to one totalizer at most, and
+    the ``bounded`` literals are distinct positions or root outputs that are input to none.
+    Then a table's entries there are at least the number of its true bounded literals
+    (:func:`relaxed_cnf`)."""
+    tot = Totalizers(top)
+    clauses: list[list[int]] = []
+    roots: set[int] = set()
+    used: set[int] = set()
+    for op in log:
+        index, made = apply(tot, op)  # refuses an operation that is not one
+        if op[0] == "new":
+            inputs = set(op[2:])
+            if not inputs <= allowed | roots or used & inputs:
+                raise InputError(
+                    "a totalizer's inputs must be table positions or earlier roots' outputs, "
+                    "each input to one totalizer at most"
+                )
+            used |= inputs
+        clauses += made
+        roots.update(tot.outputs(index))
+    lits = [int(x) for x in bounded]
+    if not lits or len(set(lits)) != len(lits) or not set(lits) <= allowed | roots:
+        raise InputError("the bounded literals must be distinct table positions or root outputs")
+    if used & set(lits):
+        raise InputError("a bounded literal must not be a totalizer's input")
+    return tot.top, clauses
+
+
+def relaxed_cnf(
+    graph: ArrayGraph,
+    formula: ArrayFormula,
+    log: Sequence[Sequence[Any]],
+    bounded: Sequence[int],
+    depths: Sequence[int] | None = None,
+) -> tuple[bytes, int, list[list[int]]]:
+    """The certificate formula of a lower bound by relaxed cores (a core-guided search's own
+    bound, :func:`minttt.proof.lower.relaxed_cores`): the formula (cut, at ``depths``), the
+    totalizers of ``log`` (:func:`relaxation_clauses`, checked) and the clause "one of the
+    ``bounded`` literals is false", as ``(DIMACS text with comments, variables, clauses)``.
+
+    Why unsatisfiable means every table has at least ``len(bounded)`` entries there: give each
+    totalizer output its meaning (at least ``j`` of the node's inputs are true) and every
+    totalizer clause holds. A totalizer's inputs then count as many as its root's outputs (the
+    outputs above its bound are left out, which only lowers that count); every position and
+    root output is input to one totalizer at most, so a table's entries there are at least its
+    true positions and root outputs that are input to none, and so at least its true bounded
+    literals. A table with fewer entries than bounded literals makes one of them false: it
+    satisfies the formula. The disjoint cores of :func:`cores_cnf` are the case of totalizers
+    with one output each."""
+    cut, lits = level_literals(graph, formula, depths)
+    top = cut.num_vars
+    nvars, relax = relaxation_clauses(log, bounded, set(lits), top)
+    last = [-int(x) for x in bounded]
+    clauses = [c for chunk in cut.chunks() for c in chunk] + relax + [last]
+    k = len(last)
+    where = "in all" if depths is None else "at depths " + ",".join(map(str, depths))
+    made = sum(1 for op in log if op[0] == "new")
+    head = [
+        "minttt lower-bound formula, by relaxed cores: UNSATISFIABLE means every table of the "
+        f"variant has at least {k} entries (lookups) {where}",
+        _variant_line(formula),
+        f"claim: a table makes at most {k - 1} of {k} bounded literals true {where}",
+        _hard_line(cut, depths),
+        f"totalizers: {made}, variables {top + 1}..{nvars}, {len(relax)} upward clauses "
+        "(-a_i OR -b_k OR r_(i+k), minttt.proof.totalizer), made by the operations of the "
+        "certificate's cores file; each input is a table position or an earlier root's output, "
+        "each input to one totalizer at most",
+        f"bounded literals: {k} table positions or root outputs, input to no totalizer; the last "
+        "clause says one of them is false",
+        "soundness: set every totalizer output to its meaning (at least j of its inputs true); "
+        "each totalizer's inputs count at least its root outputs, every literal is counted once, "
+        f"so a table with at most {k - 1} entries {where} makes at most {k - 1} bounded literals "
+        "true and satisfies all",
+        "produced by: minttt.proof.cnf.relaxed_cnf; the hard clauses come first: units, -e OR p, "
+        "-p OR e..",
+        "names: v_H = canonical position H in the table; e_H_M = move M (canonical board) at H",
+    ]
+    return _lower_text(graph, cut, lits, head, nvars, clauses), nvars, clauses
+
+
 def certificate_cnf(
     graph: Graph | ArrayGraph, formula: Formula | ArrayFormula, minimum: int
 ) -> tuple[bytes, int, list[list[int]]]:
@@ -371,6 +459,8 @@ __all__ = [
     "bound_clauses",
     "bound_literals",
     "cores_cnf",
+    "relaxation_clauses",
+    "relaxed_cnf",
     "level_literals",
     "lower_cnf",
     "certificate_cnf",

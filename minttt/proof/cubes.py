@@ -259,6 +259,17 @@ class CubeSolver:
             self.sequence += 1
             return core, segment
 
+    def model(self) -> list[int]:
+        """The model of the last call, which was satisfiable (signed literals by variable)."""
+        with self._lock:
+            return list(self._solver.get_model() or [])
+
+    def add_clauses(self, clauses: Sequence[Sequence[int]]) -> None:
+        """More clauses for the calls to come (a core-guided search's totalizers): the proof of
+        a later call holds in any formula that has them too."""
+        with self._lock, solver_library():
+            self._solver.append_formula([list(c) for c in clauses])
+
     def _open_segment(self) -> Segment:
         """A new segment for the next call, begun with what the trace wrote while none was open
         (loading the clauses, a satisfiable call's lemmas)."""

@@ -26,8 +26,11 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from minttt.errors import DefectError, InputError
 from minttt.fileio import write_many_atomic
@@ -45,9 +48,10 @@ from minttt.proof.certify import (
     file_stem,
     prove_unsat,
 )
-from minttt.proof.cnf import CARD_ENCODING, cores_cnf, level_literals, lower_cnf
+from minttt.proof.cnf import CARD_ENCODING, cores_cnf, level_literals, lower_cnf, relaxed_cnf
 from minttt.proof.cubes import SAT_SOLVER_NAME, CubeSolver, Segment
 from minttt.proof.index import XZ_PRESET
+from minttt.proof.totalizer import Totalizers
 from minttt.schema import load_json
 
 LOWER_INDEX = "lower-bounds.json"
@@ -57,6 +61,8 @@ LOWER_SCHEMA = "lower-index.schema.json"  # in minttt/schemas/
 MAX_SHIPPED = 4_000_000
 #: conflicts between two looks at the clock in a core search (a second or so at most)
 CORE_SLICE = 5_000
+#: calls that assume a relaxed search's core again on its own while it shrinks (RC2's trim)
+TRIM_ROUNDS = 5
 
 
 def _arrays(
@@ -183,6 +189,115 @@ def disjoint_cores(
     return cores, segments, False
 
 
+@dataclass(frozen=True)
+class Relaxed:
+    """What a core-guided search found (:func:`relaxed_cores`): its totalizers' operations
+    (:attr:`minttt.proof.totalizer.Totalizers.log`), the literals its bound counts (one per
+    core: the core's literal when alone, else its totalizer's first output), each core and its
+    proof segment, and whether it ran to the end (then its bound is the minimum, and ``model``
+    the last call's model: every soft false, as many of the ``softs`` true as the bound)."""
+
+    log: list[list[int | str]]
+    bounded: list[int]
+    cores: list[list[int]]
+    segments: list[Segment]
+    complete: bool
+    model: list[int] | None = None
+
+
+def relaxed_cores(
+    clauses: Sequence[Sequence[int]],
+    softs: Sequence[int],
+    top: int,
+    *,
+    seconds: float | None = None,
+    say: Callable[[str], None] | None = None,
+) -> Relaxed:
+    """A core-guided lower bound on how many ``softs`` (table positions) are true under
+    ``clauses`` (variables up to ``top``), as OLL and RC2 find theirs: CaDiCaL assumes every
+    soft false and fails on a core (one of its literals is true). A core of one literal is
+    counted; a larger one is *relaxed*, not set aside: a totalizer over it (variables from
+    ``top + 1`` on, :class:`minttt.proof.totalizer.Totalizers`) counts its true literals, its
+    first output ("at least one") is counted and its second ("at least two") becomes a soft in
+    their place. A core that holds a totalizer's output ``j`` makes output ``j + 1`` a soft.
+    The bound is the number of cores; the search ends when the softs can all be false (the
+    bound is then the minimum) or after ``seconds`` (the cores found stand: a stopped search
+    bounds lower, never wrongly). Disjoint cores (:func:`disjoint_cores`) are its first cores
+    without the relaxation: where they run out, it goes on."""
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
+    tot = Totalizers(top)
+    free = dict.fromkeys(int(p) for p in softs)
+    owner: dict[int, tuple[int, int]] = {}  # a root output -> (its totalizer, its index j)
+    bounded: list[int] = []
+    cores: list[list[int]] = []
+    segments: list[Segment] = []
+    complete, model = False, None
+    with CubeSolver(clauses, slice_conflicts=CORE_SLICE) as solver:
+        while deadline is None or time.perf_counter() < deadline:
+            try:
+                found = solver.refute_core([-p for p in free], deadline)
+            except TimeoutError:  # this call's answer is no answer: the cores found stand
+                break
+            if found is None:
+                complete, model = True, solver.model()
+                break
+            failed, segment = found
+            core = sorted({-x for x in failed})
+            if not core or any(p not in free for p in core):  # never: assumptions only
+                raise DefectError(f"CaDiCaL's core {failed} is not among the assumptions")
+            segments.append(segment)
+            core = _trimmed(solver, core, segments, deadline)
+            for p in core:
+                del free[p]
+                if p in owner:  # the next output of its totalizer takes its place
+                    index, j = owner[p]
+                    if j < tot.inputs(index):
+                        solver.add_clauses(tot.grow(index, j + 1))
+                        nxt = tot.outputs(index)[j]
+                        owner[nxt] = (index, j + 1)
+                        free[nxt] = None
+            if len(core) == 1:
+                bounded.append(core[0])
+            else:
+                index, made = tot.new(core, 2)
+                solver.add_clauses(made)
+                first, second = tot.outputs(index)
+                owner[second] = (index, 2)
+                free[second] = None
+                bounded.append(first)
+            cores.append(core)
+            if say is not None and len(cores) % 25 == 0:
+                say(f"  {len(cores)} cores ({time.perf_counter() - start:.0f} s)")
+    return Relaxed(tot.log, bounded, cores, segments, complete, model)
+
+
+def _trimmed(
+    solver: CubeSolver, core: list[int], segments: list[Segment], deadline: float | None
+) -> list[int]:
+    """``core`` assumed false again on its own, up to :data:`TRIM_ROUNDS` times while CaDiCaL's
+    core shrinks (as RC2's ``trim``): a smaller core makes a smaller totalizer, and its
+    relaxation bites harder. Each call's segment joins ``segments`` (a core found is a clause
+    the proof derives, whichever call found it); a call the time cuts off keeps the core."""
+    for _ in range(TRIM_ROUNDS):
+        if len(core) < 2:
+            break
+        try:
+            found = solver.refute_core([-p for p in core], deadline)
+        except TimeoutError:
+            break
+        if found is None:  # never: the core's clause follows from the clauses
+            raise DefectError("a core assumed again on its own is satisfiable")
+        segments.append(found[1])
+        smaller = sorted({-x for x in found[0]})
+        if not smaller or not set(smaller) <= set(core):
+            raise DefectError(f"CaDiCaL's core {found[0]} is not among the assumptions")
+        if len(smaller) == len(core):
+            break
+        core = smaller
+    return core
+
+
 def build_cores_certificate(
     variant: Variant,
     out_dir: str | Path,
@@ -193,6 +308,7 @@ def build_cores_certificate(
     seconds: float | None = None,
     check: bool = True,
     drat_trim: Path | None = None,
+    relax: bool = False,
     say: Callable[[str], None] | None = None,
 ) -> Certificate:
     """``variant``'s lower bound by disjoint cores at ``depths`` (``None``: in all), certified:
@@ -200,7 +316,10 @@ def build_cores_certificate(
     groups than there are cores" (:func:`minttt.proof.cnf.cores_cnf`) and its DRAT proof: each
     core's segment (ending with the clause "one of its positions"), then each group's variable
     (RUP from that clause), then the empty clause (the cardinality propagates to a conflict).
-    Checked as :func:`build_lower_certificate` checks; OutOfTime when no core was found.
+    With ``relax``, the cores are relaxed rather than set aside (:func:`relaxed_cores`, the
+    bound RC2 finds) and the formula is :func:`minttt.proof.cnf.relaxed_cnf`: the proof is the
+    same but for the groups' variables, which are the totalizers' first outputs. Checked as
+    :func:`build_lower_certificate` checks; OutOfTime when no core was found.
 
     >>> import tempfile
     >>> from minttt.formula.variants import Variant
@@ -208,24 +327,38 @@ def build_cores_certificate(
     ...                                tempfile.mkdtemp())
     >>> cert.record["method"], cert.record["lower"] >= 1, cert.record["checked_by"]
     ('disjoint cores', True, 'minttt check-proof (minttt.drat)')
+    >>> cert = build_cores_certificate(Variant.parse("first-any-lookup-entries@mnk:3,3,3"),
+    ...                                tempfile.mkdtemp(), relax=True)
+    >>> cert.record["method"], cert.record["lower"], cert.record["complete"]
+    ('relaxed cores', 22, True)
     """
     graph, formula = _arrays(variant, graph, formula)
     cut, softs = level_literals(graph, formula, depths)
     start = time.perf_counter()
     clauses = [c for chunk in cut.chunks() for c in chunk]
-    cores, segments, complete = disjoint_cores(clauses, softs, seconds=seconds, say=say)
+    if relax:
+        found = relaxed_cores(clauses, softs, cut.num_vars, seconds=seconds, say=say)
+        cores, segments, complete = found.cores, found.segments, found.complete
+        roots = [z for z, core in zip(found.bounded, cores, strict=True) if len(core) > 1]
+        listed_doc: Any = {"log": found.log, "bounded": found.bounded}
+    else:
+        cores, segments, complete = disjoint_cores(clauses, softs, seconds=seconds, say=say)
+        roots = list(range(cut.num_vars + 1, cut.num_vars + len(cores) + 1))
+        listed_doc = cores
     cadical = time.perf_counter() - start
     if not cores:
         raise OutOfTime(f"{variant.name}: no core in {seconds} s")
-    cnf, nvars, all_clauses = cores_cnf(graph, formula, cores, depths)
-    groups = range(cut.num_vars + 1, cut.num_vars + len(cores) + 1)
+    if relax:
+        cnf, nvars, all_clauses = relaxed_cnf(graph, formula, found.log, found.bounded, depths)
+    else:
+        cnf, nvars, all_clauses = cores_cnf(graph, formula, cores, depths)
     proof = b"".join(
-        [*(s.text() for s in segments), "".join(f"{g} 0\n" for g in groups).encode(), b"0\n"]
+        [*(s.text() for s in segments), "".join(f"{g} 0\n" for g in roots).encode(), b"0\n"]
     )
     lower = len(cores)
-    stem = lower_stem(variant, lower, depths) + ".cores"
+    stem = lower_stem(variant, lower, depths) + (".relaxed" if relax else ".cores")
     files, shipped = _packed(Path(out_dir), stem, cnf, proof)
-    listed = (json.dumps(cores, separators=(",", ":")) + "\n").encode("ascii")
+    listed = (json.dumps(listed_doc, separators=(",", ":")) + "\n").encode("ascii")
     files[Path(out_dir) / f"{stem}.json.xz"] = compress(listed)
     record: dict[str, Any] = {
         "variant": variant.name,
@@ -234,8 +367,8 @@ def build_cores_certificate(
         "lower": lower,
         "bound": lower - 1,
         "depths": None if depths is None else [int(d) for d in depths],
-        "exact": False,
-        "method": "disjoint cores",
+        "exact": relax and complete,
+        "method": "relaxed cores" if relax else "disjoint cores",
         "complete": complete,
         "core_sizes": [len(c) for c in cores],
         "cores": f"{stem}.json.xz",
@@ -243,10 +376,16 @@ def build_cores_certificate(
         **shipped,
         "variables": nvars,
         "clauses": len(all_clauses),
-        "lemmas": sum(s.lemmas for s in segments) + lower + 1,
+        "lemmas": sum(s.lemmas for s in segments) + len(roots) + 1,
         "cadical_seconds": round(cadical, 1),
     }
-    cert = Certificate(record, cadical, files)
+    last = None
+    whole = len(softs) == len(formula.heads())  # every table depth: the model is a table's
+    if relax and found.model is not None and whole:  # the last model: a table of the bound
+        signed = np.asarray(found.model[: formula.num_vars], dtype=np.int64)
+        last = np.zeros(formula.num_vars + 1, dtype=bool)
+        last[signed[signed > 0]] = True
+    cert = Certificate(record, cadical, files, model=last)
     return checked(cert, cnf, proof, check=check, drat_trim=drat_trim, record=True)
 
 
@@ -268,11 +407,15 @@ def lower_cnf_of(record: dict[str, Any], folder: Path) -> bytes:
     variant = Variant.parse(str(record["variant"]))
     graph, formula = _arrays(variant)
     depths = record["depths"]
-    if record.get("method") == "disjoint cores":
+    if record.get("method") in ("disjoint cores", "relaxed cores"):
         listed = drat.read_bytes(folder / str(record["cores"]), text=True)
         if hashlib.sha256(listed).hexdigest() != record["cores_sha256"]:
             raise InputError(f"{folder / str(record['cores'])}: not the cores the record names")
-        cnf, _, _ = cores_cnf(graph, formula, json.loads(listed), depths)
+        doc = json.loads(listed)
+        if record["method"] == "disjoint cores":
+            cnf, _, _ = cores_cnf(graph, formula, doc, depths)
+        else:
+            cnf, _, _ = relaxed_cnf(graph, formula, doc["log"], doc["bounded"], depths)
     else:
         cnf, _, _ = lower_cnf(graph, formula, int(record["lower"]), depths)
     if hashlib.sha256(cnf).hexdigest() != record["cnf_sha256"]:
@@ -361,6 +504,7 @@ def checked_lower(path: Path, *, exact: bool = False) -> dict[tuple[str, tuple[i
 
 __all__ = [
     "LOWER_INDEX",
+    "Relaxed",
     "build_cores_certificate",
     "build_lower_certificate",
     "checked_lower",
@@ -370,5 +514,6 @@ __all__ = [
     "lower_index_text",
     "lower_stem",
     "record_key",
+    "relaxed_cores",
     "write_lower_records",
 ]

@@ -114,8 +114,9 @@ def _certified_beneath(record: dict[str, Any], method: str) -> dict[str, int]:
 
 def check_state(folder: Path) -> dict[str, Any]:
     """The run's state read back and checked against its files (InputError, one line): each
-    proven cell's minimum by a checked certificate of ``index.json`` and its table, each
-    certified lower bound by a checked record of ``lower-bounds.json``."""
+    proven cell's minimum by a checked certificate of ``index.json`` (or, proven by relaxed
+    cores, of ``lower-bounds.json``) and its table, each certified lower bound by a checked
+    record of ``lower-bounds.json``."""
     store = open_store(folder)
     state = dict(store.load())
     minima = certified(folder / INDEX)
@@ -126,7 +127,9 @@ def check_state(folder: Path) -> dict[str, Any]:
             if cell["status"] in ("same", "pending"):
                 continue
             name = cell["variant"]
-            if cell["status"] == "proven" and minima.get(name) != cell["upper"]:
+            by_lower = cell.get("lower_by") == "lower certificate"  # relaxed cores' minimum
+            proof = lowers.get((name, ())) if by_lower else minima.get(name)
+            if cell["status"] == "proven" and proof != cell["upper"]:
                 raise InputError(f"{where}: proven, but no checked certificate of {cell['upper']}")
             sure = certified_bound(cell) if cell["status"] == "bounded" else None
             if sure is not None and lowers.get((name, ())) != sure:
