@@ -114,6 +114,13 @@ def test_a_damaged_run_is_refused_in_one_line(tmp_path: Path) -> None:
     (folder / STATE).write_text(json.dumps(state))
     with pytest.raises(InputError, match="lower bound 1 certified by no record"):
         check_state(folder)
+    # proven by relaxed cores: only with a checked lower-bounds.json record of the minimum
+    cell = state["games"]["mnk:2,2,2"]["cells"]["O optimal"]
+    del cell["certified_lower"]
+    cell.update(status="proven", lower_by="lower certificate")
+    (folder / STATE).write_text(json.dumps(state))
+    with pytest.raises(InputError, match="proven, but no checked certificate of 1"):
+        check_state(folder)
 
 
 def test_the_run_spreads_games_over_a_dask_cluster(tmp_path: Path) -> None:
@@ -342,6 +349,34 @@ def test_relaxed_cores_certify_a_bound_the_refutation_did_not_reach(monkeypatch)
     assert (record["status"], record["lower"], record["lower_certified"]) == ("bounded", 20, False)
     assert record["certified_lower"] == cert["lower"] < 20
     assert f"not certified; {cert['lower']} certified" in describe(record)
+
+
+def test_a_cell_proven_by_relaxed_cores_is_kept_and_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every refutation of "fewer than RC2's minimum" out of time: relaxed cores prove the
+    cells instead, the run keeps their records in lower-bounds.json, and reading the run back
+    checks each proven cell against a checked record of its minimum."""
+    from minttt.catalogue import cell as cell_module
+    from minttt.proof.certify import OutOfTime
+    from minttt.proof.lower import LOWER_INDEX, load_lower
+
+    def out_of_time(*_args, **_kwargs):
+        raise OutOfTime("stand-in: the refutation ran out of time")
+
+    monkeypatch.setattr(cell_module, "build_certificate", out_of_time)
+    monkeypatch.setattr(cell_module, "build_lower_certificate", out_of_time)
+    folder = tmp_path / "cat"
+    run_catalogue(folder, seconds=30, games=["mnk:3,3,2"], serial=True, say=lambda _m: None)
+    state = check_state(folder)
+    cells_ = state["games"]["mnk:3,3,2"]["cells"]
+    proven = [c for c in cells_.values() if c["status"] == "proven"]
+    assert proven and all(c["lower_by"] == "lower certificate" for c in proven)
+    records = {r["variant"]: r for r in load_lower(folder / LOWER_INDEX)}
+    for cell in proven:
+        record = records[cell["variant"]]
+        assert record["method"] == "relaxed cores" and record["exact"]
+        assert record["lower"] == cell["upper"] and record["proof"] == cell["certificate"]
 
 
 def test_a_rerun_keeps_the_higher_certified_bound_beneath_an_uncertified_one() -> None:

@@ -182,3 +182,56 @@ def test_drat_trim_verifies_a_relaxed_certificate(tmp_path: Path) -> None:
     )
     assert cert.record["checked_by"].startswith("drat-trim")
     assert cert.record["lower"] == 53 and cert.record["complete"]
+
+
+@pytest.mark.slow
+def test_every_shipped_relaxed_certificate_is_checked_again_and_meets_its_minimum() -> None:
+    """The relaxed-cores certificates shipped in ``results/proofs/mnk`` (3x4 and 4x4 k=3 minima
+    whose cube-and-conquer proofs are too large to ship): each CNF made again from its record
+    and cores file (SHA-256 compared), each proof checked by minttt's own checker, and each
+    exact bound equal to the minimum ``index.json`` certifies and to its table's size."""
+    from minttt.proof import drat
+    from minttt.report.bounds import certified
+
+    folder = ROOT / "results/proofs/mnk"
+    relaxed = [r for r in load_lower(folder / LOWER_INDEX) if r.get("method") == "relaxed cores"]
+    assert relaxed, "no relaxed-cores certificate is shipped"
+    minima = certified(folder / "index.json")
+    for record in relaxed:
+        assert record["proof"] is not None and record["checked_by"]
+        cnf = lower_cnf_of(record, folder)
+        assert drat.check(cnf, drat.read_proof(folder / record["proof"])).valid
+        if record["exact"]:
+            assert record["lower"] == minima[record["variant"]] == len(record["core_sizes"])
+
+
+def test_a_proof_too_large_to_ship_ships_the_lemmas_drat_trim_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CaDiCaL's proof past the shipping limit: drat-trim's core lemmas (``-l``), a DRAT proof
+    of the same CNF, are shipped instead where they fit, checked as any proof (drat-trim and
+    its LRAT by minttt.lrat) and again here by minttt's own checker, marked ``trimmed``."""
+    import shutil
+
+    from minttt.proof import drat, lower
+
+    binary = os.environ.get("MINTTT_DRAT_TRIM") or shutil.which("drat-trim")
+    if not binary:
+        pytest.skip("no drat-trim (set MINTTT_DRAT_TRIM or put it on PATH)")
+    # 2x4 k=3 O: CaDiCaL's proof 162 kB of xz, drat-trim's core 94 kB
+    variant, graph, formula = _instance("second-lookup-entries@mnk:2,4,3")
+    whole = build_cores_certificate(
+        variant, tmp_path / "whole", graph=graph, formula=formula, relax=True, check=False
+    ).record
+    monkeypatch.setattr(lower, "MAX_SHIPPED", whole["proof_bytes"] - 1)
+    cert = build_cores_certificate(
+        variant, tmp_path, graph=graph, formula=formula, relax=True, drat_trim=Path(binary)
+    )
+    record = cert.record
+    assert record["trimmed"] is True and record["proof"] and record["checked_by"].startswith("drat")
+    assert record["proof_bytes"] < whole["proof_bytes"]
+    assert record["proof_sha256"] != whole["proof_sha256"]
+    write_lower_records(tmp_path, [record], {str(p): d for p, d in cert.files.items()})
+    (back,) = load_lower(tmp_path / LOWER_INDEX)
+    proof = drat.read_proof(tmp_path / back["proof"])
+    assert drat.check(lower_cnf_of(back, tmp_path), proof).valid

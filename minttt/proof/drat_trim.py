@@ -39,7 +39,13 @@ def parse_summary(output: str) -> dict[str, int]:
 
 
 def drat_trim_check(
-    drat_trim: Path, cnf: bytes, proof: bytes, timeout: float, *, lrat: bool = False
+    drat_trim: Path,
+    cnf: bytes,
+    proof: bytes,
+    timeout: float,
+    *,
+    lrat: bool = False,
+    core: bool = False,
 ) -> dict[str, Any]:
     """Run ``drat-trim CNF PROOF -t TIMEOUT`` (backward checking) on the two texts.
 
@@ -53,13 +59,19 @@ def drat_trim_check(
     check, so the proof stands on minttt's checker too, whatever drat-trim's own verdict is worth:
     the check reads the CNF minttt holds (``cnf``), never the copy drat-trim was handed and could
     have rewritten.
+
+    With ``core``, drat-trim also writes the lemmas its backward check used (``-l``), with their
+    deletions and the empty clause: a DRAT proof of the same CNF, often far smaller
+    (``core_proof``, its bytes; to be checked before anything is claimed from it).
     """
     with tempfile.TemporaryDirectory(prefix="minttt-drat-") as tmp:
         cnf_path, proof_path = Path(tmp) / "f.cnf", Path(tmp) / "p.drat"
-        lrat_path = Path(tmp) / "p.lrat"
+        lrat_path, core_path = Path(tmp) / "p.lrat", Path(tmp) / "core.drat"
         cnf_path.write_bytes(cnf)
         proof_path.write_bytes(proof)
         extra = ["-L", str(lrat_path)] if lrat else []
+        if core:
+            extra += ["-l", str(core_path)]
         start = time.perf_counter()
         try:
             run = subprocess.run(
@@ -83,6 +95,10 @@ def drat_trim_check(
         }
         if lrat:
             verdict.update(lrat_check(cnf, lrat_path))
+        if core:
+            if not core_path.is_file() or core_path.is_symlink():
+                raise DefectError("drat-trim wrote no core lemmas")
+            verdict["core_proof"] = core_path.read_bytes()
     return verdict
 
 
