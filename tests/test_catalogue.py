@@ -351,6 +351,37 @@ def test_relaxed_cores_certify_a_bound_the_refutation_did_not_reach(monkeypatch)
     assert f"not certified; {cert['lower']} certified" in describe(record)
 
 
+def test_where_relaxed_cores_stay_below_the_refutation_certifies_rc2s_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Relaxed cores stopped after one core, below RC2's bound of 5 (mnk:3,3,2 O, minimum 6):
+    CaDiCaL's refutation of "fewer than 5" certifies it, and its record and files replace the
+    cores' (nothing of theirs is left to write)."""
+    from minttt.catalogue import cell as cell_module
+    from minttt.catalogue.games import Cell
+    from minttt.formula.arrays import encode_arrays
+    from minttt.proof import lower as lower_module
+
+    class OneCore(lower_module.CubeSolver):
+        def refute_core(self, assumptions, deadline=None):
+            if self.sequence:
+                raise TimeoutError("stand-in: the time ran out")
+            return super().refute_core(assumptions, deadline)
+
+    monkeypatch.setattr(lower_module, "CubeSolver", OneCore)
+    one = Cell("mnk:3,3,2", "O", "optimal")
+    graph = build_array_graph(Rules.from_name("mnk:3,3,2"))
+    formula = encode_arrays(graph, one.variant)
+    result = cell_module.CellResult(one, {"variant": one.variant.name, "upper": 7, "lower": 5})
+    cell_module._certify_lower(result, one.variant, graph, formula, 5, 30.0, None)
+    record = result.record
+    (cert,) = result.lower
+    assert cert.get("method", "cardinality") == "cardinality" and cert["lower"] == 5
+    assert (record["lower"], record["lower_certified"]) == (5, True)
+    assert "certified_lower" not in record
+    assert not [name for name in result.files if ".relaxed." in name]
+
+
 def test_a_cell_proven_by_relaxed_cores_is_kept_and_checked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

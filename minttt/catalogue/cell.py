@@ -8,9 +8,9 @@ A cell ends in one of three states:
   and CaDiCaL refuted k-1 (a certificate of :mod:`minttt.proof.certify`, checked), or relaxed
   cores certified k (below);
 * ``bounded``: a verified table above (RC2's or the greedy table with its local search, the
-  smaller) and RC2's lower bound below, certified where CaDiCaL refuted it in the time left
-  (:mod:`minttt.proof.lower`), or by relaxed cores (RC2's loop with a proof) where they
-  reach it, ``lower_certified`` saying whether it was; where it was not, ``certified_lower`` is
+  smaller) and RC2's lower bound below, certified by relaxed cores (RC2's loop with a proof,
+  :mod:`minttt.proof.lower`) where they reach it, else where CaDiCaL refuted it in the time
+  left, ``lower_certified`` saying whether it was; where it was not, ``certified_lower`` is
   the bound the cores do certify (below RC2's). Relaxed cores run to their end prove the
   minimum (their last model a table of it): the cell is then ``proven`` by that lower
   certificate (``lower_by``);
@@ -194,19 +194,26 @@ def _certify_lower(
     seconds: float,
     drat_trim: Path | None,
 ) -> None:
-    """A bounded cell: RC2's lower bound refuted below by CaDiCaL where the time allows; where it
-    does not, disjoint cores (:func:`_certify_by_cores`, as long again)."""
+    """A bounded cell of RC2's ``lower``: relaxed cores first (:func:`_certify_by_cores`,
+    ``seconds``), RC2's own loop with a proof, which proves the cell where it runs to its end
+    and certifies RC2's bound, or more, where it reaches it; where it stays below, CaDiCaL's
+    refutation of "fewer than ``lower``" for as long again (its certificate then replaces the
+    cores', which stays only as ``certified_lower`` when the refutation runs out of time)."""
     record = result.record
-    record["status"] = "bounded"
-    record["lower_certified"] = False
-    record["lower_by"] = "rc2"
+    record.update(status="bounded", lower_certified=False, lower_by="rc2")
+    kept = (len(result.lower), dict(result.files))
+    _certify_by_cores(result, variant, graph, formula, seconds, drat_trim)
+    if record["status"] == "proven" or record["lower_certified"]:
+        return
     try:
         cert = build_lower_certificate(
             variant, lower, "", graph=graph, formula=formula, seconds=seconds, drat_trim=drat_trim
         )
     except OutOfTime:
-        _certify_by_cores(result, variant, graph, formula, seconds, drat_trim)
         return
+    del result.lower[kept[0] :]  # the cores' bound, below: its record and files go
+    result.files = kept[1]
+    record.pop("certified_lower", None)
     record.update(lower_by="lower certificate", lower_certified=True)
     _keep_lower(result, cert.record, cert.files)
 
