@@ -150,6 +150,14 @@ def test_a_tampered_relaxation_file_is_refused(tmp_path: Path) -> None:
         load_lower(tmp_path / LOWER_INDEX)
     with pytest.raises(InputError, match="not the cores"):
         lower_cnf_of(record, tmp_path)
+    # a file of another shape whose SHA-256 the record was made to name: refused in one line
+    other = (json.dumps({"log": [["new", "x"]]}) + "\n").encode()
+    listed.write_bytes(lzma.compress(other))
+    import hashlib
+
+    forged = {**record, "cores_sha256": hashlib.sha256(other).hexdigest()}
+    with pytest.raises(InputError, match="not a cores file|not a totalizer operation"):
+        lower_cnf_of(forged, tmp_path)
 
 
 def test_scale_relaxed_cores_certify_the_minimum(tmp_path: Path, capsys) -> None:

@@ -215,7 +215,7 @@ def disjoint_cores(
 @dataclass(frozen=True)
 class Relaxed:
     """What a core-guided search found (:func:`relaxed_cores`): its totalizers' operations
-    (:attr:`minttt.proof.totalizer.Totalizers.log`), the literals its bound counts (one per
+    (``Totalizers.log``), the literals its bound counts (one per
     core: the core's literal when alone, else its totalizer's first output), each core and its
     proof segment, and whether it ran to the end (then its bound is the minimum, and ``model``
     the last call's model: every soft false, as many of the ``softs`` true as the bound)."""
@@ -445,11 +445,14 @@ def lower_cnf_of(record: dict[str, Any], folder: Path) -> bytes:
         listed = drat.read_bytes(folder / str(record["cores"]), text=True)
         if hashlib.sha256(listed).hexdigest() != record["cores_sha256"]:
             raise InputError(f"{folder / str(record['cores'])}: not the cores the record names")
-        doc = json.loads(listed)
-        if record["method"] == "disjoint cores":
-            cnf, _, _ = cores_cnf(graph, formula, doc, depths)
-        else:
-            cnf, _, _ = relaxed_cnf(graph, formula, doc["log"], doc["bounded"], depths)
+        try:
+            doc = json.loads(listed)
+            if record["method"] == "disjoint cores":
+                cnf, _, _ = cores_cnf(graph, formula, doc, depths)
+            else:
+                cnf, _, _ = relaxed_cnf(graph, formula, doc["log"], doc["bounded"], depths)
+        except (KeyError, TypeError, ValueError) as exc:  # JSON of another shape
+            raise InputError(f"{folder / str(record['cores'])}: not a cores file ({exc})") from None
     else:
         cnf, _, _ = lower_cnf(graph, formula, int(record["lower"]), depths)
     if hashlib.sha256(cnf).hexdigest() != record["cnf_sha256"]:

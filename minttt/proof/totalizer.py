@@ -10,7 +10,7 @@ drops its literal): every one holds when each output means what it says, so any 
 the inputs extends to one that satisfies them (what a certificate's soundness needs), and under
 the assumption ``-r_j`` of a root output they propagate "at most ``j - 1`` of ``I``" (what the
 search needs). :meth:`Totalizers.grow` raises a tree's bound. Variables are numbered in the
-order the operations happen, so the operations' log (:attr:`Totalizers.log`) is all it takes to
+order the operations happen, so the operations' log (``Totalizers.log``) is all it takes to
 make the clauses again (:func:`replay`).
 
 >>> tot = Totalizers(top=3)
