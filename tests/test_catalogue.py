@@ -297,6 +297,19 @@ def test_a_never_lose_cell_is_bounded_by_the_optimal_table_too() -> None:
     assert "table_sha256" not in within_optimal(wide, {**cells3x4["O optimal"]})
 
 
+def _one_core_solver() -> type:
+    """A cube solver whose time runs out after its first core: a core search stopped early."""
+    from minttt.proof.cubes import CubeSolver
+
+    class OneCore(CubeSolver):
+        def refute_core(self, assumptions, deadline=None):
+            if self.sequence:
+                raise TimeoutError("stand-in: the time ran out")
+            return super().refute_core(assumptions, deadline)
+
+    return OneCore
+
+
 def test_relaxed_cores_certify_a_bound_the_refutation_did_not_reach(monkeypatch) -> None:
     """Where CaDiCaL does not refute "fewer than RC2's bound" in time, relaxed cores certify
     the cell's lower bound instead: run to their end, the minimum, with their last model as a
@@ -331,13 +344,7 @@ def test_relaxed_cores_certify_a_bound_the_refutation_did_not_reach(monkeypatch)
 
     # stopped after its first core (the next call's time runs out): one certified, RC2's 20
     # stands above it, uncertified
-    class OneCore(lower_module.CubeSolver):
-        def refute_core(self, assumptions, deadline=None):
-            if self.sequence:
-                raise TimeoutError("stand-in: the time ran out")
-            return super().refute_core(assumptions, deadline)
-
-    monkeypatch.setattr(lower_module, "CubeSolver", OneCore)
+    monkeypatch.setattr(lower_module, "CubeSolver", _one_core_solver())
     one = Cell("3x3", "X", "optimal")
     graph = build_array_graph(Rules.from_name("3x3"))
     formula = encode_arrays(graph, one.variant)
@@ -362,13 +369,7 @@ def test_where_relaxed_cores_stay_below_the_refutation_certifies_rc2s_bound(
     from minttt.formula.arrays import encode_arrays
     from minttt.proof import lower as lower_module
 
-    class OneCore(lower_module.CubeSolver):
-        def refute_core(self, assumptions, deadline=None):
-            if self.sequence:
-                raise TimeoutError("stand-in: the time ran out")
-            return super().refute_core(assumptions, deadline)
-
-    monkeypatch.setattr(lower_module, "CubeSolver", OneCore)
+    monkeypatch.setattr(lower_module, "CubeSolver", _one_core_solver())
     one = Cell("mnk:3,3,2", "O", "optimal")
     graph = build_array_graph(Rules.from_name("mnk:3,3,2"))
     formula = encode_arrays(graph, one.variant)

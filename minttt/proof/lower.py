@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -172,6 +172,25 @@ def _packed(
     return files, fields
 
 
+def _next_core(
+    solver: CubeSolver, free: dict[int, None], deadline: float | None
+) -> tuple[list[int], Segment] | Literal[True] | None:
+    """The next core among the ``free`` softs (all assumed false) and its proof segment;
+    ``True`` when there is none (satisfiable), ``None`` when the time ran out (that call's
+    answer is no answer)."""
+    try:
+        found = solver.refute_core([-p for p in free], deadline)
+    except TimeoutError:
+        return None
+    if found is None:
+        return True
+    failed, segment = found
+    core = sorted({-x for x in failed})
+    if not core or any(p not in free for p in core):  # never: assumptions only
+        raise DefectError(f"CaDiCaL's core {failed} is not among the assumptions")
+    return core, segment
+
+
 def disjoint_cores(
     clauses: Sequence[Sequence[int]],
     softs: Sequence[int],
@@ -193,16 +212,12 @@ def disjoint_cores(
     deadline = None if seconds is None else start + seconds
     with CubeSolver(clauses, slice_conflicts=CORE_SLICE) as solver:
         while deadline is None or time.perf_counter() < deadline:
-            try:
-                found = solver.refute_core([-p for p in free], deadline)
-            except TimeoutError:  # this call's answer is no answer: the cores found stand
+            found = _next_core(solver, free, deadline)
+            if found is None:  # the time ran out: the cores found stand
                 break
-            if found is None:
+            if found is True:
                 return cores, segments, True
-            failed, segment = found
-            core = sorted({-x for x in failed})
-            if not core or any(p not in free for p in core):  # never: assumptions only
-                raise DefectError(f"CaDiCaL's core {failed} is not among the assumptions")
+            core, segment = found
             for p in core:
                 del free[p]
             cores.append(core)
@@ -259,17 +274,13 @@ def relaxed_cores(
     said = start
     with CubeSolver(clauses, slice_conflicts=CORE_SLICE) as solver:
         while deadline is None or time.perf_counter() < deadline:
-            try:
-                found = solver.refute_core([-p for p in free], deadline)
-            except TimeoutError:  # this call's answer is no answer: the cores found stand
+            found = _next_core(solver, free, deadline)
+            if found is None:  # the time ran out: the cores found stand
                 break
-            if found is None:
+            if found is True:
                 complete, model = True, solver.model()
                 break
-            failed, segment = found
-            core = sorted({-x for x in failed})
-            if not core or any(p not in free for p in core):  # never: assumptions only
-                raise DefectError(f"CaDiCaL's core {failed} is not among the assumptions")
+            core, segment = found
             segments.append(segment)
             core = _trimmed(solver, core, segments, deadline)
             for p in core:
