@@ -113,8 +113,8 @@ def build_lower_certificate(
     start = time.perf_counter()
     proof = prove_unsat(nvars, clauses, seconds)
     cadical = time.perf_counter() - start
-    proof, trimmed = _shippable(cnf, proof, drat_trim)
-    files, shipped = _packed(Path(out_dir), lower_stem(variant, lower, depths), cnf, proof)
+    stem = lower_stem(variant, lower, depths)
+    files, shipped, proof = _packed(Path(out_dir), stem, cnf, proof, drat_trim)
     record: dict[str, Any] = {
         "variant": variant.name,
         "game": variant.game,
@@ -124,7 +124,6 @@ def build_lower_certificate(
         "depths": None if depths is None else [int(d) for d in depths],
         "exact": exact,
         **shipped,
-        **({"trimmed": True} if trimmed else {}),
         "variables": nvars,
         "clauses": len(clauses),
         "lemmas": _lemmas(proof),
@@ -134,43 +133,39 @@ def build_lower_certificate(
     return checked(cert, cnf, proof, check=check, drat_trim=drat_trim, record=True)
 
 
-def _shippable(cnf: bytes, proof: bytes, drat_trim: Path | None) -> tuple[bytes, bool]:
-    """The proof to ship and check: CaDiCaL's own where it compresses within
-    :data:`MAX_SHIPPED`; else, given drat-trim, the lemmas drat-trim's check of it used
-    (``-l``: a DRAT proof of the same CNF) where those do. 3x4 O's 189 by relaxed cores: 5.4 MB
-    of xz, its core 2.3 to 2.5 MB. ``(proof, trimmed)``; DefectError when drat-trim rejects
-    the proof."""
-    if drat_trim is None or compress_within(proof, MAX_SHIPPED) is not None:
-        return proof, False
-    core = drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, core=True)["core_proof"]
-    if compress_within(core, MAX_SHIPPED) is None:
-        return proof, False
-    return core, True
-
-
 def _lemmas(proof: bytes) -> int:
     """The lines of a DRAT text that add a clause."""
     return sum(1 for line in proof.splitlines() if line and not line.startswith(b"d "))
 
 
 def _packed(
-    out: Path, stem: str, cnf: bytes, proof: bytes
-) -> tuple[dict[Path, bytes], dict[str, Any]]:
+    out: Path, stem: str, cnf: bytes, proof: bytes, drat_trim: Path | None = None
+) -> tuple[dict[Path, bytes], dict[str, Any], bytes]:
     """The files to write (``stem.cnf.xz``, ``stem.drat.xz``: each where it compresses within
-    :data:`MAX_SHIPPED`) and the record's fields naming them: file names or ``None``, the
-    SHA-256 of each text, and the compressed sizes of those shipped. A CNF too large to ship is
-    made again from its record (:func:`lower_cnf_of`) and compared by its SHA-256."""
+    :data:`MAX_SHIPPED`), the record's fields naming them (file names or ``None``, the SHA-256
+    of each text, the compressed sizes of those shipped; ``trimmed`` below) and the proof to
+    check. A CNF too large to ship is made again from its record (:func:`lower_cnf_of`) and
+    compared by its SHA-256. A proof too large to ship gives way, given drat-trim, to the
+    lemmas drat-trim's check of it used (``-l``: a DRAT proof of the same CNF) where those fit
+    (``"trimmed": true``; 3x4 O's 189 by relaxed cores: 5.4 MB of xz, its core 2.3 to 2.5 MB);
+    DefectError when drat-trim rejects the proof."""
     files: dict[Path, bytes] = {}
     fields: dict[str, Any] = {}
     for key, ext, text in (("cnf", "cnf", cnf), ("proof", "drat", proof)):
         packed = compress_within(text, MAX_SHIPPED)
+        if packed is None and key == "proof" and drat_trim is not None:
+            core = drat_trim_check(drat_trim, cnf, text, DRAT_TRIM_LIMIT, core=True)["core_proof"]
+            packed = compress_within(core, MAX_SHIPPED)
+            if packed is not None:
+                text = proof = core
+                fields["trimmed"] = True
         name = f"{stem}.{ext}.xz"
         fields[key] = None if packed is None else name
         fields[f"{key}_sha256"] = hashlib.sha256(text).hexdigest()
         if packed is not None:
             fields[f"{key}_bytes"] = len(packed)
             files[out / name] = packed
-    return files, fields
+    return files, fields, proof
 
 
 def _next_core(
@@ -401,8 +396,8 @@ def build_cores_certificate(
             f"({len(proof) / 1e6:.1f} MB, {len(all_clauses):,} clauses)"
         )
     stem = lower_stem(variant, lower, depths) + (".relaxed" if relax else ".cores")
-    proof, trimmed = _shippable(cnf, proof, drat_trim)
-    files, shipped = _packed(Path(out_dir), stem, cnf, proof)
+    files, shipped, proof = _packed(Path(out_dir), stem, cnf, proof, drat_trim)
+    trimmed = bool(shipped.get("trimmed"))
     listed = (json.dumps(listed_doc, separators=(",", ":")) + "\n").encode("ascii")
     files[Path(out_dir) / f"{stem}.json.xz"] = compress(listed)
     record: dict[str, Any] = {
@@ -419,7 +414,6 @@ def build_cores_certificate(
         "cores": f"{stem}.json.xz",
         "cores_sha256": hashlib.sha256(listed).hexdigest(),
         **shipped,
-        **({"trimmed": True} if trimmed else {}),
         "variables": nvars,
         "clauses": len(all_clauses),
         "lemmas": _lemmas(proof) if trimmed else sum(s.lemmas for s in segments) + len(roots) + 1,
