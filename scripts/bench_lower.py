@@ -13,7 +13,10 @@ a bound either way):
 * ``disjoint cores``: CaDiCaL's disjoint cores of the whole formula
   (:func:`minttt.proof.lower.disjoint_cores`, at most ``SECONDS``), and for X ``disjoint cores
   by openings``, the least over the openings: the only rows whose bound is certified (the
-  search is its own proof, :func:`minttt.proof.lower.build_cores_certificate`); RC2's are not.
+  search is its own proof, :func:`minttt.proof.lower.build_cores_certificate`); RC2's are not;
+* ``relaxed cores`` (and for X ``relaxed cores by openings``): RC2's loop on CaDiCaL with its
+  proof (:func:`minttt.proof.lower.relaxed_cores`, at most ``SECONDS``): RC2's own bound, and
+  certified (``--cores S --relax``).
 
 Each row records the bound, whether it is certified, the CPU seconds it cost
 (``time.process_time``: the solvers run here) and the bound per CPU hour; ``ratio`` is the bound
@@ -38,7 +41,7 @@ from minttt.bounds.levels import blocks_of, table_depths  # noqa: E402
 from minttt.formula.arrays import encode_arrays  # noqa: E402
 from minttt.formula.variants import Variant  # noqa: E402
 from minttt.game.arrays import build_array_graph  # noqa: E402
-from minttt.proof.lower import disjoint_cores  # noqa: E402
+from minttt.proof.lower import disjoint_cores, relaxed_cores  # noqa: E402
 from minttt.solvers.arrays import rc2_arrays  # noqa: E402
 
 VARIANTS = ("second-lookup-entries@mnk:4,4,4", "first-any-lookup-entries@mnk:4,4,4")
@@ -71,26 +74,29 @@ def _openings(graph: Any, variant: Variant, seconds: float) -> dict[str, Any]:
     return {"lower": min(p[1] for p in parts), "cpu": time.process_time() - cpu, "parts": parts}
 
 
-def _cores(formula: Any, seconds: float) -> int:
-    """The number of disjoint cores CaDiCaL finds in ``seconds`` (a certified bound)."""
+def _cores(formula: Any, seconds: float, relax: bool) -> int:
+    """The number of cores CaDiCaL finds in ``seconds``, disjoint or relaxed (a certified
+    bound either way)."""
     clauses = [c for chunk in formula.chunks() for c in chunk]
-    cores, _, _ = disjoint_cores(
-        clauses, [int(h) for h in formula.heads().tolist()], seconds=seconds
-    )
-    return len(cores)
+    softs = [int(h) for h in formula.heads().tolist()]
+    if relax:
+        return len(relaxed_cores(clauses, softs, formula.num_vars, seconds=seconds).cores)
+    return len(disjoint_cores(clauses, softs, seconds=seconds)[0])
 
 
-def _cores_row(graph: Any, variant: Variant, seconds: float, openings: bool) -> dict[str, Any]:
+def _cores_row(
+    graph: Any, variant: Variant, seconds: float, *, openings: bool, relax: bool
+) -> dict[str, Any]:
     cpu = time.process_time()
     if not openings:
         return {
-            "lower": _cores(encode_arrays(graph, variant), seconds),
+            "lower": _cores(encode_arrays(graph, variant), seconds, relax),
             "cpu": time.process_time() - cpu,
         }
     parts = []
     for cell in OPENINGS:
         fixed = Variant("first", str(cell), "lookup", "entries", game=variant.game)
-        parts.append([cell, _cores(encode_arrays(graph, fixed), seconds)])
+        parts.append([cell, _cores(encode_arrays(graph, fixed), seconds, relax)])
     return {"lower": min(p[1] for p in parts), "cpu": time.process_time() - cpu, "parts": parts}
 
 
@@ -106,17 +112,16 @@ def _one(name: str, seconds: float) -> dict[str, Any]:
     if variant.role.sides[0] == 1:
         rows["openings"] = _openings(graph, variant, seconds)
         print(f"   {name} openings: {rows['openings']['lower']}", flush=True)
-    rows["disjoint cores"] = _cores_row(graph, variant, seconds, openings=False)
-    print(f"   {name} disjoint cores: {rows['disjoint cores']['lower']}", flush=True)
-    if variant.role.sides[0] == 1:
-        rows["disjoint cores by openings"] = _cores_row(graph, variant, seconds, openings=True)
-        print(
-            f"   {name} disjoint cores by openings: {rows['disjoint cores by openings']['lower']}",
-            flush=True,
-        )
+    for kind, relax in (("disjoint cores", False), ("relaxed cores", True)):
+        rows[kind] = _cores_row(graph, variant, seconds, openings=False, relax=relax)
+        print(f"   {name} {kind}: {rows[kind]['lower']}", flush=True)
+        if variant.role.sides[0] == 1:
+            label = f"{kind} by openings"
+            rows[label] = _cores_row(graph, variant, seconds, openings=True, relax=relax)
+            print(f"   {name} {label}: {rows[label]['lower']}", flush=True)
     base = rows["whole"]["lower"]  # 0 when RC2 did not load the whole formula in time
     for label, row in rows.items():
-        row["certified"] = label.startswith("disjoint cores")
+        row["certified"] = "cores" in label
         row["cpu"] = round(row["cpu"], 1)
         row["per_cpu_hour"] = round(row["lower"] * 3600 / max(row["cpu"], 1e-9), 1)
         row["ratio"] = round(row["lower"] / base, 3) if base else None
