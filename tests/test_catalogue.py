@@ -448,3 +448,34 @@ def test_a_rerun_keeps_the_smaller_table_and_its_file(tmp_path: Path) -> None:
         record = state["games"]["mnk:2,2,2"]["cells"]["X optimal"]
         assert (record["lower"], record["upper"]) == (3, 3) and "3 .. 3" in line
         assert store.read("t.table.json", record["table_sha256"]) == b"small"
+
+
+def test_a_rerun_certified_below_the_kept_bound_leaves_no_files(tmp_path: Path) -> None:
+    """A rerun whose certificate is below the one the index keeps: the index keeps the higher,
+    and the lower one's files are not left in the folder (named by no record)."""
+    from minttt.catalogue.cell import CellResult, GameResult
+    from minttt.catalogue.games import Cell
+    from minttt.catalogue.run import keep, read_state
+    from minttt.proof.lower import LOWER_INDEX, build_lower_certificate, load_lower
+
+    one = Cell("3x3", "X", "optimal")
+
+    def bounded(lower: int) -> GameResult:
+        cert = build_lower_certificate(one.variant, lower, "")
+        record = {"variant": one.variant.name, "status": "bounded", "lower": lower,
+                  "upper": 30, "upper_by": "rc2", "table": "t.table.json", "time_limit": 30.0,
+                  "lower_by": "lower certificate", "lower_certified": True}  # fmt: skip
+        files = {"t.table.json": b"table", **{str(p): d for p, d in cert.files.items()}}
+        cell = CellResult(one, record, lower=[cert.record], files=files)
+        return GameResult("3x3", {"value": 0}, [cell])
+
+    with open_store(tmp_path) as store:
+        state = read_state(store)
+        keep(store, state, bounded(6))
+        keep(store, state, bounded(4))
+        (kept,) = load_lower(store.path(LOWER_INDEX))
+        assert kept["lower"] == 6
+        named = {kept[k] for k in ("cnf", "proof") if kept.get(k)} | {"t.table.json"}
+        own = ("catalogue.run.json", LOWER_INDEX)
+        on_disk = {p.name for p in tmp_path.iterdir() if p.name not in own}
+        assert {n for n in on_disk if not n.endswith(".lock")} == named

@@ -123,7 +123,8 @@ def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str
         store.put(LOWER_INDEX, text.encode("utf-8"))
         files = ("cnf", "proof", "cores")
         kept = {r.get(k) for r in json.loads(text)["certificates"] for k in files}
-        for record in old:  # a bound replaced by a higher one: its files go with it
+        # a bound replaced by a higher one, or a new one below the bound kept: its files go
+        for record in [*old, *lower]:
             for k in files:
                 if record.get(k) and record[k] not in kept:
                     store.path(record[k]).unlink(missing_ok=True)
