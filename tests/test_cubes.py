@@ -11,6 +11,7 @@ import json
 import lzma
 import os
 import shutil
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -30,7 +31,14 @@ from minttt.game.graph import build_graph
 from minttt.proof import drat
 from minttt.proof.cnf import array_cnf, bound_clauses, cnf_text
 from minttt.proof.conquer import conquer, lookup_splits
-from minttt.proof.cubes import CubeSolver, Segment, decision_cubes, join, refute_cube
+from minttt.proof.cubes import (
+    MIN_SLICE_CONFLICTS,
+    CubeSolver,
+    Segment,
+    decision_cubes,
+    join,
+    refute_cube,
+)
 
 PHP_CLAUSES = drat.parse_cnf(PHP32)[1]
 REAL_DRAT_TRIM = os.environ.get("MINTTT_DRAT_TRIM") or shutil.which("drat-trim")
@@ -100,6 +108,30 @@ def test_a_cube_solved_in_many_slices_gives_the_same_checked_proof(monkeypatch) 
     assert len(calls) > 10 * len(proofs)  # many slices per cube
     result = drat.check(cnf, join(splits, proofs))
     assert result.valid, result.message
+
+
+def test_a_slice_near_the_deadline_is_cut_to_what_fits(monkeypatch) -> None:
+    """Slices ask CaDiCaL for whole slices of conflicts, except where a whole one would not fit
+    before the deadline at the pace so far (seconds a conflict): then for what fits, never fewer
+    than the least slice. A call past its deadline is no answer."""
+    budgets: list[int] = []
+    with CubeSolver(_pigeonholes(10, 9), slice_conflicts=2_000) as solver:
+        budget = solver._solver.conf_budget
+        monkeypatch.setattr(solver._solver, "conf_budget", lambda n: budgets.append(n) or budget(n))
+        with pytest.raises(TimeoutError):
+            solver.refute_core([], time.perf_counter() + 0.3)
+        assert budgets[0] == 2_000 and solver._pace is not None  # no pace before: a whole one
+        budgets.clear()
+        solver._pace = 0.01  # a slow pace: 2,000 conflicts would take 20 s
+        with pytest.raises(TimeoutError):
+            solver.refute_core([], time.perf_counter() + 2.0)
+    assert MIN_SLICE_CONFLICTS <= budgets[0] <= 200  # what fits in 2 s at 10 ms a conflict
+    with CubeSolver(_pigeonholes(6, 5), slice_conflicts=50) as solver:
+        budgets.clear()
+        budget = solver._solver.conf_budget
+        monkeypatch.setattr(solver._solver, "conf_budget", lambda n: budgets.append(n) or budget(n))
+        assert solver.refute_core([]) is not None  # no deadline: whole slices only
+    assert len(budgets) > 1 and set(budgets) == {50}
 
 
 def _pigeonholes(pigeons: int, holes: int) -> list[list[int]]:

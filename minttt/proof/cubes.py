@@ -51,6 +51,7 @@ import time
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from minttt.errors import DefectError
 from minttt.interrupt import solver_library
@@ -58,6 +59,7 @@ from minttt.proof.trace import solver_drat
 
 SAT_SOLVER = "cadical195"
 SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
+MIN_SLICE_CONFLICTS = 100  # the shortest slice, near a deadline (:meth:`CubeSolver._solve`)
 SLICE_CONFLICTS = 50_000  # conflicts per solver call before the other threads get a turn (each
 # call costs CaDiCaL a restart: 5,000 took 3x4 O's first 24 cubes from 32 s to 75 s, 50,000 to 31 s)
 #: CaDiCaL's techniques that move clauses to its extension stack (restored, untraced, when a later
@@ -73,6 +75,28 @@ SET_ASIDE: Mapping[str, bool] = {
 SOLVER_OPTIONS: Mapping[str, int] = {name: 0 for name in SET_ASIDE}
 
 Cube = tuple[int, ...]
+
+
+def fitting_slice(whole: int, deadline: float | None, pace: float | None) -> int:
+    """The conflicts of a solver's next slice: ``whole``, or near ``deadline``
+    (``time.perf_counter()``'s seconds) what fits before it at ``pace`` seconds a conflict,
+    never under :data:`MIN_SLICE_CONFLICTS`: a slice may take seconds on a large formula, and
+    the deadline is then overrun by a fraction of one.
+
+    >>> fitting_slice(5_000, None, 0.01), fitting_slice(5_000, time.perf_counter() + 1e6, 0.01)
+    (5000, 5000)
+    >>> 100 <= fitting_slice(5_000, time.perf_counter() + 2, 0.01) <= 200
+    True
+    """
+    if deadline is None or pace is None:
+        return whole
+    fit = (deadline - time.perf_counter()) / pace
+    return max(MIN_SLICE_CONFLICTS, min(whole, int(fit)))
+
+
+def conflicts(solver: Any) -> int:
+    """A PySAT solver's conflicts so far, over every call."""
+    return int((solver.accum_stats() or {}).get("conflicts", 0))
 
 
 def keeps_deletions(options: Mapping[str, int]) -> bool:
@@ -208,6 +232,7 @@ class CubeSolver:
         self.sequence = 0
         self._read = 0  # bytes of the proof trace already turned into lines
         self._lock = threading.Lock()
+        self._pace: float | None = None  # seconds a conflict in the last slice
 
     def refute(self, cube: Cube, below: Sequence[Sequence[int]] = ()) -> CubeResult:
         """The segment refuting ``cube``; DefectError when it is satisfiable (the bound is not:
@@ -287,12 +312,19 @@ class CubeSolver:
         noticed. The search goes on where it stopped (the solver keeps its state and the proof
         trace runs on), so a slice changes no result. After each slice the trace written so far
         is read into the cube's segment (:meth:`_take_trace`), compressed: a hard cube's trace,
-        GB of text, never in memory at once."""
+        GB of text, never in memory at once. Near ``deadline`` a slice is cut to the conflicts
+        that fit before it at the pace of the last slice: a slice may take
+        seconds on a large formula (25 s on 4x4 k=4, 5,000 conflicts under 176,642
+        assumptions), and the deadline is then overrun by a fraction of one."""
         while True:
-            self._solver.conf_budget(self.slice_conflicts)
+            self._solver.conf_budget(fitting_slice(self.slice_conflicts, deadline, self._pace))
+            began, before = time.perf_counter(), conflicts(self._solver)
             with solver_library():
                 status = self._solver.solve_limited(assumptions=assumptions)
             self._take_trace()
+            spent = conflicts(self._solver) - before
+            if spent > 0:  # seconds a conflict, reading its trace included
+                self._pace = (time.perf_counter() - began) / spent
             if status is not None:
                 return bool(status)
             if deadline is not None and time.perf_counter() > deadline:
@@ -392,6 +424,7 @@ def _text(lines: Sequence[str]) -> bytes:
 
 
 __all__ = [
+    "MIN_SLICE_CONFLICTS",
     "SEGMENT_XZ",
     "Segment",
     "SAT_SOLVER",
@@ -400,8 +433,10 @@ __all__ = [
     "SOLVER_OPTIONS",
     "CubeResult",
     "CubeSolver",
+    "conflicts",
     "decision_cubes",
     "decision_list",
+    "fitting_slice",
     "join",
     "keeps_deletions",
     "own_deletions",
