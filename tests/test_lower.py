@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import lzma
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pysat.examples.genhard import PHP
@@ -93,6 +95,29 @@ def test_the_index_refuses_a_damaged_file(o33, tmp_path: Path) -> None:
         load_lower(tmp_path / LOWER_INDEX)
 
 
+def test_a_replaced_bound_leaves_no_files(o33, tmp_path: Path) -> None:
+    graph, formula = o33
+    low, high = (
+        build_lower_certificate(O33, k, tmp_path, depths=[3], graph=graph, formula=formula)
+        for k in (9, 10)
+    )
+
+    def files(cert) -> dict[str, bytes]:
+        return {p.name: data for p, data in cert.files.items()}
+
+    def on_disk() -> set[str]:
+        return {p.name for p in tmp_path.iterdir() if p.name.endswith(".xz")}
+
+    write_lower_records(tmp_path, [low.record], files(low))
+    assert on_disk() == set(files(low))
+    write_lower_records(tmp_path, [high.record], files(high))  # 10 replaces 9: 9's files go
+    assert on_disk() == set(files(high))
+    write_lower_records(tmp_path, [low.record], files(low))  # 9 below the 10 kept: not written
+    assert on_disk() == set(files(high))
+    (record,) = load_lower(tmp_path / LOWER_INDEX)
+    assert record["lower"] == 10
+
+
 def test_a_refutation_out_of_time_claims_nothing() -> None:
     hard = PHP(11)
     with pytest.raises(OutOfTime):
@@ -154,3 +179,30 @@ def test_scale_refuses_a_bad_certify_in_one_line(
     assert cli_run([*base, "--levels", "5", "--certify", "--block", "0"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 4 and all(line.startswith("error: ") for line in err)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCUMENTS = {"index.json", "lower-bounds.json", "catalogue.json", "catalogue.run.json"}
+
+
+def _strings(doc: Any) -> Iterator[str]:
+    if isinstance(doc, dict):
+        doc = list(doc.values())
+    if isinstance(doc, list):
+        for item in doc:
+            yield from _strings(item)
+    elif isinstance(doc, str):
+        yield doc
+
+
+@pytest.mark.parametrize("folder", ["results/proofs/mnk", "results/catalogue"])
+def test_a_committed_certificate_folder_holds_only_named_files(folder: str) -> None:
+    """Every file shipped beside the certificate indexes is named by one of them (or by the
+    catalogue's documents): a replaced bound's files do not linger."""
+    where = ROOT / folder
+    named = set(DOCUMENTS | {"catalogue.png"})
+    for doc in DOCUMENTS:
+        if (where / doc).is_file():
+            named.update(_strings(json.loads((where / doc).read_text())))
+    files = {p.name for p in where.iterdir() if p.is_file() and p.suffix != ".lock"}
+    assert files - named == set()

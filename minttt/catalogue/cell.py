@@ -99,7 +99,8 @@ def work_game(
     drat_trim: str | None = None,
 ) -> GameResult:
     """``game``'s figures and the cells ``keys`` (default: all four), each in ``seconds`` at most
-    of RC2 and as much again for its certificate (CaDiCaL; checked by minttt's checker, or by
+    of RC2 and as much again for each of its certificate's two tries (CaDiCaL's refutation and
+    relaxed cores: up to three times ``seconds`` a cell; checked by minttt's checker, or by
     ``drat_trim`` with its LRAT by minttt.lrat)."""
     graph = build_array_graph(Rules.from_name(game))
     out = GameResult(game, game_figures(graph), [])
@@ -169,7 +170,9 @@ def _certify_minimum(
     drat_trim: Path | None,
 ) -> None:
     """The certificate of a minimum RC2 proved: the table and CaDiCaL's refutation one below
-    (the array form's formula, whatever the board)."""
+    (the array form's formula, whatever the board) in ``seconds``; where that runs out, relaxed
+    cores for as long again (:func:`_certify_by_cores`), which prove it where they run to
+    their end."""
     record, variant = result.record, result.cell.variant
     try:
         cert = build_certificate(

@@ -20,7 +20,6 @@ a cell the frontier bounds is never worked here, and the results file shows the 
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
@@ -32,7 +31,7 @@ from minttt.cluster import DaskCluster, fan_out
 from minttt.errors import DefectError, InputError
 from minttt.fileio import write_json_atomic
 from minttt.proof.index import INDEX, index_text
-from minttt.proof.lower import LOWER_INDEX, load_lower, lower_index_text
+from minttt.proof.lower import LOWER_INDEX, load_lower, lower_index_text, unkept_files
 from minttt.store import RunStore
 
 SCHEMA = "catalogue.schema.json"  # in minttt/schemas/
@@ -121,13 +120,8 @@ def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str
         old = load_lower(path) if path.exists() else []
         text = lower_index_text(store.folder, lower)
         store.put(LOWER_INDEX, text.encode("utf-8"))
-        files = ("cnf", "proof", "cores")
-        kept = {r.get(k) for r in json.loads(text)["certificates"] for k in files}
-        # a bound replaced by a higher one, or a new one below the bound kept: its files go
-        for record in [*old, *lower]:
-            for k in files:
-                if record.get(k) and record[k] not in kept:
-                    store.path(record[k]).unlink(missing_ok=True)
+        for name in unkept_files([*old, *lower], text):
+            store.path(name).unlink(missing_ok=True)
     store.save(state)
     return lines
 
@@ -279,7 +273,8 @@ def run_catalogue(
     say: Say = print,
 ) -> dict[str, Any]:
     """Work every game of ``games`` (default: the whole catalogue) that has cells left
-    (:func:`to_do`), ``seconds`` per cell for RC2 and as many for its certificate, on a Dask
+    (:func:`to_do`), ``seconds`` per cell for RC2 and as many for each of its certificate's
+    two tries (:func:`minttt.catalogue.cell.work_game`: up to 3x ``seconds`` a cell), on a Dask
     cluster (``workers`` local processes, or ``scheduler``; ``serial``: in this process), keeping
     each game as it arrives; then write the results file. Returns the results document.
     ``figures_only``: each game's value and positions only (the games without them; no cell

@@ -35,7 +35,8 @@ def catalogue_command(
     time_limit: float = number_option(
         60.0,
         "--time-limit",
-        help="Seconds of RC2 per cell, and as many for its certificate; a bounded cell is run "
+        help="Seconds of RC2 per cell, and as many for each of its certificate's two tries "
+        "(relaxed cores, CaDiCaL's refutation): up to 3x this a cell. A bounded cell is run "
         "again when given more than before.",
         above=True,
     ),

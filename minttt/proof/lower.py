@@ -58,6 +58,7 @@ from minttt.schema import load_json
 LOWER_INDEX = "lower-bounds.json"
 LOWER_FORMAT = "minttt-lower-bounds/1"
 LOWER_SCHEMA = "lower-index.schema.json"  # in minttt/schemas/
+LOWER_FILES = ("cnf", "proof", "cores")  # the fields of a record that name its files
 #: xz bytes: a larger proof or CNF is checked where it was made and its SHA-256 recorded
 MAX_SHIPPED = 4_000_000
 #: conflicts between two looks at the clock in a core search (a second or so at most)
@@ -470,21 +471,44 @@ def lower_index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
     return json.dumps(index, indent=2) + "\n"
 
 
+def unkept_files(records: Sequence[dict[str, Any]], text: str) -> set[str]:
+    """The files ``records`` name (CNF, proof, cores) that the index ``text`` names no more: a
+    bound replaced by a higher one, or a new one below the bound kept, leaves none behind.
+
+    >>> old = {"variant": "v", "depths": None, "lower": 5, "proof": "v.lower-5.drat.xz"}
+    >>> new = dict(old, lower=7, proof="v.lower-7.drat.xz")
+    >>> unkept_files([old, new], json.dumps({"certificates": [new]}))
+    {'v.lower-5.drat.xz'}
+    """
+    kept = {r.get(k) for r in json.loads(text)["certificates"] for k in LOWER_FILES}
+    return {r[k] for r in records for k in LOWER_FILES if r.get(k) and r[k] not in kept}
+
+
 def write_lower_records(
     out_dir: str | Path, records: list[dict[str, Any]], files: dict[str, bytes]
 ) -> None:
     """Write certificates' files (``name -> bytes``, into ``out_dir``) and their ``records``
-    merged into ``lower-bounds.json``, at once."""
+    merged into ``lower-bounds.json``, at once; the files of the records the merged index does
+    not keep (:func:`unkept_files`) are not written, or removed."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     # runs of several variants may share a folder: the index is read, merged and written under
     # a lock of its own (waited for: a merge takes a moment)
     with open(out / f"{LOWER_INDEX}.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        path = out / LOWER_INDEX
+        old = load_lower(path) if path.exists() else []
         text = lower_index_text(out, records)
-        staged = {out / Path(name).name: data for name, data in files.items()}
+        gone = unkept_files([*old, *records], text)
+        staged = {
+            out / Path(name).name: data
+            for name, data in files.items()
+            if Path(name).name not in gone
+        }
         staged[out / LOWER_INDEX] = text.encode("utf-8")
         write_many_atomic(staged)
+        for name in gone:
+            (out / name).unlink(missing_ok=True)
 
 
 def load_lower(path: Path) -> list[dict[str, Any]]:
@@ -532,5 +556,6 @@ __all__ = [
     "lower_stem",
     "record_key",
     "relaxed_cores",
+    "unkept_files",
     "write_lower_records",
 ]
