@@ -1,5 +1,6 @@
 """The bounds-over-time plot of long runs (``results/games/bounds.png``): each variant's proven
-lower bound and verified upper bound over the seconds of all its runs."""
+lower bound (RC2's cores, per-level minima, certificates) and verified upper bound over the
+seconds of all its runs."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def bounds_plot(histories: Mapping[str, list[list[Any]]]) -> bytes:
     ax.set_yscale("log")
     ax.set_xlabel("seconds (all runs)")
     ax.set_ylabel("entries")
-    ax.set_title("bounds over time: lower = RC2 cores, upper = verified tables")
+    ax.set_title("bounds over time: lower = proven bounds, upper = verified tables")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()

@@ -222,8 +222,8 @@ def certified_markdown(bounds: dict[str, Any]) -> list[str]:
         lines += [
             "",
             f"Certified lower bound, {name}: **{certified['lower']}** ({per}; each block's "
-            "bound certified, by CaDiCaL's refutation one below or by disjoint cores, and "
-            f"checked, `{LOWER_CERTIFICATES}`).",
+            "bound certified, by CaDiCaL's refutation one below, disjoint cores or relaxed "
+            f"cores, and checked, `{LOWER_CERTIFICATES}`).",
         ]
     return lines
 
