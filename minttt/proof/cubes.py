@@ -313,9 +313,8 @@ class CubeSolver:
         trace runs on), so a slice changes no result. After each slice the trace written so far
         is read into the cube's segment (:meth:`_take_trace`), compressed: a hard cube's trace,
         GB of text, never in memory at once. Near ``deadline`` a slice is cut to the conflicts
-        that fit before it at the pace of the last slice: a slice may take
-        seconds on a large formula (25 s on 4x4 k=4, 5,000 conflicts under 176,642
-        assumptions), and the deadline is then overrun by a fraction of one."""
+        that fit before it at the pace of the last slice (:func:`fitting_slice`): on a large
+        formula one slice may take seconds (25 s on 4x4 k=4, under 176,642 assumptions)."""
         while True:
             self._solver.conf_budget(fitting_slice(self.slice_conflicts, deadline, self._pace))
             began, before = time.perf_counter(), conflicts(self._solver)
