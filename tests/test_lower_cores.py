@@ -189,23 +189,6 @@ def test_a_cnf_too_large_to_ship_is_made_again_from_its_record(
         lower.lower_cnf_of(back, tmp_path)
 
 
-@pytest.mark.slow
-def test_the_shipped_4x4_x_bound_is_made_again_and_checked() -> None:
-    """X's certified bound on 4x4 k=4 (the least over its openings: the centre's, by relaxed
-    cores since its disjoint cores ran out at 286): its CNF, 9.9 M clauses and not shipped,
-    made again from the record and its cores file (SHA-256 compared), and the shipped proof
-    checked by minttt's own checker."""
-    from minttt.proof.lower import lower_cnf_of
-
-    folder = Path(__file__).resolve().parent.parent / "results/proofs/mnk"
-    records = {r["variant"]: r for r in load_lower(folder / LOWER_INDEX)}
-    record = records["first-5-lookup-entries@mnk:4,4,4"]
-    assert record["method"] == "relaxed cores" and record["cnf"] is None
-    cnf = lower_cnf_of(record, folder)
-    result = drat.check(cnf, drat.read_proof(folder / record["proof"]))
-    assert result.valid and record["lower"] == len(record["core_sizes"]) >= 293
-
-
 def test_a_core_search_stops_at_its_time_and_claims_nothing_unfinished() -> None:
     """A refutation that takes minutes (pigeonhole, 12 pigeons) is cut off at the deadline
     between two slices: no core, nothing complete; the certificate is then OutOfTime."""

@@ -194,21 +194,28 @@ def test_drat_trim_verifies_a_relaxed_certificate(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_every_shipped_relaxed_certificate_is_checked_again_and_meets_its_minimum() -> None:
-    """The relaxed-cores certificates shipped in ``results/proofs/mnk`` (3x4 and 4x4 k=3 minima
-    whose cube-and-conquer proofs are too large to ship): each CNF made again from its record
-    and cores file (SHA-256 compared), each proof checked by minttt's own checker, and each
-    exact bound equal to the minimum ``index.json`` certifies and to its table's size."""
+    """The relaxed-cores certificates in ``results/proofs/mnk`` (3x4 and 4x4 k=3 minima whose
+    cube-and-conquer proofs are too large to ship, 4x4 k=4 bounds): each CNF made again from
+    its record and cores file (SHA-256 compared), each shipped proof checked by minttt's own
+    checker (one past the shipping limit was checked where it was made: its SHA-256 is
+    recorded), and each exact bound equal to the minimum ``index.json`` certifies and to its
+    table's size."""
     from minttt.proof import drat
     from minttt.report.bounds import certified
 
     folder = ROOT / "results/proofs/mnk"
     relaxed = [r for r in load_lower(folder / LOWER_INDEX) if r.get("method") == "relaxed cores"]
     assert relaxed, "no relaxed-cores certificate is shipped"
+    assert sum(r["proof"] is not None for r in relaxed) >= 4  # 3x4 X, O, 4x4 k=3 X, k=4 X
+    by = {r["variant"]: r["lower"] for r in relaxed}  # 4x4 k=4: X's least opening, and O
+    assert by["first-5-lookup-entries@mnk:4,4,4"] >= 293
+    assert by["second-lookup-entries@mnk:4,4,4"] >= 245
     minima = certified(folder / "index.json")
     for record in relaxed:
-        assert record["proof"] is not None and record["checked_by"]
+        assert record["checked_by"] and len(record["proof_sha256"]) == 64
         cnf = lower_cnf_of(record, folder)
-        assert drat.check(cnf, drat.read_proof(folder / record["proof"])).valid
+        if record["proof"] is not None:
+            assert drat.check(cnf, drat.read_proof(folder / record["proof"])).valid
         if record["exact"]:
             assert record["lower"] == minima[record["variant"]] == len(record["core_sizes"])
 
