@@ -118,7 +118,7 @@ def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str
     if lower:
         path = store.path(LOWER_INDEX)
         old = load_lower(path) if path.exists() else []
-        text = lower_index_text(store.folder, lower)
+        text = lower_index_text(store.folder, lower, old)
         store.put(LOWER_INDEX, text.encode("utf-8"))
         for name in unkept_files([*old, *lower], text):
             store.path(name).unlink(missing_ok=True)

@@ -446,12 +446,18 @@ def record_key(record: dict[str, Any]) -> tuple[str, tuple[int, ...]]:
     return str(record["variant"]), tuple(record["depths"] or ())
 
 
-def lower_index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
+def lower_index_text(
+    out_dir: str | Path,
+    records: list[dict[str, Any]],
+    old: list[dict[str, Any]] | None = None,
+) -> str:
     """``lower-bounds.json`` with ``records`` merged in (a newer record of the same variant and
     depths replaces the older, a higher bound any lower one), ordered by variant and depths;
-    every record carried over is checked against its files first."""
+    every record carried over is checked against its files first (``old``: the index's records,
+    already read by :func:`load_lower`, which checks them)."""
     path = Path(out_dir) / LOWER_INDEX
-    old = load_lower(path) if path.exists() else []
+    if old is None:
+        old = load_lower(path) if path.exists() else []
     by = {record_key(r): r for r in old}
     for r in records:
         kept = by.get(record_key(r))
@@ -498,7 +504,7 @@ def write_lower_records(
         fcntl.flock(lock, fcntl.LOCK_EX)
         path = out / LOWER_INDEX
         old = load_lower(path) if path.exists() else []
-        text = lower_index_text(out, records)
+        text = lower_index_text(out, records, old)
         gone = unkept_files([*old, *records], text)
         staged = {
             out / Path(name).name: data
