@@ -4,6 +4,7 @@ each used from outside minttt's own code, with the reason. A new entry needs a r
 # PySAT's RC2 calls these on its subclass (minttt/solvers/arrays.py: ArrayRC2 overrides them)
 _.active_assumps  # noqa
 _.filter_assumps  # noqa
+_.exhaust_core  # noqa  RC2 calls it when exhaust=True
 _.vmap  # noqa  RC2 reads vmap.e2i / vmap.i2e
 e2i  # noqa
 i2e  # noqa

@@ -286,3 +286,57 @@ def test_scale_cli_sigterm_exits_143_with_a_consistent_checkpoint(tmp_path):
     assert proc.returncode == 143
     state = json.loads(ck.read_text())  # the last atomic write: complete and readable
     assert state["upper"] is not None and state["lower"] <= state["upper"]
+
+
+@pytest.mark.parametrize(
+    ("name", "minimum"),
+    [
+        ("first-any-lookup-entries", 22),
+        ("second-lookup-entries", 72),
+        ("first-any-lookup-entries@mnk:2,4,3", 33),
+    ],
+)
+def test_core_exhaustion_reaches_the_same_minimum(name, minimum):
+    """RC2 with core exhaustion (the catalogue's) ends at the proven minimum, its model a table
+    of it that verifies: exhaustion raises the bound only by refutations."""
+    variant = Variant.parse(name)
+    graph = build_array_graph(variant.rules)
+    formula = encode_arrays(graph, variant)
+    raw = rc2_arrays(formula, exhaust=True)
+    assert not raw.timed_out and raw.lower == minimum
+    table = array_table(graph, formula, moves_from_model(graph, formula, raw.model), {})
+    assert table.size == minimum and verify_table(table).ok
+
+
+def test_an_interrupted_exhaustion_raises_nothing():
+    """RC2's own exhaustion counts an interrupted call (no answer) as a refutation, a cost never
+    proven; minttt's ends there, raising nothing. Every oracle call here answers "no answer"
+    from the exhaustion on: the bound stays that of the refutations made before it."""
+    from minttt.solvers.arrays import ArrayRC2
+
+    variant = Variant.parse("second-lookup-entries")
+    graph = build_array_graph(variant.rules)
+    solver = ArrayRC2(encode_arrays(graph, variant), exhaust=True)
+    answers: list[bool | None] = []
+
+    def no_answer(assumptions=(), expect_interrupt=False):
+        answers.append(None)
+        return None
+
+    real = solver.exhaust_core
+
+    def exhaust_without_answers(tobj):
+        before = solver.cost
+        solver._call_oracle = no_answer
+        try:
+            bound = real(tobj)
+        finally:
+            del solver._call_oracle
+        assert bound == 1 and solver.cost == before  # the new sum counts its core, no more
+        return bound
+
+    solver.exhaust_core = exhaust_without_answers
+    model = solver.compute()
+    assert answers, "no core was exhausted"
+    assert model is not None and solver.cost == 72  # RC2 goes on and still ends at the minimum
+    solver.delete()

@@ -165,7 +165,9 @@ def test_scale_relaxed_cores_certify_the_minimum(tmp_path: Path, capsys) -> None
 
     ckpt, certs = tmp_path / "o.json", tmp_path / "certs"
     args = ["scale", "mnk:3,3,3", "--role", "second", "--checkpoint", str(ckpt)]
-    assert cli_run([*args, "--cores", "60", "--relax", "--certificates", str(certs)]) == 0
+    assert (
+        cli_run([*args, "--cores", "60", "--relax", "--exhaust", "--certificates", str(certs)]) == 0
+    )
     (record,) = load_lower(certs / LOWER_INDEX)
     assert record["method"] == "relaxed cores" and record["lower"] == 72 and record["checked_by"]
     state = json.loads(ckpt.read_text("utf-8"))
@@ -175,6 +177,9 @@ def test_scale_relaxed_cores_certify_the_minimum(tmp_path: Path, capsys) -> None
     assert cli_run([*args, "--relax"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert err == ["error: --relax needs --cores SECONDS"]
+    assert cli_run([*args, "--cores", "60", "--exhaust"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["error: --exhaust needs --relax"]
 
 
 @pytest.mark.skipif(not os.environ.get("MINTTT_DRAT_TRIM"), reason="needs MINTTT_DRAT_TRIM")
@@ -250,3 +255,35 @@ def test_a_proof_too_large_to_ship_ships_the_lemmas_drat_trim_used(
     (back,) = load_lower(tmp_path / LOWER_INDEX)
     proof = drat.read_proof(tmp_path / back["proof"])
     assert drat.check(lower_cnf_of(back, tmp_path), proof).valid
+
+
+@pytest.mark.parametrize(
+    ("name", "minimum"),
+    [("first-any-lookup-entries@mnk:2,4,3", 33), ("second-lookup-entries", 72)],
+)
+def test_core_exhaustion_certifies_the_minimum_with_cores_of_one(
+    name: str, minimum: int, tmp_path: Path
+) -> None:
+    """With core exhaustion, each new totalizer's outputs are refuted alone: cores of one, which
+    the certificate counts and its proof refutes as any core. Run to its end the search still
+    stops at the minimum, and the certificate is checked and made again from its cores file.
+    2x4 k=3 X: 4 cores of one with it, 1 without."""
+    variant, graph, formula = _instance(name)
+    plain = build_cores_certificate(
+        variant, tmp_path / "plain", graph=graph, formula=formula, relax=True, check=False
+    ).record
+    cert = build_cores_certificate(
+        variant, tmp_path, graph=graph, formula=formula, relax=True, exhaust=True
+    )
+    record = cert.record
+    assert record["complete"] is True and record["lower"] == minimum == plain["lower"]
+    assert record["checked_by"] == "minttt check-proof (minttt.drat)"
+    ones = record["core_sizes"].count(1)
+    assert ones >= plain["core_sizes"].count(1)
+    if name.endswith("2,4,3"):
+        assert ones > plain["core_sizes"].count(1)  # exhaustion found what the plain loop did not
+    write_lower_records(tmp_path, [record], {str(p): d for p, d in cert.files.items()})
+    (back,) = load_lower(tmp_path / LOWER_INDEX)
+    assert lower_cnf_of(back, tmp_path) == lzma.decompress(
+        cert.files[tmp_path / str(record["cnf"])]
+    )

@@ -404,6 +404,7 @@ def cores_lower(
     seconds: float | None = None,
     drat_trim: Path | None = None,
     relax: bool = False,
+    exhaust: bool = False,
     say: Say = print,
 ) -> BoundsState:
     """A certified lower bound by disjoint cores of the whole formula, resuming ``checkpoint``:
@@ -412,7 +413,8 @@ def cores_lower(
     levels, which per-level minima cannot use); their number is the bound, certified, checked
     and written into ``certificates`` (``lower-bounds.json``, one block of every table depth).
     With ``relax``, each core is relaxed by a totalizer rather than set aside
-    (:func:`minttt.proof.lower.relaxed_cores`: RC2's bound, certified). It replaces the
+    (:func:`minttt.proof.lower.relaxed_cores`: RC2's bound, certified; ``exhaust``: with core
+    exhaustion). It replaces the
     checkpoint's certified blocks and lower bound where higher."""
     from minttt.bounds.levels import table_depths
     from minttt.proof.certify import OutOfTime
@@ -432,6 +434,7 @@ def cores_lower(
                 seconds=seconds,
                 drat_trim=drat_trim,
                 relax=relax,
+                exhaust=exhaust,
                 say=say,
             )
         except OutOfTime:

@@ -17,6 +17,10 @@ A cell ends in one of three states:
 * ``same``: never-lose allows exactly the moves optimal does at every position of the table's
   side (the same formula): the optimal cell's figures stand.
 
+RC2 and the relaxed cores both run with core exhaustion (each new totalizer's outputs refuted
+alone first): minima are proved sooner (3x4 O's 189: RC2 5x, relaxed cores 2.7x), bounds in a
+given time stay about where they were.
+
 Nothing is claimed that was not checked here: a solver's answer cut off by its time limit is
 never a result, a table is kept only once it verified.
 """
@@ -133,7 +137,7 @@ def work_cell(graph: ArrayGraph, cell: Cell, seconds: float, drat_trim: Path | N
     variant = cell.variant
     formula = encode_arrays(graph, variant)
     start = time.perf_counter()
-    raw = rc2_arrays(formula, timeout=seconds)
+    raw = rc2_arrays(formula, timeout=seconds, exhaust=True)
     chosen, how = None, "rc2"
     if raw.model is not None:
         chosen = moves_from_model(graph, formula, raw.model)
@@ -246,6 +250,7 @@ def _certify_by_cores(
             seconds=seconds,
             drat_trim=drat_trim,
             relax=True,
+            exhaust=True,
         )
     except OutOfTime:
         return

@@ -189,6 +189,23 @@ class ArrayRC2(RC2):
         self.calls += 1
         return super()._call_oracle(assumptions=assumptions, expect_interrupt=expect_interrupt)
 
+    def exhaust_core(self, tobj: Any) -> int | None:
+        """RC2's core exhaustion (``exhaust=True``): the new sum's bound is raised while the
+        formula stays unsatisfiable with it, each refutation adding to the cost. Unlike RC2's
+        own, each call can be interrupted, and an interrupted call ends it raising nothing (RC2
+        counts an interrupted call as a refutation, a cost never proven). ``None``: no bound
+        satisfies it (every literal of the sum is true)."""
+        for i in range(1, len(self.rels)):
+            if i > 1:  # the bound so far is saved, the sum grown to count one more
+                self.tobj[-tobj.rhs[i - 1]] = tobj
+                self.bnds[-tobj.rhs[i - 1]] = i - 1
+                self.update_sum(-tobj.rhs[i - 1])
+            answer = self._call_oracle([-tobj.rhs[i]], expect_interrupt=self.expect_interrupt)
+            if answer is not False:  # satisfiable, or no answer: the bound stays i
+                return i
+            self.cost += self.minw
+        return None
+
 
 def rc2_arrays(
     formula: ArrayFormula,
