@@ -200,7 +200,9 @@ class ArrayRC2(RC2):
                 self.tobj[-tobj.rhs[i - 1]] = tobj
                 self.bnds[-tobj.rhs[i - 1]] = i - 1
                 self.update_sum(-tobj.rhs[i - 1])
-            answer = self._call_oracle([-tobj.rhs[i]], expect_interrupt=self.expect_interrupt)
+            answer = self._call_oracle(
+                [-tobj.rhs[i]], expect_interrupt=getattr(self, "expect_interrupt", False)
+            )
             if answer is not False:  # satisfiable, or no answer: the bound stays i
                 return i
             self.cost += self.minw
