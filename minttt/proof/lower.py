@@ -285,14 +285,7 @@ def relaxed_cores(
             core, segment = found
             segments.append(segment)
             for p in core:
-                del free[p]
-                if p in owner:  # the next output of its totalizer takes its place
-                    index, j = owner[p]
-                    if j < tot.inputs(index):
-                        solver.add_clauses(tot.grow(index, j + 1))
-                        nxt = tot.outputs(index)[j]
-                        owner[nxt] = (index, j + 1)
-                        free[nxt] = None
+                _retire(solver, tot, owner, free, p)
             if len(core) == 1:
                 bounded.append(core[0])
             else:
@@ -307,7 +300,7 @@ def relaxed_cores(
                 exhaust
                 and len(core) > 1
                 and not _exhausted(
-                    solver, tot, second, owner, free, bounded, cores, segments, deadline
+                    solver, tot, second, owner, free, (bounded, cores, segments), deadline
                 )
             ):
                 break  # the time ran out: the cores found stand
@@ -318,42 +311,58 @@ def relaxed_cores(
     return Relaxed(tot.log, bounded, cores, segments, complete, model)
 
 
+def _retire(
+    solver: CubeSolver,
+    tot: Totalizers,
+    owner: dict[int, tuple[int, int]],
+    free: dict[int, None],
+    literal: int,
+) -> int | None:
+    """``literal`` leaves the softs (a core holds it); where it is a totalizer's output ``j``,
+    output ``j + 1`` takes its place (the totalizer grown to it). Returns that output, if any."""
+    del free[literal]
+    if literal not in owner:
+        return None
+    index, j = owner[literal]
+    if j >= tot.inputs(index):
+        return None
+    solver.add_clauses(tot.grow(index, j + 1))
+    nxt = tot.outputs(index)[j]
+    owner[nxt] = (index, j + 1)
+    free[nxt] = None
+    return nxt
+
+
 def _exhausted(
     solver: CubeSolver,
     tot: Totalizers,
     output: int,
     owner: dict[int, tuple[int, int]],
     free: dict[int, None],
-    bounded: list[int],
-    cores: list[list[int]],
-    segments: list[Segment],
+    found_so_far: tuple[list[int], list[list[int]], list[Segment]],
     deadline: float | None,
 ) -> bool:
     """Core exhaustion for :func:`relaxed_cores`: the totalizer ``output`` (its "at least j"),
-    assumed false alone, refuted is a core of one, counted as any core is, and the next output
-    takes its place and is tried; until one is satisfiable (it stays a soft) or the outputs
-    end. False when the time ran out (that call's answer is no answer)."""
-    while output in free:
+    assumed false alone, refuted is a core of one, counted as any core is (into
+    ``found_so_far``: the bounded literals, cores, segments), and the next output takes its
+    place (:func:`_retire`) and is tried; until one is satisfiable (it stays a soft) or the
+    outputs end. False when the time ran out (that call's answer is no answer)."""
+    bounded, cores, segments = found_so_far
+    next_output: int | None = output
+    while next_output is not None:
         try:
-            found = solver.refute_core([-output], deadline)
+            found = solver.refute_core([-next_output], deadline)
         except TimeoutError:
             return False
         if found is None:
             return True
         failed, segment = found
-        if [-x for x in failed] != [output]:  # never: one assumption, the formula has tables
-            raise DefectError(f"CaDiCaL's core {failed} is not the output {output} assumed")
-        del free[output]
-        index, j = owner[output]
-        bounded.append(output)
-        cores.append([output])
+        if [-x for x in failed] != [next_output]:  # never: one assumption, and tables exist
+            raise DefectError(f"CaDiCaL's core {failed} is not the output {next_output} assumed")
+        bounded.append(next_output)
+        cores.append([next_output])
         segments.append(segment)
-        if j >= tot.inputs(index):
-            return True
-        solver.add_clauses(tot.grow(index, j + 1))
-        output = tot.outputs(index)[j]
-        owner[output] = (index, j + 1)
-        free[output] = None
+        next_output = _retire(solver, tot, owner, free, next_output)
     return True
 
 
