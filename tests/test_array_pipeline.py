@@ -296,16 +296,37 @@ def test_scale_cli_sigterm_exits_143_with_a_consistent_checkpoint(tmp_path):
         ("first-any-lookup-entries@mnk:2,4,3", 33),
     ],
 )
-def test_core_exhaustion_reaches_the_same_minimum(name, minimum):
+@pytest.mark.parametrize("share", [1.0, 0.2, 0.0])
+def test_core_exhaustion_reaches_the_same_minimum(name, minimum, share):
     """RC2 with core exhaustion (the catalogue's) ends at the proven minimum, its model a table
-    of it that verifies: exhaustion raises the bound only by refutations."""
+    of it that verifies, whatever share of the time its budget gives it (1.0: every core; 0.0:
+    none after the first satisfiable call): exhaustion raises the bound only by refutations."""
     variant = Variant.parse(name)
     graph = build_array_graph(variant.rules)
     formula = encode_arrays(graph, variant)
-    raw = rc2_arrays(formula, exhaust=True)
+    raw = rc2_arrays(formula, exhaust=True, exhaust_share=share)
     assert not raw.timed_out and raw.lower == minimum
     table = array_table(graph, formula, moves_from_model(graph, formula, raw.model), {})
     assert table.size == minimum and verify_table(table).ok
+
+
+def test_the_exhaustion_budget_stops_exhausting_once_spent():
+    """With a share of 0, the first satisfiable exhaustion call spends the whole budget: every
+    later core is left unexhausted (the bound stays 1, as without exhaustion), and the search
+    still ends at the minimum. With a share of 1, every core is exhausted."""
+    from minttt.solvers.arrays import ArrayRC2
+
+    variant = Variant.parse("second-lookup-entries")
+    formula = encode_arrays(build_array_graph(variant.rules), variant)
+    budgets = {}
+    for share in (0.0, 1.0):
+        solver = ArrayRC2(formula, exhaust=True, exhaust_share=share)
+        assert solver.compute() is not None and solver.cost == 72
+        budgets[share] = solver.budget
+        solver.delete()
+    never, always = budgets[0.0], budgets[1.0]
+    assert always.skipped == 0 and always.tried > 1 and always.wasted > 0
+    assert never.wasted > 0 and never.skipped > 0
 
 
 def test_an_interrupted_exhaustion_raises_nothing():

@@ -273,7 +273,13 @@ def test_core_exhaustion_certifies_the_minimum_with_cores_of_one(
         variant, tmp_path / "plain", graph=graph, formula=formula, relax=True, check=False
     ).record
     cert = build_cores_certificate(
-        variant, tmp_path, graph=graph, formula=formula, relax=True, exhaust=True
+        variant,
+        tmp_path,
+        graph=graph,
+        formula=formula,
+        relax=True,
+        exhaust=True,
+        exhaust_share=1.0,  # every core exhausted, whatever the clock says
     )
     record = cert.record
     assert record["complete"] is True and record["lower"] == minimum == plain["lower"]

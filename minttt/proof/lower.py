@@ -54,6 +54,7 @@ from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
 from minttt.proof.index import XZ_PRESET
 from minttt.proof.totalizer import Totalizers
 from minttt.schema import load_json
+from minttt.solvers.exhaustion import EXHAUST_SHARE, ExhaustionBudget
 
 LOWER_INDEX = "lower-bounds.json"
 LOWER_FORMAT = "minttt-lower-bounds/1"
@@ -228,7 +229,8 @@ class Relaxed:
     (``Totalizers.log``), the literals its bound counts (one per
     core: the core's literal when alone, else its totalizer's first output), each core and its
     proof segment, and whether it ran to the end (then its bound is the minimum, and ``model``
-    the last call's model: every soft false, as many of the ``softs`` true as the bound)."""
+    the last call's model: every soft false, as many of the ``softs`` true as the bound);
+    ``budget``: its core exhaustion's (None: without)."""
 
     log: list[list[int | str]]
     bounded: list[int]
@@ -236,6 +238,7 @@ class Relaxed:
     segments: list[Segment]
     complete: bool
     model: list[int] | None = None
+    budget: ExhaustionBudget | None = None
 
 
 def relaxed_cores(
@@ -245,6 +248,7 @@ def relaxed_cores(
     *,
     seconds: float | None = None,
     exhaust: bool = False,
+    exhaust_share: float = EXHAUST_SHARE,
     say: Callable[[str], None] | None = None,
 ) -> Relaxed:
     """A core-guided lower bound on how many ``softs`` (table positions) are true under
@@ -263,8 +267,11 @@ def relaxed_cores(
     minimum, 58, in 121 s against 81). With ``exhaust`` (RC2's core exhaustion), each new
     totalizer's outputs are refuted alone, each a core of one (:func:`_exhausted`), as far as
     they go: it pays where the search runs to its end (3x4 O's 189 in 16 s of CPU against 44 s),
-    and not on 4x4 k=4 (no output refuted alone, each call a whole model)."""
+    and not on 4x4 k=4 (no output refuted alone, each call a whole model), so an exhaustion
+    starts only while its satisfiable calls have taken at most ``exhaust_share`` of the time
+    (:class:`~minttt.solvers.exhaustion.ExhaustionBudget`; 1.0: every core's)."""
     start = time.perf_counter()
+    budget = ExhaustionBudget(exhaust_share, start)
     deadline = None if seconds is None else start + seconds
     tot = Totalizers(top)
     free = dict.fromkeys(int(p) for p in softs)
@@ -299,16 +306,18 @@ def relaxed_cores(
             if (
                 exhaust
                 and len(core) > 1
+                and budget.allows()
                 and not _exhausted(
-                    solver, tot, second, owner, free, (bounded, cores, segments), deadline
+                    solver, tot, second, owner, free, (bounded, cores, segments), budget, deadline
                 )
             ):
                 break  # the time ran out: the cores found stand
             now = time.perf_counter()
             if say is not None and (len(cores) % 25 == 0 or now - said > SAY_SECONDS):
-                say(f"  {len(cores)} cores, {len(tot)} totalizers ({now - start:.0f} s)")
+                tried = f", {budget.tried} exhausted ({budget.skipped} not)" if exhaust else ""
+                say(f"  {len(cores)} cores, {len(tot)} totalizers{tried} ({now - start:.0f} s)")
                 said = now
-    return Relaxed(tot.log, bounded, cores, segments, complete, model)
+    return Relaxed(tot.log, bounded, cores, segments, complete, model, budget if exhaust else None)
 
 
 def _retire(
@@ -340,21 +349,25 @@ def _exhausted(
     owner: dict[int, tuple[int, int]],
     free: dict[int, None],
     found_so_far: tuple[list[int], list[list[int]], list[Segment]],
+    budget: ExhaustionBudget,
     deadline: float | None,
 ) -> bool:
     """Core exhaustion for :func:`relaxed_cores`: the totalizer ``output`` (its "at least j"),
     assumed false alone, refuted is a core of one, counted as any core is (into
     ``found_so_far``: the bounded literals, cores, segments), and the next output takes its
-    place (:func:`_retire`) and is tried; until one is satisfiable (it stays a soft) or the
-    outputs end. False when the time ran out (that call's answer is no answer)."""
+    place (:func:`_retire`) and is tried; until one is satisfiable (it stays a soft; the call's
+    time is charged to ``budget``) or the outputs end. False when the time ran out (that call's
+    answer is no answer)."""
     bounded, cores, segments = found_so_far
     next_output: int | None = output
     while next_output is not None:
+        called = time.perf_counter()
         try:
             found = solver.refute_core([-next_output], deadline)
         except TimeoutError:
             return False
         if found is None:
+            budget.spent(time.perf_counter() - called)
             return True
         failed, segment = found
         if [-x for x in failed] != [next_output]:  # never: one assumption, and tables exist
@@ -378,6 +391,7 @@ def build_cores_certificate(
     drat_trim: Path | None = None,
     relax: bool = False,
     exhaust: bool = False,
+    exhaust_share: float = EXHAUST_SHARE,
     say: Callable[[str], None] | None = None,
 ) -> Certificate:
     """``variant``'s lower bound by disjoint cores at ``depths`` (``None``: in all), certified:
@@ -386,7 +400,8 @@ def build_cores_certificate(
     core's segment (ending with the clause "one of its positions"), then each group's variable
     (RUP from that clause), then the empty clause (the cardinality propagates to a conflict).
     With ``relax``, the cores are relaxed rather than set aside (:func:`relaxed_cores`, the
-    bound RC2 finds; ``exhaust``: with core exhaustion) and the formula is
+    bound RC2 finds; ``exhaust``: with core exhaustion, within ``exhaust_share`` of the time)
+    and the formula is
     :func:`minttt.proof.cnf.relaxed_cnf`: the proof is the same but for the groups' variables,
     which are the totalizers' first outputs. Checked as
     :func:`build_lower_certificate` checks; OutOfTime when no core was found.
@@ -408,7 +423,13 @@ def build_cores_certificate(
     clauses = [c for chunk in cut.chunks() for c in chunk]
     if relax:
         found = relaxed_cores(
-            clauses, softs, cut.num_vars, seconds=seconds, exhaust=exhaust, say=say
+            clauses,
+            softs,
+            cut.num_vars,
+            seconds=seconds,
+            exhaust=exhaust,
+            exhaust_share=exhaust_share,
+            say=say,
         )
         cores, segments, complete = found.cores, found.segments, found.complete
         roots = [z for z, core in zip(found.bounded, cores, strict=True) if len(core) > 1]

@@ -33,6 +33,7 @@ from pysat.solvers import Solver
 from minttt.errors import DefectError, InputError
 from minttt.formula.arrays import ArrayFormula
 from minttt.game.arrays import ArrayGraph
+from minttt.solvers.exhaustion import EXHAUST_SHARE, ExhaustionBudget
 from minttt.solvers.outcome import RawResult, time_limit
 from minttt.solvers.pysat_drivers import DEFAULT_SAT
 from minttt.table.model import Table, build_table
@@ -100,7 +101,9 @@ class ArrayRC2(RC2):
     call, and :meth:`compute` returns the oracle's model as is (external and internal variables
     coincide). ``lazy=True`` loads nothing: the caller adds clauses and soft literals.
     ``objective`` replaces :meth:`~minttt.formula.arrays.ArrayFormula.soft` (variables to
-    minimise, each weight 1).
+    minimise, each weight 1). With ``exhaust=True``, core exhaustion runs within its time
+    budget (:class:`~minttt.solvers.exhaustion.ExhaustionBudget`, ``exhaust_share``; 1.0: every
+    core exhausted, as RC2 does).
     """
 
     calls = 0
@@ -112,9 +115,11 @@ class ArrayRC2(RC2):
         lazy: bool = False,
         objective: np.ndarray | None = None,
         deadline: float | None = None,
+        exhaust_share: float = EXHAUST_SHARE,
         **kw: Any,
     ) -> None:
         super().__init__(WCNF(), solver=solver, **kw)  # nv = 0: no per-variable maps
+        self.budget = ExhaustionBudget(exhaust_share)
         n = formula.num_vars
         self.pool = IDPool(start_from=n + 1)
         self.vmap = _VariableMap(e2i=_Identity(n), i2e=_Identity(n))
@@ -180,6 +185,7 @@ class ArrayRC2(RC2):
     def compute(self, expect_interrupt: bool = False) -> list[int] | None:
         """RC2's loop; the model straight from the oracle (no renumbering pass)."""
         self.expect_interrupt = expect_interrupt
+        self.budget = ExhaustionBudget(self.budget.share)  # its clock starts with the search
         if not self.compute_():
             return None
         self.model = self.oracle.get_model()
@@ -193,17 +199,23 @@ class ArrayRC2(RC2):
         """RC2's core exhaustion (``exhaust=True``): the new sum's bound is raised while the
         formula stays unsatisfiable with it, each refutation adding to the cost. Unlike RC2's
         own, each call can be interrupted, and an interrupted call ends it raising nothing (RC2
-        counts an interrupted call as a refutation, a cost never proven). ``None``: no bound
-        satisfies it (every literal of the sum is true)."""
+        counts an interrupted call as a refutation, a cost never proven), and it starts only
+        where its budget allows (else the bound stays 1, as without exhaustion). ``None``: no
+        bound satisfies it (every literal of the sum is true)."""
+        if not self.budget.allows():
+            return 1
         for i in range(1, len(self.rels)):
             if i > 1:  # the bound so far is saved, the sum grown to count one more
                 self.tobj[-tobj.rhs[i - 1]] = tobj
                 self.bnds[-tobj.rhs[i - 1]] = i - 1
                 self.update_sum(-tobj.rhs[i - 1])
+            called = time.perf_counter()
             answer = self._call_oracle(
                 [-tobj.rhs[i]], expect_interrupt=getattr(self, "expect_interrupt", False)
             )
             if answer is not False:  # satisfiable, or no answer: the bound stays i
+                if answer:
+                    self.budget.spent(time.perf_counter() - called)
                 return i
             self.cost += self.minw
         return None
