@@ -32,6 +32,7 @@ from minttt.proof import drat
 from minttt.proof.cnf import array_cnf, bound_clauses, cnf_text
 from minttt.proof.conquer import conquer, lookup_splits
 from minttt.proof.cubes import (
+    FIRST_SLICE_CONFLICTS,
     MIN_SLICE_CONFLICTS,
     CubeSolver,
     Segment,
@@ -111,21 +112,23 @@ def test_a_cube_solved_in_many_slices_gives_the_same_checked_proof(monkeypatch) 
 
 
 def test_a_slice_near_the_deadline_is_cut_to_what_fits(monkeypatch) -> None:
-    """Slices ask CaDiCaL for whole slices of conflicts, except where a whole one would not fit
-    before the deadline at the pace so far (seconds a conflict): then for what fits, never fewer
-    than the least slice. A call past its deadline is no answer."""
+    """Under a deadline the first slice measures the pace (FIRST_SLICE_CONFLICTS at most: a whole
+    slice of 50,000 took 240 s of a 20 s refutation on 2x7 k=3); then slices ask CaDiCaL for
+    whole slices of conflicts, except where a whole one would not fit in half the time left at
+    the pace so far (seconds a conflict): then for what fits, never fewer than the least slice.
+    A call past its deadline is no answer."""
     budgets: list[int] = []
     with CubeSolver(_pigeonholes(10, 9), slice_conflicts=2_000) as solver:
         budget = solver._solver.conf_budget
         monkeypatch.setattr(solver._solver, "conf_budget", lambda n: budgets.append(n) or budget(n))
         with pytest.raises(TimeoutError):
             solver.refute_core([], time.perf_counter() + 0.3)
-        assert budgets[0] == 2_000 and solver._pace is not None  # no pace before: a whole one
+        assert budgets[0] == FIRST_SLICE_CONFLICTS and solver._pace is not None  # no pace yet
         budgets.clear()
         solver._pace = 0.01  # a slow pace: 2,000 conflicts would take 20 s
         with pytest.raises(TimeoutError):
             solver.refute_core([], time.perf_counter() + 2.0)
-    assert MIN_SLICE_CONFLICTS <= budgets[0] <= 200  # what fits in 2 s at 10 ms a conflict
+    assert MIN_SLICE_CONFLICTS <= budgets[0] <= 100  # what fits in half of 2 s at 10 ms a conflict
     with CubeSolver(_pigeonholes(6, 5), slice_conflicts=50) as solver:
         budgets.clear()
         budget = solver._solver.conf_budget

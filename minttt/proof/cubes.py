@@ -60,6 +60,7 @@ from minttt.proof.trace import solver_drat
 SAT_SOLVER = "cadical195"
 SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
 MIN_SLICE_CONFLICTS = 100  # the shortest slice, near a deadline (:meth:`CubeSolver._solve`)
+FIRST_SLICE_CONFLICTS = 1_000  # the first slice under a deadline, which measures the pace
 SLICE_CONFLICTS = 50_000  # conflicts per solver call before the other threads get a turn (each
 # call costs CaDiCaL a restart: 5,000 took 3x4 O's first 24 cubes from 32 s to 75 s, 50,000 to 31 s)
 #: CaDiCaL's techniques that move clauses to its extension stack (restored, untraced, when a later
@@ -78,19 +79,25 @@ Cube = tuple[int, ...]
 
 
 def fitting_slice(whole: int, deadline: float | None, pace: float | None) -> int:
-    """The conflicts of a solver's next slice: ``whole``, or near ``deadline``
-    (``time.perf_counter()``'s seconds) what fits before it at ``pace`` seconds a conflict,
-    never under :data:`MIN_SLICE_CONFLICTS`: a slice may take seconds on a large formula, and
-    the deadline is then overrun by a fraction of one.
+    """The conflicts of a solver's next slice: ``whole`` without a ``deadline``
+    (``time.perf_counter()``'s seconds); under one, :data:`FIRST_SLICE_CONFLICTS` while the pace
+    is not known (a slice of ``whole`` took 240 s on 2x7 k=3's cardinality refutation, asked
+    for 20 s), then what fits in half the time left at ``pace`` seconds a conflict (a pace
+    that grows overruns it by less), never under :data:`MIN_SLICE_CONFLICTS`: a slice may take
+    seconds on a large formula, and the deadline is then overrun by a fraction of one.
 
     >>> fitting_slice(5_000, None, 0.01), fitting_slice(5_000, time.perf_counter() + 1e6, 0.01)
     (5000, 5000)
-    >>> 100 <= fitting_slice(5_000, time.perf_counter() + 2, 0.01) <= 200
+    >>> fitting_slice(50_000, time.perf_counter() + 1e6, None)
+    1000
+    >>> 100 <= fitting_slice(5_000, time.perf_counter() + 2, 0.01) <= 100
     True
     """
-    if deadline is None or pace is None:
+    if deadline is None:
         return whole
-    fit = (deadline - time.perf_counter()) / pace
+    if pace is None:
+        return min(whole, FIRST_SLICE_CONFLICTS)
+    fit = (deadline - time.perf_counter()) / 2 / pace
     return max(MIN_SLICE_CONFLICTS, min(whole, int(fit)))
 
 
@@ -423,6 +430,7 @@ def _text(lines: Sequence[str]) -> bytes:
 
 
 __all__ = [
+    "FIRST_SLICE_CONFLICTS",
     "MIN_SLICE_CONFLICTS",
     "SEGMENT_XZ",
     "Segment",
