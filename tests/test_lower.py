@@ -124,6 +124,22 @@ def test_a_refutation_out_of_time_claims_nothing() -> None:
         prove_unsat(hard.nv, hard.clauses, 0.5, slice_conflicts=1000)
 
 
+def test_a_refutation_measures_its_pace_before_a_whole_slice(monkeypatch) -> None:
+    """Under a deadline CaDiCaL's first slice is short (it measures the pace), never a whole
+    one: a whole slice of 50,000 conflicts took 240 s of a 20 s refutation on 2x7 k=3 X."""
+    from pysat.solvers import Solver
+
+    from minttt.proof.cubes import FIRST_SLICE_CONFLICTS, SLICE_CONFLICTS
+
+    asked: list[int] = []
+    real = Solver.conf_budget
+    monkeypatch.setattr(Solver, "conf_budget", lambda self, n: asked.append(n) or real(self, n))
+    hard = PHP(11)
+    with pytest.raises(OutOfTime):
+        prove_unsat(hard.nv, hard.clauses, 0.5)
+    assert asked[0] == FIRST_SLICE_CONFLICTS < SLICE_CONFLICTS
+
+
 def test_the_report_checks_a_bound_by_level_certificates(tmp_path: Path) -> None:
     name = O33.name
     blocks = [{"depths": [1], "lower": 3}, {"depths": [3], "lower": 10}]
