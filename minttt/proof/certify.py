@@ -69,7 +69,7 @@ if TYPE_CHECKING:
 
 MAX_SHIPPED_PROOF = 1_000_000  # xz bytes; a larger proof is checked and its size recorded only
 MAX_SHIPPED_CNF = 4 * MAX_SHIPPED_PROOF  # xz bytes; a larger CNF is rebuilt, its SHA-256 recorded
-MAX_COMPRESSED_INPUT = 64_000_000  # bytes: an array form's larger CNF or proof is not compressed
+MAX_COMPRESSED_INPUT = 64_000_000  # bytes: a larger CNF or proof is not compressed (not shipped)
 # what the array form's index record says of itself
 ARRAY_PIPELINE = (
     "array (minttt.proof.cnf.array_cnf): cardinality on table positions with a lookup clause; "
@@ -90,13 +90,18 @@ def compress(data: bytes, preset: int = XZ_PRESET) -> bytes:
 
 def compress_within(data: bytes, limit: int, preset: int = XZ_PRESET) -> bytes | None:
     """:func:`compress`, or ``None`` as soon as the compressed bytes pass ``limit``: a file too
-    large to ship is never compressed whole (a 4x4 CNF is hundreds of MB of text).
+    large to ship is never compressed whole (a 4x4 CNF is hundreds of MB of text); a text of
+    more than :data:`MAX_COMPRESSED_INPUT` bytes is not compressed at all, as an array form's
+    minimum's is not (the shipped CNFs and proofs compress 7x to 12x: 64 MB of text would not
+    fit 4 MB, and xz would take half a minute to say so).
 
     >>> compress_within(b"0\\n" * 1000, 1000) == compress(b"0\\n" * 1000)
     True
     >>> compress_within(bytes(range(256)) * 64, 100) is None
     True
     """
+    if len(data) > MAX_COMPRESSED_INPUT:
+        return None
     xz = lzma.LZMACompressor(format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=preset)
     out: list[bytes] = []
     size = 0
