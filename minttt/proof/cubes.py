@@ -90,8 +90,8 @@ def fitting_slice(whole: int, deadline: float | None, pace: float | None) -> int
     (5000, 5000)
     >>> fitting_slice(50_000, time.perf_counter() + 1e6, None)
     1000
-    >>> 100 <= fitting_slice(5_000, time.perf_counter() + 2, 0.01) <= 100
-    True
+    >>> fitting_slice(5_000, time.perf_counter() + 2, 0.01)  # 1 s at 10 ms a conflict
+    100
     """
     if deadline is None:
         return whole

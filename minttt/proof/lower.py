@@ -266,7 +266,7 @@ def relaxed_cores(
     than it bought (4x4 k=4 O: 103 cores in 60 s of CPU against 152; 2x7 k=2 misere O's
     minimum, 58, in 121 s against 81). With ``exhaust`` (RC2's core exhaustion), each new
     totalizer's outputs are refuted alone, each a core of one (:func:`_exhausted`), as far as
-    they go: it pays where the search runs to its end (3x4 O's 189 in 16 s of CPU against 44 s),
+    they go: it pays where the search runs to its end (3x4 O's 189 in 16 s of CPU against 46 s),
     and not on 4x4 k=4 (no output refuted alone, each call a whole model), so an exhaustion
     starts only while its satisfiable calls have taken at most ``exhaust_share`` of the time
     (:class:`~minttt.solvers.exhaustion.ExhaustionBudget`; 1.0: every core's)."""
