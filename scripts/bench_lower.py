@@ -9,14 +9,17 @@ a bound either way):
 * ``levels``: each table level apart, the sum (:func:`minttt.bounds.levels.level_bounds`);
 * ``blocks of 2``, ``blocks of 3``: consecutive levels together
   (:func:`minttt.bounds.levels.blocks_of`), the sum;
-* ``openings`` (X only): the whole formula with each canonical opening fixed, the least;
+* ``openings`` (X) and ``replies`` (O): the whole formula with each part of the split of the
+  tables by their first move fixed (:func:`minttt.formula.arrays.split_variants`: X's canonical
+  openings; O's replies to X's inner opening, cell 5), the least;
 * ``disjoint cores``: CaDiCaL's disjoint cores of the whole formula
   (:func:`minttt.proof.lower.disjoint_cores`, at most ``SECONDS``), and for X ``disjoint cores
   by openings``, the least over the openings: the only rows whose bound is certified (the
   search is its own proof, :func:`minttt.proof.lower.build_cores_certificate`); RC2's are not;
 * ``relaxed cores`` (and for X ``relaxed cores by openings``): RC2's loop on CaDiCaL with its
   proof (:func:`minttt.proof.lower.relaxed_cores`, at most ``SECONDS``): RC2's own bound, and
-  certified (``--cores S --relax``).
+  certified (``--cores S --relax``); ``relaxed cores by replies`` (O), the least over O's replies
+  (``--opening 5:B --cores S --relax``, each certified).
 
 Each row records the bound, whether it is certified, the CPU seconds it cost
 (``time.process_time``: the solvers run here) and the bound per CPU hour; ``ratio`` is the bound
@@ -38,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from minttt.bounds.levels import blocks_of, table_depths  # noqa: E402
-from minttt.formula.arrays import encode_arrays  # noqa: E402
+from minttt.formula.arrays import encode_arrays, split_variants  # noqa: E402
 from minttt.formula.variants import Variant  # noqa: E402
 from minttt.game.arrays import build_array_graph  # noqa: E402
 from minttt.proof.lower import disjoint_cores, relaxed_cores  # noqa: E402
@@ -46,7 +49,7 @@ from minttt.solvers.arrays import rc2_arrays  # noqa: E402
 
 VARIANTS = ("second-lookup-entries@mnk:4,4,4", "first-any-lookup-entries@mnk:4,4,4")
 SECONDS = 60.0
-OPENINGS = (0, 1, 5)  # X's canonical openings on 4x4: corner, edge, centre
+REPLIES_TO = 5  # O's split: its replies to X's inner opening (9 up to symmetry)
 
 
 def _blocks(graph: Any, formula: Any, size: int, seconds: float) -> dict[str, Any]:
@@ -65,12 +68,16 @@ def _whole(formula: Any, seconds: float) -> dict[str, Any]:
     return {"lower": int(result.lower), "cpu": time.process_time() - cpu}
 
 
+def _split(graph: Any, variant: Variant) -> list[Variant]:
+    """The parts of the variant's split: X's canonical openings, O's replies to REPLIES_TO."""
+    return split_variants(graph, variant, None if variant.role.sides[0] == 1 else REPLIES_TO)
+
+
 def _openings(graph: Any, variant: Variant, seconds: float) -> dict[str, Any]:
     parts, cpu = [], time.process_time()
-    for cell in OPENINGS:
-        fixed = Variant("first", str(cell), "lookup", "entries", game=variant.game)
+    for fixed in _split(graph, variant):
         result = rc2_arrays(encode_arrays(graph, fixed), timeout=seconds)
-        parts.append([cell, int(result.lower)])
+        parts.append([fixed.opening, int(result.lower)])
     return {"lower": min(p[1] for p in parts), "cpu": time.process_time() - cpu, "parts": parts}
 
 
@@ -94,9 +101,8 @@ def _cores_row(
             "cpu": time.process_time() - cpu,
         }
     parts = []
-    for cell in OPENINGS:
-        fixed = Variant("first", str(cell), "lookup", "entries", game=variant.game)
-        parts.append([cell, _cores(encode_arrays(graph, fixed), seconds, relax)])
+    for fixed in _split(graph, variant):
+        parts.append([fixed.opening, _cores(encode_arrays(graph, fixed), seconds, relax)])
     return {"lower": min(p[1] for p in parts), "cpu": time.process_time() - cpu, "parts": parts}
 
 
@@ -109,14 +115,14 @@ def _one(name: str, seconds: float) -> dict[str, Any]:
     for size, label in ((1, "levels"), (2, "blocks of 2"), (3, "blocks of 3")):
         rows[label] = _blocks(graph, formula, size, seconds)
         print(f"   {name} {label}: {rows[label]['lower']}", flush=True)
-    if variant.role.sides[0] == 1:
-        rows["openings"] = _openings(graph, variant, seconds)
-        print(f"   {name} openings: {rows['openings']['lower']}", flush=True)
+    split = "openings" if variant.role.sides[0] == 1 else "replies"
+    rows[split] = _openings(graph, variant, seconds)
+    print(f"   {name} {split}: {rows[split]['lower']}", flush=True)
     for kind, relax in (("disjoint cores", False), ("relaxed cores", True)):
         rows[kind] = _cores_row(graph, variant, seconds, openings=False, relax=relax)
         print(f"   {name} {kind}: {rows[kind]['lower']}", flush=True)
-        if variant.role.sides[0] == 1:
-            label = f"{kind} by openings"
+        if split == "openings" or relax:
+            label = f"{kind} by {split}"
             rows[label] = _cores_row(graph, variant, seconds, openings=True, relax=relax)
             print(f"   {name} {label}: {rows[label]['lower']}", flush=True)
     base = rows["whole"]["lower"]  # 0 when RC2 did not load the whole formula in time

@@ -21,7 +21,9 @@ from minttt.bounds.openings import opening_bounds
 from minttt.bounds.runs import hinted_upper, level_lower, long_solve, searched_upper
 from minttt.bounds.state import read_state, scale_store
 from minttt.fileio import write_bytes_atomic, write_json_atomic
+from minttt.formula.arrays import split_variants
 from minttt.formula.variants import Variant
+from minttt.game.arrays import build_array_graph
 from minttt.render.bounds import bounds_plot
 from minttt.report.bounds import CERTIFICATES, LOWER_CERTIFICATES, certified
 
@@ -40,6 +42,14 @@ LP_RUNS: tuple[tuple[str, str, float], ...] = (  # the LP relaxation (scipy, if 
     ("mnk:4,4,3", "second", 120.0),
 )
 OPENINGS: tuple[tuple[str, float], ...] = (("mnk:4,4,3", 60.0), ("mnk:4,4,4", 240.0))
+#: O's certified bound is the least over the parts of its split by its replies: the variant
+#: (``""``) split by its reply to this opening of X, then each part named split again by
+#: another (each part's checkpoint ``second-A-B[+C-D]-...``, from ``minttt scale --role second
+#: --opening A:B[+C:D] --cores S``)
+REPLY_SPLITS: dict[str, dict[str, int]] = {
+    # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner
+    "second-lookup-entries@mnk:4,4,4": {"": 5, "5:0": 0, "5:10": 0, "5:15": 0},
+}
 SEED = 0
 
 
@@ -54,19 +64,38 @@ EVENTS = {
 KEYS = ("upper", "greedy_entries", "tree_dp", "seconds", "runs", "table", "levels", "mip")
 
 
+def _split_parts(name: str, split: dict | None) -> list[str] | None:
+    """The variants a certified bound of ``name`` may be the least over: X's canonical openings
+    (the decomposition's), or O's replies to the opening :data:`REPLY_SPLITS` names (every
+    allowed one up to symmetry); None where the variant has no split."""
+    if split is not None:
+        return [name.replace("-any-", f"-{cell}-") for cell in split["openings"]]
+    if name in REPLY_SPLITS:
+        v = Variant.parse(name)
+        graph = build_array_graph(v.rules)
+        parts = [v]
+        for key, opening in REPLY_SPLITS[name].items():
+            (part,) = [p for p in parts if (p.opening or "") == key]
+            parts.remove(part)
+            parts += split_variants(graph, part, opening)
+        return [p.name for p in parts]
+    return None
+
+
 def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
     """The certified lower bound of a variant: its checkpoint's certified blocks (``minttt scale
-    --levels S --certify``), or for X the least over its canonical openings of each opening's
-    (the checkpoints ``first-CELL-...``, every opening needed), whichever is higher."""
+    --levels S --certify`` or ``--cores S``), or the least over its split (X's canonical
+    openings, O's replies to one opening: :func:`_split_parts`) of each part's (the checkpoints
+    of the fixed variants, every part needed), whichever is higher."""
     own = None
     blocks = (st.levels or {}).get("blocks")
     if blocks:
         own = {"lower": sum(b["lower"] for b in blocks), "blocks": blocks}
-    if split is None:
+    parts = _split_parts(name, split)
+    if parts is None:
         return own
     per, seconds = {}, 0.0
-    for cell in split["openings"]:
-        fixed = name.replace("-any-", f"-{cell}-")
+    for fixed in parts:
         path = out / f"{_stem(fixed)}.json"
         if not path.is_file():
             return own
@@ -75,7 +104,10 @@ def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
         part = (state.levels or {}).get("blocks")
         if not part:
             return own
-        per[cell] = {"lower": sum(b["lower"] for b in part), "blocks": part}
+        per[str(Variant.parse(fixed).opening)] = {
+            "lower": sum(b["lower"] for b in part),
+            "blocks": part,
+        }
         seconds += state.seconds
     by_opening = {
         "lower": min(p["lower"] for p in per.values()),
@@ -107,7 +139,7 @@ def _record(
         }
     if certified is not None and certified["lower"] >= lower:
         lower = certified["lower"]
-        how = "per opening, " if "openings" in certified else ""
+        how = f"per {_part_word(name)}, " if "openings" in certified else ""
         lower_by = {
             "method": "level certificates",
             "evidence": f"{LOWER_CERTIFICATES}: {how}one checked record per block of levels "
@@ -127,9 +159,15 @@ def _record(
         # a bound no run of this checkpoint reached (X's openings, a certificate) ends its
         # history, at the seconds of all the runs behind it (the openings' too)
         spent = float(doc.get("seconds") or 0) + float((certified or {}).get("seconds", 0))
-        event = lower_by["method"] + (" per opening" if "openings" in (certified or {}) else "")
+        split = "openings" in (certified or {})
+        event = lower_by["method"] + (f" per {_part_word(name)}" if split else "")
         record["history"].append([round(spent, 2), lower, st.upper, event])
     return record
+
+
+def _part_word(name: str) -> str:
+    """What a split of ``name`` is by: X's openings, O's replies."""
+    return "opening" if name.startswith("first") else "reply"
 
 
 def _method(st) -> str:
@@ -144,7 +182,11 @@ def _method(st) -> str:
 
 
 def _stem(name: str) -> str:
-    return name.replace("@", "_").replace(":", "").replace(",", "")
+    """A variant's checkpoint stem: ``second-5:10-lookup-entries@mnk:4,4,4`` is
+    ``second-5-10-lookup-entries_mnk444``."""
+    head, _, game = name.partition("@")
+    head = head.replace(":", "-")
+    return f"{head}_{game.replace(':', '').replace(',', '')}" if game else head
 
 
 def variant(game: str, role: str) -> Variant:

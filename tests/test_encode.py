@@ -124,7 +124,7 @@ def test_variant_names_round_trip():
 @pytest.mark.parametrize(
     ("kwargs", "needle"),
     [
-        ({"role": "second", "opening": "center"}, "no opening"),
+        ({"role": "second", "opening": "center"}, "expected A:B"),
         ({"role": "first", "encoding": "tree", "objective": "entries"}, "lookup"),
         ({"role": "third"}, "role"),
         ({"role": "first", "opening": "middle"}, "opening"),

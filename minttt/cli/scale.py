@@ -34,12 +34,13 @@ from minttt.vocabulary import Role
 def scale_command(
     game: str = argument(..., metavar="GAME", help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
     role: Role = word_option(Role, Role.X, "--role", help="first (X) or second (O)."),
-    opening: int | None = option(
+    opening: str | None = option(
         None,
         "--opening",
-        metavar="CELL",
-        help="X's first move fixed at this cell (default: any): with --levels --certify, X's "
-        "bound opening by opening.",
+        metavar="OPENING",
+        help="X (CELL): its first move fixed at this cell (default: any), X's bound opening by "
+        "opening. O (A:B): its reply B to X's opening A fixed (A:B+C:D: a part split again), "
+        "O's bound reply by reply (scripts/scale_games.py takes the least).",
     ),
     time_limit: float = number_option(
         60.0, "--time-limit", help="Seconds for this run.", above=True
@@ -342,17 +343,20 @@ def _side(role: Role) -> Role:
     return role
 
 
-def _variant(game: str, side: Role, opening: int | None = None) -> Variant:
-    """The lookup-entries variant of ``game`` for one side (X with any opening, or the cell
-    ``opening``)."""
+def _variant(game: str, side: Role, opening: str | None = None) -> Variant:
+    """The lookup-entries variant of ``game`` for one side: X with any opening or the cell
+    ``opening``; O with any reply or its reply ``A:B`` fixed."""
 
     rules = Rules.from_name(game)
-    if opening is not None and side is not Role.X:
-        raise InputError("--opening is X's first move: use it with --role first")
-    if opening is not None and not 0 <= opening < rules.cells:
+    if side is Role.O:
+        if opening is not None and ":" not in opening:
+            raise InputError(
+                f"--opening {opening}: O's is its reply A:B to X's opening A (or use --role first)"
+            )
+        return Variant(side, opening, "lookup", "entries", game=rules.name)
+    if opening is not None and not (opening.isdigit() and int(opening) < rules.cells):
         raise InputError(f"--opening must be a cell 0-{rules.cells - 1}, got {opening}")
-    first = "any" if opening is None else str(opening)
-    return Variant(side, first if side is Role.X else None, "lookup", "entries", game=rules.name)
+    return Variant(side, opening or "any", "lookup", "entries", game=rules.name)
 
 
 def register(app: Group) -> None:

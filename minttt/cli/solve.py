@@ -75,7 +75,8 @@ def solve_command(
         None,
         "--opening",
         metavar="OPENING",
-        help="center, corner, edge, any or a cell 0-8 (first/both; default center).",
+        help="center, corner, edge, any or a cell 0-8 (first/both; default center); for "
+        "second, O's reply A:B to X's opening A (lookup entries).",
     ),
     encoding: Encoding | None = word_option(
         Encoding, None, "--encoding", help="tree or lookup (default lookup)."

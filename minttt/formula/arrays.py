@@ -33,7 +33,7 @@ import numpy as np
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph, build_array_graph, csr_rows, distinct
-from minttt.vocabulary import Objective
+from minttt.vocabulary import Objective, Role
 
 
 @dataclass(frozen=True)
@@ -192,8 +192,8 @@ class ArrayFormula:
 
 def table_edge_mask(graph: ArrayGraph, variant: Variant) -> np.ndarray:
     """Boolean per edge: a move the table may make (the criterion's allowed moves; only the
-    opening at the root when ``variant`` fixes one). The array form of
-    :func:`minttt.game.graph.table_moves`."""
+    opening at the root when ``variant`` fixes one, only O's reply after X's opening when it
+    fixes those). The array form of :func:`minttt.game.graph.table_moves`."""
     allowed = graph.allowed_mask(variant.criterion)
     opening = variant.opening_cell(graph.rules)
     root_edges = slice(int(graph.ptr[0]), int(graph.ptr[1]))
@@ -203,7 +203,81 @@ def table_edge_mask(graph: ArrayGraph, variant: Variant) -> np.ndarray:
             raise InputError(f"opening cell {opening} is not an allowed first move")
         allowed[root_edges] = False
         allowed[int(graph.ptr[0]) + int(at[0])] = True
+    for reply in variant.replies():
+        _fix_reply(graph, allowed, *reply)
     return allowed
+
+
+def _reply_start(graph: ArrayGraph, opening: int) -> int:
+    """The node after X's ``opening``, which must be the board the graph stores (InputError
+    naming the symmetric cell to use otherwise)."""
+    root = np.flatnonzero(graph.move[int(graph.ptr[0]) : int(graph.ptr[1])] == opening)
+    if not len(root):
+        raise InputError(f"X's opening {opening} is not a legal first move")
+    start = int(graph.child[int(graph.ptr[0]) + int(root[0])])
+    board = graph.board(start)
+    if board[opening] != 1:
+        stored = board.index(1)
+        raise InputError(
+            f"X's opening {opening} is stored as its symmetric copy {stored}: give O's reply "
+            f"on that board ({stored}:CELL)"
+        )
+    return start
+
+
+def _fix_reply(graph: ArrayGraph, allowed: np.ndarray, opening: int, cell: int) -> None:
+    """Leave O only ``cell`` at the position after X's ``opening`` (in place; InputError when
+    :func:`_reply_start` refuses the opening, or ``cell`` is not an allowed reply)."""
+    start = _reply_start(graph, opening)
+    lo, hi = int(graph.ptr[start]), int(graph.ptr[start + 1])
+    at = np.flatnonzero(graph.move[lo:hi] == cell)
+    if not len(at) or not allowed[lo + int(at[0])]:
+        raise InputError(f"{cell} is not an allowed reply to X's opening {opening}")
+    allowed[lo:hi] = False
+    allowed[lo + int(at[0])] = True
+
+
+def split_variants(
+    graph: ArrayGraph, variant: Variant, opening: int | None = None
+) -> list[Variant]:
+    """The variants ``variant``'s tables split into by their first move, one per allowed move up
+    to symmetry (the lowest cell of each distinct position): X's openings (``variant`` opens
+    ``any``), or O's replies to X's ``opening`` (a cell of its board as the graph stores it; a
+    part of an earlier split, ``variant`` with replies fixed, splits again by another opening).
+    Every table of ``variant`` is a table of one of them, so the least of their minima (or of
+    their lower bounds) bounds ``variant``'s.
+
+    >>> g = build_array_graph(Variant.parse("second-lookup-entries").rules)
+    >>> [v.name for v in split_variants(g, Variant.parse("second-lookup-entries"), 4)]
+    ['second-4:0-lookup-entries']
+    >>> [v.opening for v in split_variants(g, Variant.parse("first-any-lookup-entries"))]
+    ['0', '1', '4']
+    >>> [v.opening for v in split_variants(g, Variant.parse("second-1:4-lookup-entries"), 0)]
+    ['1:4+0:4']
+    """
+    allowed = table_edge_mask(graph, variant)
+    if variant.role is Role.X and variant.opening == "any" and opening is None:
+        node, prefix = 0, ""
+    elif (
+        variant.role is Role.O
+        and opening is not None
+        and opening not in {a for a, _ in variant.replies()}
+    ):
+        node = _reply_start(graph, opening)
+        prefix = f"{variant.opening}+{opening}:" if variant.opening else f"{opening}:"
+    else:
+        raise InputError(
+            f"{variant.name}: split X's tables by opening (opening any), or O's by its reply to "
+            "one of X's openings (not one fixed already)"
+        )
+    seen: set[int] = set()
+    out = []
+    for e in range(int(graph.ptr[node]), int(graph.ptr[node + 1])):
+        child = int(graph.child[e])
+        if allowed[e] and child not in seen:
+            seen.add(child)
+            out.append(variant.replace(opening=f"{prefix}{int(graph.move[e])}"))
+    return out
 
 
 def _check_variant(graph: ArrayGraph, variant: Variant) -> None:

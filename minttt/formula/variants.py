@@ -35,8 +35,11 @@ class Variant(Record):
     role
         ``first`` (X), ``second`` (O) or ``both``, or a :class:`~minttt.vocabulary.Role`.
     opening
-        ``center``/``corner``/``edge`` (3x3 names), ``any``, or a cell number as text; ``None`` for
-        the second player, and ``center`` by default for ``first`` and ``both``.
+        How the table opens. X: ``center``/``corner``/``edge`` (3x3 names), ``any``, or a cell
+        number as text (``center`` by default for ``first`` and ``both``). O: ``None`` (any
+        reply), or ``A:B``, its reply ``B`` to X's opening ``A`` fixed (cells of X's opening
+        board as the graph stores it), several joined by ``+``: the parts O's tables split into
+        (:func:`minttt.formula.arrays.split_variants`).
     encoding
         003's ``tree`` or ``lookup`` formula.
     objective
@@ -49,8 +52,8 @@ class Variant(Record):
     Raises
     ------
     InputError
-        For a word outside the vocabulary, an opening the role cannot have (O has none), or a
-        combination the encodings do not define.
+        For a word outside the vocabulary, an opening the role cannot have (O's is a reply
+        ``A:B``), or a combination the encodings do not define.
     """
 
     FIELDS = ("role", "opening", "encoding", "objective", "criterion", "game")
@@ -81,9 +84,12 @@ class Variant(Record):
 
     def _check(self) -> None:
         if self.role is Role.O and self.opening is not None:
-            raise InputError(
-                "the second player has no opening: X moves first (drop --opening or use role first)"
-            )
+            self.replies()  # checks A:B[+A:B..]
+            if self.encoding is not Encoding.LOOKUP or self.objective is not Objective.ENTRIES:
+                raise InputError(
+                    "O's fixed reply (A:B) is for lookup entries (--encoding lookup "
+                    "--objective entries)"
+                )
         if self.role is not Role.O:
             opening = "center" if self.opening is None else str(self.opening).strip().lower()
             if opening == "centre":
@@ -140,10 +146,37 @@ class Variant(Record):
         opening = bits[1] if len(bits) == 4 else None
         return cls(bits[0], opening, bits[-2], bits[-1], criterion, game)
 
+    def replies(self) -> tuple[tuple[int, int], ...]:
+        """O's fixed replies, each ``(X's opening cell, O's cell)``; none for X and for any reply.
+        Several are joined by ``+``, one per opening of X (a split refined again).
+
+        >>> Variant.parse("second-5:10-lookup-entries@mnk:4,4,4").replies()
+        ((5, 10),)
+        >>> Variant.parse("second-5:10+0:5-lookup-entries@mnk:4,4,4").replies()
+        ((5, 10), (0, 5))
+        """
+        if self.role is not Role.O or self.opening is None:
+            return ()
+        out = []
+        for part in str(self.opening).split("+"):
+            a, sep, b = part.partition(":")
+            if not (sep and a.isdigit() and b.isdigit()):
+                raise InputError(
+                    f"O's opening {self.opening!r}: expected A:B, its reply B to X's opening A "
+                    "(several joined by +; the second player moves second)"
+                )
+            cells = self.rules.cells
+            if not (int(a) < cells and int(b) < cells) or a == b:
+                raise InputError(f"O's reply {part!r}: two different cells 0-{cells - 1} expected")
+            out.append((int(a), int(b)))
+        if len({a for a, _ in out}) != len(out):
+            raise InputError(f"O's opening {self.opening!r}: one reply per opening of X")
+        return tuple(out)
+
     def opening_cell(self, rules: Rules | None = None) -> int | None:
         """X's fixed first move as a cell (None for ``any`` and for the second player)."""
         rules = rules or self.rules
-        if self.opening is None or self.opening == "any":
+        if self.opening is None or self.opening == "any" or self.role is Role.O:
             return None
         if self.opening.isdigit():
             cell = int(self.opening)
@@ -229,11 +262,13 @@ def uses_arrays(variant: Variant) -> bool:
     False
     >>> uses_arrays(Variant.parse("second-lookup-entries"))                # 3x3: objects
     False
+    >>> uses_arrays(Variant.parse("second-4:0-lookup-entries"))   # O's reply fixed: arrays only
+    True
     """
     return (
         variant.encoding is Encoding.LOOKUP
         and variant.role is not Role.BOTH
-        and variant.rules.cells > ARRAY_FORM_CELLS
+        and (variant.rules.cells > ARRAY_FORM_CELLS or bool(variant.replies()))
     )
 
 

@@ -451,6 +451,24 @@ class Board(Record):
         h, t, cells = self.rules.canonical(self.cells)
         return Canonical(h, t, Board(cells, self.rules))
 
+    def distinct_moves(self) -> tuple[int, ...]:
+        """The legal moves up to symmetry: the lowest cell of each move whose position is not a
+        symmetric copy of a lower one's (what a canonical game graph keeps as its children).
+
+        >>> Board.empty().distinct_moves()   # corner, edge, centre
+        (0, 1, 4)
+        >>> Board.empty().play(4).distinct_moves()
+        (0, 1)
+        """
+        seen: set[int] = set()
+        moves = []
+        for cell in self.legal_moves():
+            h = self.rules.canonical(self.play(cell).cells)[0]
+            if h not in seen:
+                seen.add(h)
+                moves.append(cell)
+        return tuple(moves)
+
     def stabilizer(self) -> tuple[int, ...]:
         """The symmetries that leave this board unchanged (always includes 0, the identity)."""
         return tuple(

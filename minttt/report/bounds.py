@@ -14,12 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import InputError
+from minttt.formula.arrays import split_variants
 from minttt.formula.instance import check_table
 from minttt.formula.variants import Variant
+from minttt.game.arrays import ArrayGraph, build_array_graph
+from minttt.game.rules import Board
 from minttt.proof.index import INDEX, load_index
 from minttt.proof.lower import LOWER_INDEX, checked_lower
 from minttt.schema import load_json
 from minttt.table.model import load_table
+from minttt.vocabulary import Role
 
 #: tables up to this many entries are verified whenever bounds.json is read (under 1 s in all);
 #: the two 4x4 k=4 tables by tests/test_games_tables.py (about 32 s of CPU for both)
@@ -79,10 +83,12 @@ def check_level_certificates(
     openings: list[str] | None = None,
 ) -> None:
     """A variant's certified lower bound (``certified``): the sum of its blocks, of disjoint
-    depths, each at most what a checked record of ``proofs/mnk/lower-bounds.json`` proves; or,
-    for X, the least over its canonical ``openings`` (every one of them) of each opening's
-    blocks (the variant with that opening fixed). InputError naming the first that is not; a
-    lower bound by ``level certificates`` must be the certified one."""
+    depths, each at most what a checked record of ``proofs/mnk/lower-bounds.json`` proves; or the
+    least over a split of its tables by their first move (``openings``): for X, its canonical
+    ``openings`` (every one of them), for O, its replies ``A:B`` to one opening of X (every
+    allowed one up to symmetry, :func:`check_split`), of each part's blocks (the variant with
+    that move fixed). InputError naming the first that is not; a lower bound by ``level
+    certificates`` must be the certified one."""
     where = f"{folder}/bounds.json, {name}"
     certified = record.get("certified")
     if certified is None:
@@ -91,15 +97,17 @@ def check_level_certificates(
         return
     if "openings" in certified:
         per = certified["openings"]
-        if openings is not None and sorted(per) != sorted(openings):
-            raise InputError(f"{where}: certified for openings {sorted(per)}, not {openings}")
         variant = Variant.parse(name)
+        if variant.role is Role.O:
+            check_split(where, variant, list(per))
+        elif openings is not None and sorted(per) != sorted(openings):
+            raise InputError(f"{where}: certified for openings {sorted(per)}, not {openings}")
         sums = []
-        for cell, part in per.items():
-            fixed = Variant("first", cell, "lookup", "entries", variant.criterion, variant.game)
+        for key, part in per.items():
+            fixed = variant.replace(opening=key)
             sums.append(_blocks_sum(where, fixed.name, part["blocks"], lowers))
             if sums[-1] != part["lower"]:
-                raise InputError(f"{where}: opening {cell}: {part['lower']} is not its sum")
+                raise InputError(f"{where}: {fixed.name}: {part['lower']} is not its sum")
         total = min(sums)
     else:
         total = _blocks_sum(where, name, certified["blocks"], lowers)
@@ -107,6 +115,53 @@ def check_level_certificates(
         raise InputError(f"{where}: certified {certified['lower']} is not its blocks' {total}")
     if record["lower_by"]["method"] == "level certificates" and total != record["lower"]:
         raise InputError(f"{where}: lower bound {record['lower']} is not the certified {total}")
+
+
+def check_split(where: str, variant: Variant, keys: list[str]) -> None:
+    """O's parts ``keys`` (each ``A:B``, or ``A:B+C:D..`` where a part was split again) cover
+    every table of ``variant``: each split is by one opening of X, and holds every reply up to
+    symmetry (:meth:`~minttt.game.rules.Board.distinct_moves` of X's opening board) or, where
+    some are left out, every allowed one (the game graph's
+    :func:`~minttt.formula.arrays.split_variants`). InputError naming what is missing."""
+    if len(set(keys)) != len(keys):
+        raise InputError(f"{where}: a part is named twice in {keys}")
+    try:
+        lines = [variant.replace(opening=k).replies() for k in keys]
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    graphs: list[ArrayGraph] = []  # built only where a split leaves a reply out
+    _covers(where, variant, [list(line) for line in lines], graphs)
+
+
+def _covers(
+    where: str, variant: Variant, lines: list[list[tuple[int, int]]], graphs: list[ArrayGraph]
+) -> None:
+    """``lines`` (each part's replies beyond ``variant``'s, in the order they split) cover
+    ``variant``'s tables (see :func:`check_split`)."""
+    if any(not line for line in lines):  # the variant itself is a part
+        return
+    firsts = {line[0][0] for line in lines}
+    if len(firsts) != 1:
+        raise InputError(
+            f"{where}: {variant.name} is split by more than one opening of X, {sorted(firsts)}"
+        )
+    (opening,) = firsts
+    board = Board.empty(variant.rules).play(opening)
+    if board.canonical().board != board:
+        raise InputError(f"{where}: X's opening {opening} is not the board the graph stores")
+    groups: dict[int, list[list[tuple[int, int]]]] = {}
+    for line in lines:
+        groups.setdefault(line[0][1], []).append(line[1:])
+    prefix = f"{variant.opening}+{opening}:" if variant.opening else f"{opening}:"
+    if set(groups) != set(board.distinct_moves()):
+        if not graphs:
+            graphs.append(build_array_graph(variant.rules))
+        need = {str(v.opening) for v in split_variants(graphs[0], variant, opening)}
+        missing = need - {f"{prefix}{b}" for b in groups}
+        if missing:
+            raise InputError(f"{where}: its replies leave out {sorted(missing)}")
+    for b, rest in groups.items():
+        _covers(where, variant.replace(opening=f"{prefix}{b}"), rest, graphs)
 
 
 def _blocks_sum(
@@ -214,8 +269,9 @@ def certified_markdown(bounds: dict[str, Any]) -> list[str]:
         if not certified:
             continue
         parts = certified.get("openings") or {"": certified}
+        word = "opening" if name.startswith("first") else "reply"
         per = "; ".join(
-            f"{'opening ' + cell + ': ' if cell else ''}{p['lower']} = "
+            f"{word + ' ' + cell + ': ' if cell else ''}{p['lower']} = "
             + " + ".join(str(b["lower"]) for b in p["blocks"])
             for cell, p in parts.items()
         )

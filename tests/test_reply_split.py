@@ -1,0 +1,175 @@
+"""O's tables split by their reply to one of X's openings (issue 43): the variant ``second-A:B``
+(O's reply ``B`` to X's ``A`` fixed), the split every table falls into, its certified bounds
+whose least bounds O, and the report's check that a split leaves no reply out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from minttt.errors import InputError
+from minttt.formula.arrays import encode_arrays, split_variants, table_edge_mask
+from minttt.formula.variants import Variant, uses_arrays
+from minttt.game.arrays import build_array_graph
+from minttt.game.rules import Board, Rules
+from minttt.proof.lower import build_cores_certificate, checked_lower, write_lower_records
+from minttt.report.bounds import check_level_certificates
+
+O33 = Variant.parse("second-lookup-entries")
+
+
+@pytest.fixture(scope="module")
+def graph33():
+    return build_array_graph(O33.rules)
+
+
+def test_o_reply_is_a_variant_named_and_read_back() -> None:
+    v = Variant.parse("second-5:10-lookup-entries@mnk:4,4,4")
+    assert (v.replies(), v.opening_cell(), v.name) == (
+        ((5, 10),),
+        None,
+        "second-5:10-lookup-entries@mnk:4,4,4",
+    )
+    assert uses_arrays(Variant.parse("second-4:0-lookup-entries"))  # 3x3 too: arrays only
+    assert Variant.parse("first-5-lookup-entries@mnk:4,4,4").replies() == ()
+    two = Variant.parse("second-5:10+0:5-lookup-entries@mnk:4,4,4")  # a part split again
+    assert two.replies() == ((5, 10), (0, 5)) and Variant.parse(two.name) == two
+
+
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        ("second-5-lookup-entries", "expected A:B"),  # a cell alone is X's opening
+        ("second-4:4-lookup-entries", "two different cells"),
+        ("second-4:9-lookup-entries", "two different cells"),  # cells 0-8
+        ("second-4:x-lookup-entries", "expected A:B"),
+        ("second-4:0+4:1-lookup-entries", "one reply per opening"),
+        ("second-4:0+-lookup-entries", "expected A:B"),
+        ("second-4:0-tree-positions", "lookup entries"),
+        ("second-4:0-lookup-positions", "lookup entries"),
+    ],
+)
+def test_a_bad_reply_is_refused_in_one_line(name: str, why: str) -> None:
+    with pytest.raises(InputError, match=why):
+        Variant.parse(name)
+
+
+def test_a_reply_must_be_allowed_and_on_the_board_the_graph_stores(graph33) -> None:
+    with pytest.raises(InputError, match="not an allowed reply"):  # O loses after 4:1
+        table_edge_mask(graph33, Variant.parse("second-4:1-lookup-entries"))
+    with pytest.raises(InputError, match="symmetric copy 0"):  # corner 2 is stored as 0
+        table_edge_mask(graph33, Variant.parse("second-2:4-lookup-entries"))
+    mask = table_edge_mask(graph33, Variant.parse("second-4:0-lookup-entries"))
+    assert mask.sum() == table_edge_mask(graph33, O33).sum() - 3  # the other 3 corners gone
+
+
+def test_the_split_holds_every_allowed_reply_up_to_symmetry(graph33) -> None:
+    assert Board.empty().play(1).distinct_moves() == (0, 3, 4, 6, 7)
+    split = [v.opening for v in split_variants(graph33, O33, 1)]
+    assert split == ["1:0", "1:4", "1:7"]  # 1:3 and 1:6 lose
+    with pytest.raises(InputError, match="one of X's openings"):
+        split_variants(graph33, O33)
+    with pytest.raises(InputError, match="one of X's openings"):
+        split_variants(graph33, Variant.parse("first-center-lookup-entries"), 1)
+    x = [v.opening for v in split_variants(graph33, Variant.parse("first-any-lookup-entries"))]
+    assert x == ["0", "1", "4"]
+    part = Variant.parse("second-1:0-lookup-entries")
+    assert [v.opening for v in split_variants(graph33, part, 4)] == ["1:0+4:0"]  # split again
+    with pytest.raises(InputError, match="not one fixed already"):
+        split_variants(graph33, part, 1)
+    g444 = Rules.from_name("mnk:4,4,4")
+    assert len(Board.empty(g444).play(5).distinct_moves()) == 9  # the parts of O's 4x4 k=4 split
+
+
+@pytest.mark.parametrize("opening", [4, 0, 1, 2])
+def test_the_least_over_a_split_is_the_minimum(graph33, opening: int, tmp_path: Path) -> None:
+    """Each part's relaxed cores run to their end (certified, checked): the least of them is O's
+    minimum, 72, whichever opening of X the split is by (2: by the edge, its part 1:4 split
+    again by the centre)."""
+    bounds = {}
+    parts = split_variants(graph33, O33, 1 if opening == 2 else opening)
+    if opening == 2:
+        parts = [p for p in parts if p.opening != "1:4"] + split_variants(
+            graph33, Variant.parse("second-1:4-lookup-entries"), 4
+        )
+    for part in parts:
+        formula = encode_arrays(graph33, part)
+        cert = build_cores_certificate(
+            part, tmp_path, graph=graph33, formula=formula, relax=True, exhaust=True
+        )
+        assert cert.record["complete"] and cert.record["checked_by"]
+        write_lower_records(tmp_path, [cert.record], {str(p): d for p, d in cert.files.items()})
+        bounds[part.opening] = cert.record["lower"]
+    assert min(bounds.values()) == 72
+    if opening == 1:
+        assert bounds == {"1:0": 90, "1:4": 72, "1:7": 85}
+    if opening == 2:
+        assert bounds == {"1:0": 90, "1:4+4:0": 72, "1:7": 85}
+    assert {name for name, _ in checked_lower(tmp_path / "lower-bounds.json")} == {
+        f"second-{k}-lookup-entries" for k in bounds
+    }
+
+
+def _record(per: dict[str, int]) -> dict:
+    parts = {
+        k: {"lower": v, "blocks": [{"depths": [1, 3, 5, 7], "lower": v}]} for k, v in per.items()
+    }
+    low = min(per.values())
+    return {
+        "lower": low,
+        "lower_by": {"method": "level certificates", "evidence": "proofs"},
+        "certified": {"lower": low, "openings": parts},
+    }
+
+
+def test_the_report_checks_o_reply_by_reply(tmp_path: Path) -> None:
+    name = O33.name
+    per = {"1:0": 90, "1:4": 72, "1:7": 85}
+    proven = {(f"second-{k}-lookup-entries", (1, 3, 5, 7)): v for k, v in per.items()}
+    check_level_certificates(tmp_path, name, _record(per), proven)  # the losing replies need none
+    with pytest.raises(InputError, match=r"leave out \['1:7'\]"):
+        check_level_certificates(tmp_path, name, _record({"1:0": 90, "1:4": 72}), proven)
+    with pytest.raises(InputError, match="more than one opening"):
+        check_level_certificates(tmp_path, name, _record({**per, "4:0": 72}), proven)
+    # a part split again (1:4 by X's corner, whose one allowed reply is 4) still covers
+    again = {"1:0": 90, "1:4+0:4": 72, "1:7": 85}
+    proven_again = {**proven, ("second-1:4+0:4-lookup-entries", (1, 3, 5, 7)): 72}
+    check_level_certificates(tmp_path, name, _record(again), proven_again)
+    with pytest.raises(InputError, match="more than one opening"):
+        check_level_certificates(tmp_path, name, _record({**again, "1:4+4:0": 72}), proven_again)
+    with pytest.raises(InputError, match="not the board the graph stores"):
+        check_level_certificates(tmp_path, name, _record({"2:4": 72}), proven)
+    with pytest.raises(InputError, match="no checked record"):  # a part claims more than proven
+        check_level_certificates(tmp_path, name, _record({**per, "1:0": 91}), proven)
+
+
+def test_scale_certifies_a_reply_and_refuses_bad_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from minttt.cli import run as cli_run
+
+    certs = tmp_path / "certs"
+    base = ["scale", "3x3", "--role", "second", "--cores", "30", "--relax"]
+    ok = [*base, "--opening", "1:7", "--checkpoint", str(tmp_path / "o.json")]
+    assert cli_run([*ok, "--certificates", str(certs)]) == 0
+    assert checked_lower(certs / "lower-bounds.json") == {
+        ("second-1:7-lookup-entries", (1, 3, 5, 7)): 85
+    }
+    capsys.readouterr()
+    for bad in ("1:3", "2:4", "1", "1:1"):  # loses, stored as 0, X's kind, one cell twice
+        ckpt = str(tmp_path / f"bad{bad}.json")
+        assert cli_run([*base, "--opening", bad, "--checkpoint", ckpt]) == 2
+    assert cli_run(["scale", "3x3", "--opening", "1:0", "--checkpoint", ckpt]) == 2  # X's: a cell
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 5 and all(line.startswith("error: ") for line in err)
+
+
+def test_solve_takes_o_reply(capsys: pytest.CaptureFixture[str]) -> None:
+    from minttt.cli import run as cli_run
+
+    base = ["solve", "--role", "second", "--objective", "entries", "--json"]
+    assert cli_run([*base, "--opening", "1:0"]) == 0
+    out = capsys.readouterr().out
+    assert '"second-1:0-lookup-entries"' in out and '"size": 90' in out
+    assert cli_run([*base, "--opening", "1:0", "--objective", "positions"]) == 2
