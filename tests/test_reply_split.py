@@ -173,3 +173,12 @@ def test_solve_takes_o_reply(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert '"second-1:0-lookup-entries"' in out and '"size": 90' in out
     assert cli_run([*base, "--opening", "1:0", "--objective", "positions"]) == 2
+
+
+def test_the_opening_decomposition_is_the_same_split() -> None:
+    from minttt.bounds.openings import opening_bounds
+
+    said: list[str] = []
+    out = opening_bounds(Variant.parse("first-any-lookup-entries"), 6, say=said.append)
+    assert list(out.openings) == ["0", "1", "4"] and len(said) == 3
+    assert out.lower == 22 and all(r["proven"] for r in out.openings.values())

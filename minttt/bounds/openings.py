@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from minttt.formula.arrays import encode_arrays, table_edge_mask
+from minttt.formula.arrays import encode_arrays, split_variants, table_edge_mask
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.solvers.arrays import rc2_arrays
@@ -46,28 +46,19 @@ class OpeningBounds:
 def opening_bounds(
     variant: Variant, time_limit: float, say: Callable[[str], None] = print
 ) -> OpeningBounds:
-    """Decomposition by opening (first player, ``any`` opening): each canonical opening gets
-    ``time_limit / openings`` seconds of RC2."""
+    """Decomposition by opening (first player, ``any`` opening): each canonical opening
+    (:func:`minttt.formula.arrays.split_variants`) gets ``time_limit / openings`` seconds of RC2."""
     graph = build_array_graph(variant.rules)
     allowed = table_edge_mask(graph, variant)
     lo, hi = int(graph.ptr[0]), int(graph.ptr[1])
     cells = sorted({int(graph.move[e]) for e in range(lo, hi) if allowed[e]})
-    seen_children: set[int] = set()
-    openings = []
-    for e in range(lo, hi):
-        c = int(graph.child[e])
-        if allowed[e] and c not in seen_children:
-            seen_children.add(c)
-            openings.append(int(graph.move[e]))
-    per = time_limit / max(1, len(openings))
+    parts = split_variants(graph, variant)  # one per canonical opening
+    per = time_limit / max(1, len(parts))
     out = OpeningBounds(variant.name, cells, seconds_each=round(per, 1))
-    for cell in openings:
-        v = Variant(
-            "first", str(cell), "lookup", variant.objective, variant.criterion, variant.game
-        )
-        o = rc2_arrays(encode_arrays(graph, v), timeout=per)
-        out.openings[str(cell)] = {"lower": o.lower, "proven": not o.timed_out}
-        say(f"  opening {cell}: lower {o.lower}{'' if o.timed_out else ' (optimum)'}")
+    for part in parts:
+        o = rc2_arrays(encode_arrays(graph, part), timeout=per)
+        out.openings[str(part.opening)] = {"lower": o.lower, "proven": not o.timed_out}
+        say(f"  opening {part.opening}: lower {o.lower}{'' if o.timed_out else ' (optimum)'}")
     return out
 
 
