@@ -73,7 +73,7 @@ def _split(graph: Any, variant: Variant) -> list[Variant]:
     return split_variants(graph, variant, None if variant.role.sides[0] == 1 else REPLIES_TO)
 
 
-def _openings(graph: Any, variant: Variant, seconds: float) -> dict[str, Any]:
+def _split_rc2(graph: Any, variant: Variant, seconds: float) -> dict[str, Any]:
     parts, cpu = [], time.process_time()
     for fixed in _split(graph, variant):
         result = rc2_arrays(encode_arrays(graph, fixed), timeout=seconds)
@@ -92,10 +92,10 @@ def _cores(formula: Any, seconds: float, relax: bool) -> int:
 
 
 def _cores_row(
-    graph: Any, variant: Variant, seconds: float, *, openings: bool, relax: bool
+    graph: Any, variant: Variant, seconds: float, *, split: bool, relax: bool
 ) -> dict[str, Any]:
     cpu = time.process_time()
-    if not openings:
+    if not split:
         return {
             "lower": _cores(encode_arrays(graph, variant), seconds, relax),
             "cpu": time.process_time() - cpu,
@@ -116,14 +116,14 @@ def _one(name: str, seconds: float) -> dict[str, Any]:
         rows[label] = _blocks(graph, formula, size, seconds)
         print(f"   {name} {label}: {rows[label]['lower']}", flush=True)
     split = "openings" if variant.role.sides[0] == 1 else "replies"
-    rows[split] = _openings(graph, variant, seconds)
+    rows[split] = _split_rc2(graph, variant, seconds)
     print(f"   {name} {split}: {rows[split]['lower']}", flush=True)
     for kind, relax in (("disjoint cores", False), ("relaxed cores", True)):
-        rows[kind] = _cores_row(graph, variant, seconds, openings=False, relax=relax)
+        rows[kind] = _cores_row(graph, variant, seconds, split=False, relax=relax)
         print(f"   {name} {kind}: {rows[kind]['lower']}", flush=True)
         if split == "openings" or relax:
             label = f"{kind} by {split}"
-            rows[label] = _cores_row(graph, variant, seconds, openings=True, relax=relax)
+            rows[label] = _cores_row(graph, variant, seconds, split=True, relax=relax)
             print(f"   {name} {label}: {rows[label]['lower']}", flush=True)
     base = rows["whole"]["lower"]  # 0 when RC2 did not load the whole formula in time
     for label, row in rows.items():

@@ -40,7 +40,7 @@ def run(seconds: float = SECONDS) -> dict[str, Any]:
     rows: dict[str, Any] = {"whole": _whole(encode_arrays(graph, variant), seconds)}
     print(f"   whole: {rows['whole']['lower']}", flush=True)
     for label, split in (("relaxed cores", False), ("relaxed cores by replies", True)):
-        rows[label] = _cores_row(graph, variant, seconds, openings=split, relax=True)
+        rows[label] = _cores_row(graph, variant, seconds, split=split, relax=True)
         print(f"   {label}: {rows[label]['lower']}", flush=True)
     base = rows["whole"]["lower"]
     for label, row in rows.items():
