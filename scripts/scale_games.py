@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from minttt.bounds.openings import opening_bounds
+from minttt.bounds.openings import best_cut, opening_bounds
 from minttt.bounds.runs import hinted_upper, level_lower, long_solve, searched_upper
 from minttt.bounds.state import read_state, scale_store
 from minttt.fileio import write_bytes_atomic, write_json_atomic
@@ -42,11 +42,15 @@ LP_RUNS: tuple[tuple[str, str, float], ...] = (  # the LP relaxation (scipy, if 
     ("mnk:4,4,3", "second", 120.0),
 )
 OPENINGS: tuple[tuple[str, float], ...] = (("mnk:4,4,3", 60.0), ("mnk:4,4,4", 240.0))
-#: O's certified bound is the least over the parts of its split by its replies: the variant
-#: (``""``) split by its reply to this opening of X, then each part named split again by
-#: another (each part's checkpoint ``second-A-B[+C-D]-...``, from ``minttt scale --role second
-#: --opening A:B[+C:D] --cores S``)
-REPLY_SPLITS: dict[str, dict[str, int]] = {
+#: A certified bound is the least over the parts of a split (each part's checkpoint, from
+#: ``minttt scale --opening ... --cores S``): X's by its openings (the decomposition's), O's
+#: by its reply to the opening of X named for ``""``; then each part named here split again,
+#: O's by its reply to another opening of X (``second-A-B+C-D-...``), X's by its answer to one
+#: reply of O (``first-A+B-C-...``)
+SPLITS: dict[str, dict[str, int]] = {
+    # X's centre (293) and corner (297 disjoint cores, 316 relaxed) openings bound lowest: split
+    # by X's answer to O's reply stored as played (0 after 5, 5 after 0), 8 answers each
+    "first-any-lookup-entries@mnk:4,4,4": {"5": 0, "0": 5},
     # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner
     "second-lookup-entries@mnk:4,4,4": {"": 5, "5:0": 0, "5:10": 0, "5:15": 0},
 }
@@ -64,55 +68,64 @@ EVENTS = {
 KEYS = ("upper", "greedy_entries", "tree_dp", "seconds", "runs", "table", "levels", "mip")
 
 
-def _split_parts(name: str, split: dict | None) -> list[str] | None:
-    """The variants a certified bound of ``name`` may be the least over: X's canonical openings
-    (the decomposition's), or O's replies to the opening :data:`REPLY_SPLITS` names (every
-    allowed one up to symmetry); None where the variant has no split."""
+def _split_tree(name: str, split: dict | None) -> dict[str, list[str]] | None:
+    """The splits behind a certified bound of ``name``: each split variant's parts (every
+    allowed move up to symmetry), ``name``'s by X's canonical openings (the decomposition's
+    ``split``) or by O's reply to the opening :data:`SPLITS` names for ``""``, then each part
+    :data:`SPLITS` names split again; None where the variant has no split."""
+    if split is None and name not in SPLITS:
+        return None
+    v = Variant.parse(name)
+    tree = {}
     if split is not None:
-        return [name.replace("-any-", f"-{cell}-") for cell in split["openings"]]
-    if name in REPLY_SPLITS:
-        v = Variant.parse(name)
+        tree[name] = [v.replace(opening=str(cell)).name for cell in split["openings"]]
+    if name in SPLITS:
         graph = build_array_graph(v.rules)
-        parts = [v]
-        for key, opening in REPLY_SPLITS[name].items():
-            (part,) = [p for p in parts if (p.opening or "") == key]
-            parts.remove(part)
-            parts += split_variants(graph, part, opening)
-        return [p.name for p in parts]
-    return None
+        for key, move in SPLITS[name].items():
+            part = v.replace(opening=key) if key else v
+            tree[part.name] = [p.name for p in split_variants(graph, part, move)]
+    return tree
+
+
+def _part_bound(out: Path, name: str) -> tuple[int, list, float] | None:
+    """A part's certified bound from its checkpoint: ``(lower, blocks, seconds)``; None where
+    it has none (no checkpoint, or no certified blocks)."""
+    path = out / f"{_stem(name)}.json"
+    if not path.is_file():
+        return None
+    with scale_store(path) as store:
+        state = read_state(store, Variant.parse(name))
+    blocks = (state.levels or {}).get("blocks")
+    if not blocks:
+        return None
+    return sum(b["lower"] for b in blocks), blocks, state.seconds
 
 
 def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
     """The certified lower bound of a variant: its checkpoint's certified blocks (``minttt scale
     --levels S --certify`` or ``--cores S``), or the least over its split (X's canonical
-    openings, O's replies to one opening: :func:`_split_parts`) of each part's (the checkpoints
-    of the fixed variants, every part needed), whichever is higher."""
+    openings, O's replies, each part at its best, its own or its split's:
+    :func:`minttt.bounds.openings.best_cut`) of each part's (the checkpoints of the fixed
+    variants, every part needed), whichever is higher."""
     own = None
     blocks = (st.levels or {}).get("blocks")
     if blocks:
         own = {"lower": sum(b["lower"] for b in blocks), "blocks": blocks}
-    parts = _split_parts(name, split)
-    if parts is None:
+    tree = _split_tree(name, split)
+    if tree is None:
         return own
-    per, seconds = {}, 0.0
-    for fixed in parts:
-        path = out / f"{_stem(fixed)}.json"
-        if not path.is_file():
-            return own
-        with scale_store(path) as store:
-            state = read_state(store, Variant.parse(fixed))
-        part = (state.levels or {}).get("blocks")
-        if not part:
-            return own
-        per[str(Variant.parse(fixed).opening)] = {
-            "lower": sum(b["lower"] for b in part),
-            "blocks": part,
-        }
-        seconds += state.seconds
+    parts = {p: _part_bound(out, p) for ps in tree.values() for p in ps if p != name}
+    found = {p: b for p, b in parts.items() if b is not None}
+    best = best_cut(name, tree, {p: b[0] for p, b in found.items()})
+    if best is None:
+        return own
     by_opening = {
-        "lower": min(p["lower"] for p in per.values()),
-        "openings": per,
-        "seconds": round(seconds, 2),
+        "lower": best[0],
+        "openings": {
+            str(Variant.parse(p).opening): {"lower": found[p][0], "blocks": found[p][1]}
+            for p in best[1]
+        },
+        "seconds": round(sum(b[2] for b in found.values()), 2),
     }
     return by_opening if own is None or by_opening["lower"] > own["lower"] else own
 

@@ -71,7 +71,7 @@ def test_the_split_holds_every_allowed_reply_up_to_symmetry(graph33) -> None:
     with pytest.raises(InputError, match="one of X's openings"):
         split_variants(graph33, O33)
     with pytest.raises(InputError, match="one of X's openings"):
-        split_variants(graph33, Variant.parse("first-center-lookup-entries"), 1)
+        split_variants(graph33, Variant.parse("first-any-lookup-entries"), 1)
     x = [v.opening for v in split_variants(graph33, Variant.parse("first-any-lookup-entries"))]
     assert x == ["0", "1", "4"]
     part = Variant.parse("second-1:0-lookup-entries")
@@ -182,3 +182,152 @@ def test_the_opening_decomposition_is_the_same_split() -> None:
     out = opening_bounds(Variant.parse("first-any-lookup-entries"), 6, say=said.append)
     assert list(out.openings) == ["0", "1", "4"] and len(said) == 3
     assert out.lower == 22 and all(r["proven"] for r in out.openings.values())
+
+
+# X's tables split by its answer to one of O's replies: ``first-A+B:C`` (X opens at A, answers
+# O's reply B with C), the same split one move later, for X's lower bounds
+
+X4 = Variant.parse("first-4-lookup-entries")
+
+
+def test_x_answer_is_a_variant_named_and_read_back() -> None:
+    v = Variant.parse("first-5+0:6-lookup-entries@mnk:4,4,4")
+    assert (v.replies(), v.opening_cell(), v.name) == (
+        ((0, 6),),
+        5,
+        "first-5+0:6-lookup-entries@mnk:4,4,4",
+    )
+    two = Variant.parse("first-5+0:6+1:2-lookup-entries@mnk:4,4,4")
+    assert two.replies() == ((0, 6), (1, 2)) and Variant.parse(two.name) == two
+    assert Variant.parse("first-center+0:1-lookup-entries").replies() == ((0, 1),)
+    assert uses_arrays(Variant.parse("first-4+0:1-lookup-entries"))
+
+
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        ("first-any+0:1-lookup-entries", "follow X's opening cell"),
+        ("first-4+4:1-lookup-entries", "opening 4 is taken"),
+        ("first-4+0:4-lookup-entries", "opening 4 is taken"),
+        ("first-4+0:1+0:2-lookup-entries", "one answer per reply"),
+        ("first-4+0-lookup-entries", "expected CELL\\+B:C"),
+        ("first-4+0:0-lookup-entries", "two different cells"),
+        ("first-4+0:1-lookup-positions", "lookup entries"),
+    ],
+)
+def test_a_bad_answer_is_refused_in_one_line(name: str, why: str) -> None:
+    with pytest.raises(InputError, match=why):
+        Variant.parse(name)
+
+
+def test_an_answer_must_be_allowed_and_on_the_board_the_graph_stores(graph33) -> None:
+    with pytest.raises(InputError, match="not an allowed reply"):  # X's 7 after 4, 1 loses a win
+        table_edge_mask(graph33, Variant.parse("first-4+1:7-lookup-entries"))
+    with pytest.raises(InputError, match="stored as its symmetric copy"):  # O's 2 is stored as 0
+        table_edge_mask(graph33, Variant.parse("first-4+2:0-lookup-entries"))
+    mask = table_edge_mask(graph33, Variant.parse("first-4+0:1-lookup-entries"))
+    assert mask.sum() < table_edge_mask(graph33, X4).sum()
+
+
+def test_x_splits_by_its_answer_to_one_reply(graph33) -> None:
+    assert Board.empty().play(4).play(0).distinct_moves() == (1, 2, 5, 8)
+    assert [v.opening for v in split_variants(graph33, X4, 0)] == [
+        "4+0:1",
+        "4+0:2",
+        "4+0:5",
+        "4+0:8",
+    ]
+    assert [v.opening for v in split_variants(graph33, X4, 1)] == ["4+1:0", "4+1:3", "4+1:6"]
+    part = Variant.parse("first-4+0:1-lookup-entries")
+    again = [v.opening for v in split_variants(graph33, part, 1)]
+    assert again and all(o.startswith("4+0:1+1:") for o in again)
+    for bad in (0, 4):  # fixed already; X's own opening
+        with pytest.raises(InputError, match="not one fixed already"):
+            split_variants(graph33, part, bad)
+
+
+def test_the_least_over_x_answers_is_the_minimum(graph33, tmp_path: Path) -> None:
+    """X's corner table answers O's centre one of four ways: each part's relaxed cores run to
+    their end (certified, checked), and the least is X's corner minimum, 30 (the whole
+    formula's, run the same way)."""
+    corner = Variant.parse("first-0-lookup-entries")
+    bounds = {}
+    for part in [corner, *split_variants(graph33, corner, 4)]:
+        cert = build_cores_certificate(
+            part,
+            tmp_path,
+            graph=graph33,
+            formula=encode_arrays(graph33, part),
+            relax=True,
+            exhaust=True,
+        )
+        assert cert.record["complete"] and cert.record["checked_by"]
+        bounds[part.opening] = cert.record["lower"]
+    assert bounds == {"0": 30, "0+4:1": 35, "0+4:2": 30, "0+4:5": 53, "0+4:8": 32}
+
+
+def test_the_report_checks_x_answer_by_answer(tmp_path: Path) -> None:
+    name = "first-any-lookup-entries"
+    per = {"0": 30, "1": 40, "4+0:1": 22, "4+0:2": 22, "4+0:5": 23, "4+0:8": 22}
+    proven = {(f"first-{k}-lookup-entries", (1, 3, 5, 7)): v for k, v in per.items()}
+    openings = ["0", "1", "4"]
+    check_level_certificates(tmp_path, name, _record(per), proven, openings)
+    check_level_certificates(tmp_path, name, _record(per), proven)  # openings from the rules
+    short = {k: v for k, v in per.items() if k != "4+0:8"}
+    with pytest.raises(InputError, match=r"leave out \['4\+0:8'\]"):
+        check_level_certificates(tmp_path, name, _record(short), proven, openings)
+    with pytest.raises(InputError, match="more than one reply of O"):
+        check_level_certificates(tmp_path, name, _record({**per, "4+1:0": 22}), proven, openings)
+    with pytest.raises(InputError, match="not the board the graph stores"):
+        stored = {"0": 30, "1": 40, "4+2:0": 22}
+        check_level_certificates(tmp_path, name, _record(stored), proven)
+    with pytest.raises(InputError, match="leave out"):  # no decomposition: the rules' openings
+        check_level_certificates(tmp_path, name, _record({"0": 30, "1": 40}), proven)
+    with pytest.raises(InputError, match="certified for openings"):
+        check_level_certificates(tmp_path, name, _record({"0": 30, "1": 40}), proven, openings)
+
+
+def test_scale_and_solve_take_x_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from minttt.cli import run as cli_run
+
+    certs = tmp_path / "certs"
+    base = ["scale", "3x3", "--role", "first", "--cores", "30", "--relax"]
+    ok = [*base, "--opening", "0+4:2", "--checkpoint", str(tmp_path / "x.json")]
+    assert cli_run([*ok, "--certificates", str(certs)]) == 0
+    assert {(n, v) for (n, _d), v in checked_lower(certs / "lower-bounds.json").items()} == {
+        ("first-0+4:2-lookup-entries", 30)
+    }
+    capsys.readouterr()
+    for bad in ("4+2:0", "4+1:7", "any+0:1", "4+0:4"):  # stored as 0, loses, no cell, taken
+        ckpt = str(tmp_path / f"bad{bad}.json")
+        assert cli_run([*base, "--opening", bad, "--checkpoint", ckpt]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 4 and all(line.startswith("error: ") for line in err)
+    solve = ["solve", "--role", "first", "--objective", "entries", "--json"]
+    assert cli_run([*solve, "--opening", "4+0:5"]) == 0
+    out = capsys.readouterr().out
+    assert '"first-4+0:5-lookup-entries"' in out and '"size": 23' in out
+
+
+def test_a_split_bounding_lower_than_its_part_is_left_out(graph33, tmp_path: Path) -> None:
+    """Each part at its best (:func:`best_cut`): 1:4's split by X's corner (one part, 1:4+0:4)
+    is kept where it bounds higher than 1:4 and left out where lower; either way the parts
+    chosen cover O's tables (the report's check)."""
+    from minttt.bounds.openings import best_cut
+
+    def name(key: str) -> str:
+        return O33.replace(opening=key).name
+
+    splits = {
+        O33.name: [p.name for p in split_variants(graph33, O33, 1)],
+        name("1:4"): [p.name for p in split_variants(graph33, Variant.parse(name("1:4")), 0)],
+    }
+    for own, again, expect in ((70, 72, "1:4+0:4"), (72, 60, "1:4")):
+        bounds = {name("1:0"): 90, name("1:4"): own, name("1:7"): 85, name("1:4+0:4"): again}
+        low, leaves = best_cut(O33.name, splits, bounds)
+        keys = [str(Variant.parse(leaf).opening) for leaf in leaves]
+        assert low == 72 and sorted(keys) == sorted(["1:0", expect, "1:7"])
+        per = {k: bounds[name(k)] for k in keys}
+        proven = {(name(k), (1, 3, 5, 7)): v for k, v in per.items()}
+        check_level_certificates(tmp_path, O33.name, _record(per), proven)
+    assert best_cut(O33.name, splits, {name("1:0"): 90}) is None  # a part without a bound

@@ -7,7 +7,7 @@ bound (its proven minimum where RC2 finishes) bounds the tables that open there.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,3 +63,32 @@ def opening_bounds(
 
 
 __all__ = ["OpeningBounds", "opening_bounds"]
+
+
+def best_cut(
+    name: str, splits: Mapping[str, Sequence[str]], bounds: Mapping[str, int]
+) -> tuple[int, list[str]] | None:
+    """The best lower bound of ``name`` from split parts: its own bound (``bounds``), or the
+    least over the parts of its split (``splits[name]``, each part at its best, split again
+    where ``splits`` says), whichever is higher. Every table of a split variant is a table of
+    one of its parts, so both bound it; a part's split can bound lower than the part itself
+    (each part of it had a short budget), and is then left out. Returns the bound and the parts
+    whose least it is (``[name]`` for its own); None where neither is known (a part of the
+    split without a bound leaves the split out).
+
+    >>> splits = {"a": ["b", "c"], "b": ["d", "e"]}
+    >>> best_cut("a", splits, {"a": 5, "b": 9, "c": 8, "d": 7, "e": 10})   # b's split: 7 < 9
+    (8, ['b', 'c'])
+    >>> best_cut("a", splits, {"a": 5, "b": 6, "c": 8, "d": 7, "e": 10})   # b's split: 7 > 6
+    (7, ['d', 'e', 'c'])
+    >>> best_cut("a", splits, {"a": 5, "b": 9})   # c has no bound: a's own
+    (5, ['a'])
+    """
+    own = bounds.get(name)
+    parts = [best_cut(p, splits, bounds) for p in splits.get(name, ())]
+    if parts and all(p is not None for p in parts):
+        done = [p for p in parts if p is not None]
+        low = min(bound for bound, _ in done)
+        if own is None or low > own:
+            return low, [leaf for _, leaves in done for leaf in leaves]
+    return None if own is None else (own, [name])

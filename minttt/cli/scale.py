@@ -39,8 +39,9 @@ def scale_command(
         "--opening",
         metavar="OPENING",
         help="X (CELL): its first move fixed at this cell (default: any), X's bound opening by "
-        "opening. O (A:B): its reply B to X's opening A fixed (A:B+C:D: a part split again), "
-        "O's bound reply by reply (scripts/scale_games.py takes the least).",
+        "opening; CELL+B:C also fixes X's answer C to O's reply B. O (A:B): its reply B to X's "
+        "opening A fixed (A:B+C:D: a part split again). The bound part by part "
+        "(scripts/scale_games.py takes the least).",
     ),
     time_limit: float = number_option(
         60.0, "--time-limit", help="Seconds for this run.", above=True
@@ -160,7 +161,8 @@ def scale_command(
     role
         first (X) or second (O).
     opening
-        X's first move fixed at this cell (default: any).
+        X's first move fixed at this cell (default: any), and with +B:C its answer C to O's
+        reply B; O's reply A:B to X's opening A.
     time_limit
         Seconds for this run.
     checkpoint
@@ -345,7 +347,7 @@ def _side(role: Role) -> Role:
 
 def _variant(game: str, side: Role, opening: str | None = None) -> Variant:
     """The lookup-entries variant of ``game`` for one side: X with any opening or the cell
-    ``opening``; O with any reply or its reply ``A:B`` fixed."""
+    ``opening`` (``CELL+B:C``: with answers fixed); O with any reply or its reply ``A:B``."""
 
     rules = Rules.from_name(game)
     if side is Role.O:
@@ -354,8 +356,11 @@ def _variant(game: str, side: Role, opening: str | None = None) -> Variant:
                 f"--opening {opening}: O's is its reply A:B to X's opening A (or use --role first)"
             )
         return Variant(side, opening, "lookup", "entries", game=rules.name)
-    if opening is not None and not (opening.isdigit() and int(opening) < rules.cells):
-        raise InputError(f"--opening must be a cell 0-{rules.cells - 1}, got {opening}")
+    head = (opening or "").partition("+")[0]
+    if opening is not None and not (head.isdigit() and int(head) < rules.cells):
+        raise InputError(
+            f"--opening must be a cell 0-{rules.cells - 1} (then +B:C, X's answers), got {opening}"
+        )
     return Variant(side, opening or "any", "lookup", "entries", game=rules.name)
 
 

@@ -75,8 +75,9 @@ def solve_command(
         None,
         "--opening",
         metavar="OPENING",
-        help="center, corner, edge, any or a cell 0-8 (first/both; default center); for "
-        "second, O's reply A:B to X's opening A (lookup entries).",
+        help="center, corner, edge, any or a cell 0-8 (first/both; default center), for first "
+        "with +B:C, its answer C to O's reply B; for second, O's reply A:B to X's opening A "
+        "(fixed replies: lookup entries).",
     ),
     encoding: Encoding | None = word_option(
         Encoding, None, "--encoding", help="tree or lookup (default lookup)."
@@ -146,7 +147,8 @@ def solve_command(
     role
         first, second, both.
     opening
-        center, corner, edge, any, CELL (first/both; default center).
+        center, corner, edge, any, CELL (first/both; default center), CELL+B:C (first);
+        A:B (second).
     encoding
         tree, lookup (default lookup).
     objective

@@ -33,6 +33,7 @@ import numpy as np
 from minttt.errors import InputError
 from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph, build_array_graph, csr_rows, distinct
+from minttt.game.rules import Board
 from minttt.vocabulary import Objective, Role
 
 
@@ -192,8 +193,9 @@ class ArrayFormula:
 
 def table_edge_mask(graph: ArrayGraph, variant: Variant) -> np.ndarray:
     """Boolean per edge: a move the table may make (the criterion's allowed moves; only the
-    opening at the root when ``variant`` fixes one, only O's reply after X's opening when it
-    fixes those). The array form of :func:`minttt.game.graph.table_moves`."""
+    opening at the root when ``variant`` fixes one, only the table's reply where it fixes one:
+    O's after X's opening, X's after its opening and O's reply). The array form of
+    :func:`minttt.game.graph.table_moves`."""
     allowed = graph.allowed_mask(variant.criterion)
     opening = variant.opening_cell(graph.rules)
     root_edges = slice(int(graph.ptr[0]), int(graph.ptr[1]))
@@ -203,49 +205,68 @@ def table_edge_mask(graph: ArrayGraph, variant: Variant) -> np.ndarray:
             raise InputError(f"opening cell {opening} is not an allowed first move")
         allowed[root_edges] = False
         allowed[int(graph.ptr[0]) + int(at[0])] = True
-    for reply in variant.replies():
-        _fix_reply(graph, allowed, *reply)
+    for theirs, ours in variant.replies():
+        _fix_reply(graph, allowed, _reply_start(graph, variant, theirs), ours)
     return allowed
 
 
-def _reply_start(graph: ArrayGraph, opening: int) -> int:
-    """The node after X's ``opening``, which must be the board the graph stores (InputError
-    naming the symmetric cell to use otherwise)."""
-    root = np.flatnonzero(graph.move[int(graph.ptr[0]) : int(graph.ptr[1])] == opening)
-    if not len(root):
-        raise InputError(f"X's opening {opening} is not a legal first move")
-    start = int(graph.child[int(graph.ptr[0]) + int(root[0])])
+def _reply_start(graph: ArrayGraph, variant: Variant, move: int) -> int:
+    """The node where ``variant``'s table answers the opponent's ``move``: after X's opening
+    ``move`` (O's table), or after X's opening cell and O's reply ``move`` (X's). It must be the
+    board the graph stores (InputError naming the symmetric copy to use otherwise)."""
+    node, played = 0, []
+    if variant.role is Role.X:
+        opening = variant.opening_cell(graph.rules)
+        assert opening is not None  # replies() gives X's answers only after an opening cell
+        node, played = _child(graph, 0, opening, "X's opening"), [opening]
+    start = _child(graph, node, move, "O's reply" if played else "X's opening")
     board = graph.board(start)
-    if board[opening] != 1:
+    expected = Board.empty(graph.rules)
+    for cell in (*played, move):
+        expected = expected.play(cell)
+    if tuple(board) == expected.cells:
+        return start
+    if not played:
         stored = board.index(1)
         raise InputError(
-            f"X's opening {opening} is stored as its symmetric copy {stored}: give O's reply "
-            f"on that board ({stored}:CELL)"
+            f"X's opening {move} is stored as its symmetric copy {stored}: give O's reply on "
+            f"that board ({stored}:CELL)"
         )
-    return start
+    raise InputError(
+        f"O's reply {move} to X's {played[0]} is stored as its symmetric copy "
+        f"{''.join('.XO'[c] for c in board)}: split by a reply the graph stores as played"
+    )
 
 
-def _fix_reply(graph: ArrayGraph, allowed: np.ndarray, opening: int, cell: int) -> None:
-    """Leave O only ``cell`` at the position after X's ``opening`` (in place; InputError when
-    :func:`_reply_start` refuses the opening, or ``cell`` is not an allowed reply)."""
-    start = _reply_start(graph, opening)
+def _child(graph: ArrayGraph, node: int, move: int, what: str) -> int:
+    """The node after ``move`` at ``node`` (InputError when it is not a legal move there)."""
+    lo, hi = int(graph.ptr[node]), int(graph.ptr[node + 1])
+    at = np.flatnonzero(graph.move[lo:hi] == move)
+    if not len(at):
+        raise InputError(f"{what} {move} is not a legal move there")
+    return int(graph.child[lo + int(at[0])])
+
+
+def _fix_reply(graph: ArrayGraph, allowed: np.ndarray, start: int, cell: int) -> None:
+    """Leave the table only ``cell`` at the node ``start`` (:func:`_reply_start`; in place,
+    InputError when ``cell`` is not an allowed move there)."""
     lo, hi = int(graph.ptr[start]), int(graph.ptr[start + 1])
     at = np.flatnonzero(graph.move[lo:hi] == cell)
     if not len(at) or not allowed[lo + int(at[0])]:
-        raise InputError(f"{cell} is not an allowed reply to X's opening {opening}")
+        board = "".join(".XO"[c] for c in graph.board(start))
+        raise InputError(f"{cell} is not an allowed reply on the board {board}")
     allowed[lo:hi] = False
     allowed[lo + int(at[0])] = True
 
 
-def split_variants(
-    graph: ArrayGraph, variant: Variant, opening: int | None = None
-) -> list[Variant]:
-    """The variants ``variant``'s tables split into by their first move, one per allowed move up
-    to symmetry (the lowest cell of each distinct position): X's openings (``variant`` opens
-    ``any``), or O's replies to X's ``opening`` (a cell of its board as the graph stores it; a
-    part of an earlier split, ``variant`` with replies fixed, splits again by another opening).
-    Every table of ``variant`` is a table of one of them, so the least of their minima (or of
-    their lower bounds) bounds ``variant``'s.
+def split_variants(graph: ArrayGraph, variant: Variant, move: int | None = None) -> list[Variant]:
+    """The variants ``variant``'s tables split into by one move, one per allowed move up to
+    symmetry (the lowest cell of each distinct position): X's openings (``variant`` opens
+    ``any``, no ``move``), O's replies to X's opening ``move`` (a cell of its board as the graph
+    stores it), or X's answers to O's reply ``move`` to X's opening (``variant`` opens at a
+    cell). A part of an earlier split (``variant`` with replies fixed) splits again by another
+    ``move``. Every table of ``variant`` is a table of one of them, so the least of their minima
+    (or of their lower bounds) bounds ``variant``'s.
 
     >>> g = build_array_graph(Variant.parse("second-lookup-entries").rules)
     >>> [v.name for v in split_variants(g, Variant.parse("second-lookup-entries"), 4)]
@@ -254,21 +275,26 @@ def split_variants(
     ['0', '1', '4']
     >>> [v.opening for v in split_variants(g, Variant.parse("second-1:4-lookup-entries"), 0)]
     ['1:4+0:4']
+    >>> [v.opening for v in split_variants(g, Variant.parse("first-4-lookup-entries"), 0)]
+    ['4+0:1', '4+0:2', '4+0:5', '4+0:8']
     """
     allowed = table_edge_mask(graph, variant)
-    if variant.role is Role.X and variant.opening == "any" and opening is None:
+    fixed = {a for a, _ in variant.replies()}
+    if variant.role is Role.X and variant.opening == "any" and move is None:
         node, prefix = 0, ""
     elif (
-        variant.role is Role.O
-        and opening is not None
-        and opening not in {a for a, _ in variant.replies()}
+        variant.role is not Role.BOTH
+        and move is not None
+        and move not in fixed
+        and (variant.role is Role.O or variant.opening_cell(graph.rules) not in (None, move))
     ):
-        node = _reply_start(graph, opening)
-        prefix = f"{variant.opening}+{opening}:" if variant.opening else f"{opening}:"
+        node = _reply_start(graph, variant, move)
+        prefix = f"{variant.opening}+{move}:" if variant.opening else f"{move}:"
     else:
         raise InputError(
-            f"{variant.name}: split X's tables by opening (opening any), or O's by its reply to "
-            "one of X's openings (not one fixed already)"
+            f"{variant.name}: split X's tables by opening (opening any) or by X's answer to one "
+            "of O's replies (opening a cell), O's by its reply to one of X's openings (not one "
+            "fixed already)"
         )
     seen: set[int] = set()
     out = []

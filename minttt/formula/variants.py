@@ -36,9 +36,11 @@ class Variant(Record):
         ``first`` (X), ``second`` (O) or ``both``, or a :class:`~minttt.vocabulary.Role`.
     opening
         How the table opens. X: ``center``/``corner``/``edge`` (3x3 names), ``any``, or a cell
-        number as text (``center`` by default for ``first`` and ``both``). O: ``None`` (any
-        reply), or ``A:B``, its reply ``B`` to X's opening ``A`` fixed (cells of X's opening
-        board as the graph stores it), several joined by ``+``: the parts O's tables split into
+        number as text (``center`` by default for ``first`` and ``both``); a cell ``A`` may be
+        followed by ``+B:C``, X's answer ``C`` to O's reply ``B`` fixed (cells of the board after
+        ``A`` and ``B`` as the graph stores it). O: ``None`` (any reply), or ``A:B``, its reply
+        ``B`` to X's opening ``A`` fixed (cells of X's opening board as the graph stores it),
+        several joined by ``+``. These are the parts the tables split into
         (:func:`minttt.formula.arrays.split_variants`).
     encoding
         003's ``tree`` or ``lookup`` formula.
@@ -83,23 +85,21 @@ class Variant(Record):
         self._check()
 
     def _check(self) -> None:
-        if self.role is Role.O and self.opening is not None:
-            self.replies()  # checks A:B[+A:B..]
-            if self.encoding is not Encoding.LOOKUP or self.objective is not Objective.ENTRIES:
-                raise InputError(
-                    "O's fixed reply (A:B) is for lookup entries (--encoding lookup "
-                    "--objective entries)"
-                )
         if self.role is not Role.O:
             opening = "center" if self.opening is None else str(self.opening).strip().lower()
             if opening == "centre":
                 opening = "center"
-            if opening not in OPENINGS and not opening.isdigit():
+            head = opening.partition("+")[0]
+            if head not in OPENINGS and not head.isdigit():
                 raise InputError(
                     f"unknown opening {self.opening!r}: expected one of {', '.join(OPENINGS)} "
                     "or a cell number"
                 )
             object.__setattr__(self, "opening", opening)
+        lookup_entries = self.encoding is Encoding.LOOKUP and self.objective is Objective.ENTRIES
+        if self.replies() and not lookup_entries:  # checks A:B[+..] (O), CELL+B:C[+..] (X)
+            who = "O's fixed reply (A:B)" if self.role is Role.O else "X's fixed answer (+B:C)"
+            raise InputError(f"{who} is for lookup entries (--encoding lookup --objective entries)")
         if self.objective is Objective.ENTRIES and self.encoding is not Encoding.LOOKUP:
             raise InputError(
                 "objective entries needs the lookup encoding (the tree encoding has no edge "
@@ -147,30 +147,52 @@ class Variant(Record):
         return cls(bits[0], opening, bits[-2], bits[-1], criterion, game)
 
     def replies(self) -> tuple[tuple[int, int], ...]:
-        """O's fixed replies, each ``(X's opening cell, O's cell)``; none for X and for any reply.
-        Several are joined by ``+``, one per opening of X (a split refined again).
+        """The table's fixed replies, each ``(the opponent's cell, the table's cell)``: O's
+        (``A:B``: X's opening, O's reply), or X's after its opening cell (``CELL+B:C``: O's
+        reply, X's answer); none for any reply. Several are joined by ``+``, one per move of the
+        opponent (a split refined again).
 
         >>> Variant.parse("second-5:10-lookup-entries@mnk:4,4,4").replies()
         ((5, 10),)
         >>> Variant.parse("second-5:10+0:5-lookup-entries@mnk:4,4,4").replies()
         ((5, 10), (0, 5))
+        >>> Variant.parse("first-5+0:6-lookup-entries@mnk:4,4,4").replies()   # X's answer to 0
+        ((0, 6),)
         """
-        if self.role is not Role.O or self.opening is None:
+        if self.opening is None:
             return ()
+        head, plus, rest = str(self.opening).partition("+")
+        if self.role is Role.O:
+            texts = str(self.opening).split("+")
+        elif not plus:
+            return ()
+        elif self.role is not Role.X or head == "any":
+            raise InputError(
+                f"opening {self.opening!r}: X's answers (+B:C) follow X's opening cell, e.g. "
+                "5+0:6 (role first)"
+            )
+        else:
+            texts = rest.split("+")
         out = []
-        for part in str(self.opening).split("+"):
+        for part in texts:
             a, sep, b = part.partition(":")
             if not (sep and a.isdigit() and b.isdigit()):
                 raise InputError(
                     f"O's opening {self.opening!r}: expected A:B, its reply B to X's opening A "
                     "(several joined by +; the second player moves second)"
+                    if self.role is Role.O
+                    else f"X's opening {self.opening!r}: expected CELL+B:C, its answer C to O's "
+                    "reply B (several joined by +)"
                 )
             cells = self.rules.cells
             if not (int(a) < cells and int(b) < cells) or a == b:
-                raise InputError(f"O's reply {part!r}: two different cells 0-{cells - 1} expected")
+                raise InputError(f"reply {part!r}: two different cells 0-{cells - 1} expected")
+            if self.role is Role.X and str(self.opening_cell()) in (a, b):
+                raise InputError(f"X's answer {part!r}: X's opening {head} is taken")
             out.append((int(a), int(b)))
         if len({a for a, _ in out}) != len(out):
-            raise InputError(f"O's opening {self.opening!r}: one reply per opening of X")
+            who = "one reply per opening of X" if self.role is Role.O else "one answer per reply"
+            raise InputError(f"opening {self.opening!r}: {who}")
         return tuple(out)
 
     def opening_cell(self, rules: Rules | None = None) -> int | None:
@@ -178,20 +200,21 @@ class Variant(Record):
         rules = rules or self.rules
         if self.opening is None or self.opening == "any" or self.role is Role.O:
             return None
-        if self.opening.isdigit():
-            cell = int(self.opening)
+        head = self.opening.partition("+")[0]
+        if head.isdigit():
+            cell = int(head)
             if cell >= rules.cells:
                 raise InputError(f"opening cell {cell} is outside the board (0..{rules.cells - 1})")
             return cell
-        if self.opening == "corner":
+        if head == "corner":
             return 0
-        if self.opening == "center":
+        if head == "center":
             if rules.rows % 2 == 0 or rules.cols % 2 == 0:
                 raise InputError(
                     f"a {rules.rows}x{rules.cols} board has no center cell; give a cell"
                 )
             return (rules.rows // 2) * rules.cols + rules.cols // 2
-        if self.opening == "edge":
+        if head == "edge":
             if (rules.rows, rules.cols) != (3, 3):
                 raise InputError("opening 'edge' is a 3x3 name; give a cell number on this board")
             return 1

@@ -100,8 +100,8 @@ def check_level_certificates(
         variant = Variant.parse(name)
         if variant.role is Role.O:
             check_split(where, variant, list(per))
-        elif openings is not None and sorted(per) != sorted(openings):
-            raise InputError(f"{where}: certified for openings {sorted(per)}, not {openings}")
+        else:
+            _check_x_split(where, variant, list(per), openings)
         sums = []
         for key, part in per.items():
             fixed = variant.replace(opening=key)
@@ -118,19 +118,39 @@ def check_level_certificates(
 
 
 def check_split(where: str, variant: Variant, keys: list[str]) -> None:
-    """O's parts ``keys`` (each ``A:B``, or ``A:B+C:D..`` where a part was split again) cover
-    every table of ``variant``: each split is by one opening of X, and holds every reply up to
-    symmetry (:meth:`~minttt.game.rules.Board.distinct_moves` of X's opening board) or, where
-    some are left out, every allowed one (the game graph's
+    """The parts ``keys`` cover every table of ``variant``: O's (each ``A:B``, or ``A:B+C:D..``
+    where a part was split again) or X's after its opening cell (each ``CELL+B:C..``, X's
+    answers to O's replies). Each split is by one move of the opponent, and holds every answer
+    up to symmetry (:meth:`~minttt.game.rules.Board.distinct_moves` of the board it answers) or,
+    where some are left out, every allowed one (the game graph's
     :func:`~minttt.formula.arrays.split_variants`). InputError naming what is missing."""
     if len(set(keys)) != len(keys):
         raise InputError(f"{where}: a part is named twice in {keys}")
     try:
-        lines = [variant.replace(opening=k).replies() for k in keys]
+        known = len(variant.replies())
+        lines = [variant.replace(opening=k).replies()[known:] for k in keys]
     except InputError as exc:
         raise InputError(f"{where}: {exc}") from None
     graphs: list[ArrayGraph] = []  # built only where a split leaves a reply out
     _covers(where, variant, [list(line) for line in lines], graphs)
+
+
+def _check_x_split(
+    where: str, variant: Variant, keys: list[str], openings: list[str] | None
+) -> None:
+    """X's parts ``keys`` cover its tables: its openings (the decomposition's ``openings``, else
+    every allowed one), each whole or split by its answers (:func:`check_split`)."""
+    heads: dict[str, list[str]] = {}
+    for key in keys:
+        heads.setdefault(key.partition("+")[0], []).append(key)
+    if openings is not None and sorted(heads) != sorted(openings):
+        raise InputError(f"{where}: certified for openings {sorted(heads)}, not {openings}")
+    if openings is None:
+        need = {str(v.opening) for v in split_variants(build_array_graph(variant.rules), variant)}
+        if need - set(heads):
+            raise InputError(f"{where}: its openings leave out {sorted(need - set(heads))}")
+    for head, parts in heads.items():
+        check_split(where, variant.replace(opening=head), parts)
 
 
 def _covers(
@@ -141,22 +161,27 @@ def _covers(
     if any(not line for line in lines):  # the variant itself is a part
         return
     firsts = {line[0][0] for line in lines}
+    theirs = "opening of X" if variant.role is Role.O else "reply of O"
     if len(firsts) != 1:
         raise InputError(
-            f"{where}: {variant.name} is split by more than one opening of X, {sorted(firsts)}"
+            f"{where}: {variant.name} is split by more than one {theirs}, {sorted(firsts)}"
         )
-    (opening,) = firsts
-    board = Board.empty(variant.rules).play(opening)
+    (move,) = firsts
+    board = Board.empty(variant.rules)
+    opening = variant.opening_cell()
+    for cell in (move,) if opening is None else (opening, move):
+        board = board.play(cell)
     if board.canonical().board != board:
-        raise InputError(f"{where}: X's opening {opening} is not the board the graph stores")
+        what = f"X's opening {move}" if opening is None else f"O's reply {move} to X's {opening}"
+        raise InputError(f"{where}: {what} is not the board the graph stores")
     groups: dict[int, list[list[tuple[int, int]]]] = {}
     for line in lines:
         groups.setdefault(line[0][1], []).append(line[1:])
-    prefix = f"{variant.opening}+{opening}:" if variant.opening else f"{opening}:"
+    prefix = f"{variant.opening}+{move}:" if variant.opening else f"{move}:"
     if set(groups) != set(board.distinct_moves()):
         if not graphs:
             graphs.append(build_array_graph(variant.rules))
-        need = {str(v.opening) for v in split_variants(graphs[0], variant, opening)}
+        need = {str(v.opening) for v in split_variants(graphs[0], variant, move)}
         missing = need - {f"{prefix}{b}" for b in groups}
         if missing:
             raise InputError(f"{where}: its replies leave out {sorted(missing)}")
