@@ -11,4 +11,7 @@ from __future__ import annotations
 import os
 import tempfile
 
-os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), f"minttt-numba-{os.getpid()}")
+# one folder per worker name (gw0, gw1, ..., main for a run without workers): never shared by two
+# workers of a run, and kept from run to run, so the kernels compile once, not on every run
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+os.environ["NUMBA_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), f"minttt-numba-{_worker}")
