@@ -1,9 +1,9 @@
 """Test-session setup shared by every test file.
 
 Each test process (each pytest-xdist worker) compiles numba's kernels (``cache=True``: the DRAT
-checker's) into a cache folder of its own: two workers writing one cache at once, on a cold
-start such as CI's, crashed one of them in the kernel's first call (a segmentation fault in
-``drat_kernel.prepare`` on 2026-11-28, where the same check passed with a warm cache).
+checker's) into a cache folder of its own, so no two workers write one cache at once. (The
+segmentation fault CI met in ``drat_kernel.prepare`` on 2026-11-28, first blamed on a shared
+cold cache, was a read past an array's end: see ``test_drat_compiled.py``.)
 """
 
 from __future__ import annotations

@@ -206,3 +206,37 @@ def test_a_large_text_proof_is_read_quickly_and_checked_alike():
     assert compiled.engine == "compiled" and compiled.lrat == reference.lrat
     assert compiled.to_dict() == {**reference.to_dict(), "engine": "compiled"}
     assert compiled.core_steps == reference.core_steps
+
+
+@pytest.mark.slow
+def test_the_kernel_reads_no_array_past_its_end(tmp_path: Path) -> None:
+    """numba checks no index, so a read past an array's end goes unseen until the array ends at
+    the edge of a page: ``prepare`` read the formula's clause starts at one more index for each
+    proof step (as many entries past the end as the proof has steps), and CI crashed with a
+    segmentation fault in it twice, on O's least 4x4 part (11 M clauses). Here the hand-made
+    cases and random ones (deletions, failures) run through the compiled checker in a process
+    that compiles it with bounds checks (``NUMBA_BOUNDSCHECK=1``, a cache of its own), where
+    such a read is an IndexError."""
+    import os
+    import subprocess
+    import sys
+
+    cases = [(cnf, proof) for cnf, proof in CASES]
+    cases += [(cnf, proof) for cnf, _, proof in random_drat_cases(7, 40)]
+    script = (
+        "import json, sys\n"
+        "from minttt.proof import drat\n"
+        "for cnf, proof in json.load(sys.stdin):\n"
+        "    drat.check(bytes.fromhex(cnf), bytes.fromhex(proof), lrat=True, compiled=True)\n"
+        "print('ok')\n"
+    )
+    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps([[cnf.hex(), proof.hex()] for cnf, proof in cases]),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

@@ -225,3 +225,30 @@ def test_a_core_search_stops_at_its_time_and_claims_nothing_unfinished() -> None
     variant, graph, formula = _instance("second-lookup-entries@mnk:3,3,2")
     with unittest.mock.patch.object(lower, "level_literals", pigeons), pytest.raises(OutOfTime):
         build_cores_certificate(variant, "", graph=graph, formula=formula, seconds=0.5)
+
+
+@pytest.mark.parametrize("search", ["disjoint", "relaxed"])
+def test_a_core_search_says_where_it_is_while_one_call_runs_on(
+    search: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Near a stall one CaDiCaL call may take minutes (4x4 k=4 X, 5+0:6: 17 cores in 227 s, and
+    no line): a progress line comes between the slices of a call too, once SAY_SECONDS have
+    passed, not only when a core is found. Here no core is found at all (pigeonhole, cut at
+    1.5 s) and the lines still come, each saying the cores so far and the seconds."""
+    from pysat.examples.genhard import PHP
+
+    from minttt.proof import lower
+
+    monkeypatch.setattr(lower, "SAY_SECONDS", 0.2)
+    monkeypatch.setattr(lower, "CORE_SLICE", 200)
+    hard = PHP(11)
+    soft = hard.nv + 1
+    lines: list[str] = []
+    if search == "disjoint":
+        cores, _, complete = disjoint_cores(hard.clauses, [soft], seconds=1.5, say=lines.append)
+    else:
+        found = lower.relaxed_cores(hard.clauses, [soft], soft, seconds=1.5, say=lines.append)
+        cores, complete = found.cores, found.complete
+    assert (cores, complete) == ([], False)
+    assert len(lines) >= 3, lines
+    assert all(line.startswith("  0 ") and line.endswith(" s)") for line in lines), lines

@@ -49,7 +49,7 @@ import lzma
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -220,6 +220,7 @@ class CubeSolver:
         *,
         slice_conflicts: int = SLICE_CONFLICTS,
         options: Mapping[str, int] = SOLVER_OPTIONS,
+        on_slice: Callable[[], None] | None = None,
     ) -> None:
         from pysat.solvers import Solver  # the solver library only where a cube is solved
 
@@ -240,6 +241,7 @@ class CubeSolver:
         self._read = 0  # bytes of the proof trace already turned into lines
         self._lock = threading.Lock()
         self._pace: float | None = None  # seconds a conflict in the last slice
+        self.on_slice = on_slice  # called after each slice (a progress line while a call runs)
 
     def refute(self, cube: Cube, below: Sequence[Sequence[int]] = ()) -> CubeResult:
         """The segment refuting ``cube``; DefectError when it is satisfiable (the bound is not:
@@ -331,6 +333,8 @@ class CubeSolver:
             spent = conflicts(self._solver) - before
             if spent > 0:  # seconds a conflict, reading its trace included
                 self._pace = (time.perf_counter() - began) / spent
+            if self.on_slice is not None:
+                self.on_slice()
             if status is not None:
                 return bool(status)
             if deadline is not None and time.perf_counter() > deadline:

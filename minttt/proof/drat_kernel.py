@@ -735,8 +735,10 @@ def prepare(top, f_start, f_lits, s_kind, s_start, s_lits):
     found = np.empty(16, np.int64)
     nd = n = cid = 0
     for i in range(-nformula, nsteps):
-        src, a, b = f_lits, f_start[i + nformula], f_start[i + nformula + 1]
-        if i >= 0:
+        if i < 0:  # a clause of the formula (never f_start[i + nformula] past its end: numba
+            # checks no bounds, and a read past an array's last page is a segmentation fault)
+            src, a, b = f_lits, f_start[i + nformula], f_start[i + nformula + 1]
+        else:
             src, a, b = s_lits, s_start[i], s_start[i + 1]
             if s_kind[i] == ADD and b == a:  # the empty clause: never created
                 del_ptr[i + 1] = nd

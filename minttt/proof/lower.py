@@ -206,7 +206,8 @@ def disjoint_cores(
     cores: list[list[int]] = []
     segments: list[Segment] = []
     deadline = None if seconds is None else start + seconds
-    with CubeSolver(clauses, slice_conflicts=CORE_SLICE) as solver:
+    report = _Report(say, start, lambda: f"{len(cores)} disjoint cores")
+    with CubeSolver(clauses, slice_conflicts=CORE_SLICE, on_slice=report.tick) as solver:
         while deadline is None or time.perf_counter() < deadline:
             found = _next_core(solver, free, deadline)
             if found is None:  # the time ran out: the cores found stand
@@ -218,9 +219,28 @@ def disjoint_cores(
                 del free[p]
             cores.append(core)
             segments.append(segment)
-            if say is not None and len(cores) % 25 == 0:
-                say(f"  {len(cores)} disjoint cores ({time.perf_counter() - start:.0f} s)")
+            report.tick(due=len(cores) % 25 == 0)
     return cores, segments, False
+
+
+class _Report:
+    """A core search's progress lines: ``status()`` and the seconds so far, said every 25 cores
+    (``due``) and whenever :data:`SAY_SECONDS` have passed since the last line, between the
+    slices of one CaDiCaL call too (``CubeSolver(on_slice=...)``): near a stall one core may take
+    minutes, and a search never goes quiet that long."""
+
+    def __init__(
+        self, say: Callable[[str], None] | None, start: float, status: Callable[[], str]
+    ) -> None:
+        self.say, self.start, self.status = say, start, status
+        self.said = start
+
+    def tick(self, due: bool = False) -> None:
+        """Say the status if it is ``due`` or :data:`SAY_SECONDS` have passed."""
+        now = time.perf_counter()
+        if self.say is not None and (due or now - self.said > SAY_SECONDS):
+            self.say(f"  {self.status()} ({now - self.start:.0f} s)")
+            self.said = now
 
 
 @dataclass(frozen=True)
@@ -280,8 +300,13 @@ def relaxed_cores(
     cores: list[list[int]] = []
     segments: list[Segment] = []
     complete, model = False, None
-    said = start
-    with CubeSolver(clauses, slice_conflicts=CORE_SLICE) as solver:
+
+    def status() -> str:
+        tried = f", {budget.tried} exhausted ({budget.skipped} not)" if exhaust else ""
+        return f"{len(cores)} cores, {len(tot)} totalizers{tried}"
+
+    report = _Report(say, start, status)
+    with CubeSolver(clauses, slice_conflicts=CORE_SLICE, on_slice=report.tick) as solver:
         while deadline is None or time.perf_counter() < deadline:
             found = _next_core(solver, free, deadline)
             if found is None:  # the time ran out: the cores found stand
@@ -312,11 +337,7 @@ def relaxed_cores(
                 )
             ):
                 break  # the time ran out: the cores found stand
-            now = time.perf_counter()
-            if say is not None and (len(cores) % 25 == 0 or now - said > SAY_SECONDS):
-                tried = f", {budget.tried} exhausted ({budget.skipped} not)" if exhaust else ""
-                say(f"  {len(cores)} cores, {len(tot)} totalizers{tried} ({now - start:.0f} s)")
-                said = now
+            report.tick(due=len(cores) % 25 == 0)
     return Relaxed(tot.log, bounded, cores, segments, complete, model, budget if exhaust else None)
 
 
@@ -451,8 +472,12 @@ def build_cores_certificate(
     lower = len(cores)
     if say is not None:
         how = "all found" if complete else "stopped at the time limit"
+        over = "" if seconds is None or cadical <= seconds + 1 else (
+            f", {cadical - seconds:.0f} s past the limit of {seconds:g} s (a slice of CaDiCaL "
+            "is not cut where it runs)"
+        )  # fmt: skip
         say(
-            f"  {lower} cores ({how}) in {cadical:.0f} s; checking the proof "
+            f"  {lower} cores ({how}) in {cadical:.0f} s{over}; checking the proof "
             f"({len(proof) / 1e6:.1f} MB, {len(all_clauses):,} clauses)"
         )
     stem = lower_stem(variant, lower, depths) + (".relaxed" if relax else ".cores")
