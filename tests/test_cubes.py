@@ -36,6 +36,7 @@ from minttt.proof.cubes import (
     MIN_SLICE_CONFLICTS,
     CubeSolver,
     Segment,
+    SlicePace,
     decision_cubes,
     join,
     refute_cube,
@@ -123,9 +124,10 @@ def test_a_slice_near_the_deadline_is_cut_to_what_fits(monkeypatch) -> None:
         monkeypatch.setattr(solver._solver, "conf_budget", lambda n: budgets.append(n) or budget(n))
         with pytest.raises(TimeoutError):
             solver.refute_core([], time.perf_counter() + 0.3)
-        assert budgets[0] == FIRST_SLICE_CONFLICTS and solver._pace is not None  # no pace yet
+        assert budgets[0] == FIRST_SLICE_CONFLICTS  # no pace yet
         budgets.clear()
-        solver._pace = 0.01  # a slow pace: 2,000 conflicts would take 20 s
+        solver._pace = SlicePace()
+        solver._pace.measure(10.0, 1_000)  # a slow pace: 2,000 conflicts would take 20 s
         with pytest.raises(TimeoutError):
             solver.refute_core([], time.perf_counter() + 2.0)
     assert MIN_SLICE_CONFLICTS <= budgets[0] <= 100  # what fits in half of 2 s at 10 ms a conflict
@@ -135,6 +137,29 @@ def test_a_slice_near_the_deadline_is_cut_to_what_fits(monkeypatch) -> None:
         monkeypatch.setattr(solver._solver, "conf_budget", lambda n: budgets.append(n) or budget(n))
         assert solver.refute_core([]) is not None  # no deadline: whole slices only
     assert len(budgets) > 1 and set(budgets) == {50}
+
+
+def test_a_pace_read_from_short_calls_never_promises_a_long_slice() -> None:
+    """4x4 k=4's core searches: most calls end after a conflict or two, in a tenth of a second
+    or so (propagating 100,000+ assumptions again); a pace read from such a call said 5,000
+    conflicts would fit where they took minutes (a 350 s run took 390). A short call counts as
+    the calls' overhead, not a pace; the pace is the slowest of the last slices that measured
+    one, and no slice begins where the overhead and the least slice do not fit."""
+    pace = SlicePace()
+    pace.measure(0.1, 1)  # a call of one conflict: overhead, not 0.1 s a conflict
+    assert (pace.pace, pace.overhead) == (None, 0.1)
+    assert pace.budget(5_000, time.perf_counter() + 100) == FIRST_SLICE_CONFLICTS
+    pace.measure(1.0, 1_000)  # 1 ms a conflict
+    pace.measure(5.0, 1_000)  # then 5 ms: the slowest of the last slices counts
+    pace.measure(1.0, 1_000)
+    assert pace.pace == 0.005
+    assert pace.budget(5_000, time.perf_counter() + 10.1) <= 1_000  # 5 s after the overhead
+    with pytest.raises(TimeoutError):  # 0.1 s of overhead and 100 conflicts at 5 ms: 0.6 s
+        pace.budget(5_000, time.perf_counter() + 0.5)
+    for _ in range(8):  # the window moves on: the old slow slice no longer counts
+        pace.measure(1.0, 1_000)
+    assert pace.pace == 0.001
+    assert pace.budget(5_000, None) == 5_000  # no deadline: whole slices
 
 
 def _pigeonholes(pigeons: int, holes: int) -> list[list[int]]:

@@ -48,7 +48,7 @@ from minttt.interrupt import solver_library
 from minttt.proof import drat
 from minttt.proof.cnf import BOUND_DEPTH, certificate_cnf
 from minttt.proof.conquer import conquer, lookup_splits
-from minttt.proof.cubes import SAT_SOLVER, SLICE_CONFLICTS, conflicts, fitting_slice, join
+from minttt.proof.cubes import SAT_SOLVER, SLICE_CONFLICTS, SlicePace, conflicts, join
 from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
 from minttt.proof.index import (
     INDEX,
@@ -129,7 +129,7 @@ def prove_unsat(
     """CaDiCaL's DRAT proof (text) that ``clauses`` are unsatisfiable; DefectError if SAT. With
     ``seconds``, the search runs in slices of ``slice_conflicts`` conflicts (the proof trace
     runs on across them; PySAT's CaDiCaL cannot be interrupted, so the deadline is checked
-    between slices, which are cut near it to what fits: :func:`~minttt.proof.cubes.fitting_slice`)
+    between slices, which are cut near it to what fits: :class:`~minttt.proof.cubes.SlicePace`)
     and stops at the deadline: OutOfTime."""
     from pysat.solvers import Solver
 
@@ -139,18 +139,18 @@ def prove_unsat(
         Solver(name=SAT_SOLVER, bootstrap_with=clauses, with_proof=True) as solver,
     ):
         status: bool | None = None
-        pace: float | None = None  # seconds a conflict, in the last slice
+        pace = SlicePace()
         while status is None:
-            if deadline is not None and time.perf_counter() >= deadline:
-                raise OutOfTime(f"no refutation in {seconds:g} s")
             if deadline is None:
                 status = solver.solve()
-            else:
-                solver.conf_budget(fitting_slice(slice_conflicts, deadline, pace))
-                began, before = time.perf_counter(), conflicts(solver)
-                status = solver.solve_limited()
-                if (spent := conflicts(solver) - before) > 0:
-                    pace = (time.perf_counter() - began) / spent
+                break
+            try:
+                solver.conf_budget(pace.budget(slice_conflicts, deadline))
+            except TimeoutError:
+                raise OutOfTime(f"no refutation in {seconds:g} s") from None
+            began, before = time.perf_counter(), conflicts(solver)
+            status = solver.solve_limited()
+            pace.measure(time.perf_counter() - began, conflicts(solver) - before)
         if status:
             raise DefectError("the bound is satisfiable: not a minimum")
         return solver_drat(solver)[0]

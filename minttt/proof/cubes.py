@@ -49,6 +49,7 @@ import lzma
 import threading
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +62,7 @@ SAT_SOLVER = "cadical195"
 SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
 MIN_SLICE_CONFLICTS = 100  # the shortest slice, near a deadline (:meth:`CubeSolver._solve`)
 FIRST_SLICE_CONFLICTS = 1_000  # the first slice under a deadline, which measures the pace
+PACE_WINDOW = 8  # the slices a pace or an overhead is the worst of (:class:`SlicePace`)
 SLICE_CONFLICTS = 50_000  # conflicts per solver call before the other threads get a turn (each
 # call costs CaDiCaL a restart: 5,000 took 3x4 O's first 24 cubes from 32 s to 75 s, 50,000 to 31 s)
 #: CaDiCaL's techniques that move clauses to its extension stack (restored, untraced, when a later
@@ -99,6 +101,60 @@ def fitting_slice(whole: int, deadline: float | None, pace: float | None) -> int
         return min(whole, FIRST_SLICE_CONFLICTS)
     fit = (deadline - time.perf_counter()) / 2 / pace
     return max(MIN_SLICE_CONFLICTS, min(whole, int(fit)))
+
+
+class SlicePace:
+    """How fast a solver's slices go, to cut the next one to what fits before a deadline
+    (:meth:`budget`). A call's time is its conflicts' and a part that is not: under 100,000
+    assumptions or more (a core search on 4x4 k=4) CaDiCaL propagates them all again on each
+    call, and most calls end after a few conflicts. So the *pace* (seconds a conflict) is the
+    slowest of the last :data:`PACE_WINDOW` slices that ran :data:`MIN_SLICE_CONFLICTS` or more
+    (a pace read from a call of one conflict and a tenth of a second said 5,000 conflicts would
+    fit where they took minutes), and the *overhead* is the longest of the last calls with
+    fewer. A slice begins only where the overhead and the least slice fit in the time left;
+    else the time has run out (TimeoutError), a little early rather than late.
+
+    >>> pace = SlicePace()
+    >>> pace.measure(0.3, 1); pace.measure(2.0, 1_000); pace.measure(1.0, 1_000)
+    >>> pace.pace, pace.overhead
+    (0.002, 0.3)
+    >>> pace.budget(5_000, None), pace.budget(5_000, time.perf_counter() + 1e6)
+    (5000, 5000)
+    >>> 450 < pace.budget(5_000, time.perf_counter() + 2.3) <= 500  # 2 s left after the overhead
+    True
+    """
+
+    def __init__(self) -> None:
+        self._paces: deque[float] = deque(maxlen=PACE_WINDOW)
+        self._overheads: deque[float] = deque(maxlen=PACE_WINDOW)
+
+    @property
+    def pace(self) -> float | None:
+        """Seconds a conflict, the slowest of the last slices that measured it (None: none)."""
+        return max(self._paces) if self._paces else None
+
+    @property
+    def overhead(self) -> float:
+        """Seconds of the longest of the last calls of few conflicts (0 before any)."""
+        return max(self._overheads, default=0.0)
+
+    def measure(self, seconds: float, spent: int) -> None:
+        """A slice took ``seconds`` for ``spent`` conflicts."""
+        if spent >= MIN_SLICE_CONFLICTS:
+            self._paces.append(seconds / spent)
+        else:
+            self._overheads.append(seconds)
+
+    def budget(self, whole: int, deadline: float | None) -> int:
+        """The next slice's conflicts (:func:`fitting_slice`, after the overhead); TimeoutError
+        where not even the least slice fits before ``deadline``."""
+        if deadline is None:
+            return whole
+        pace = self.pace
+        least = self.overhead + (0.0 if pace is None else pace * MIN_SLICE_CONFLICTS)
+        if deadline - time.perf_counter() < least:
+            raise TimeoutError("the solver's time ran out")
+        return fitting_slice(whole, deadline - self.overhead, pace)
 
 
 def conflicts(solver: Any) -> int:
@@ -240,7 +296,7 @@ class CubeSolver:
         self.sequence = 0
         self._read = 0  # bytes of the proof trace already turned into lines
         self._lock = threading.Lock()
-        self._pace: float | None = None  # seconds a conflict in the last slice
+        self._pace = SlicePace()  # how fast its slices go (the next one cut to fit a deadline)
         self.on_slice = on_slice  # called after each slice (a progress line while a call runs)
 
     def refute(self, cube: Cube, below: Sequence[Sequence[int]] = ()) -> CubeResult:
@@ -322,17 +378,16 @@ class CubeSolver:
         trace runs on), so a slice changes no result. After each slice the trace written so far
         is read into the cube's segment (:meth:`_take_trace`), compressed: a hard cube's trace,
         GB of text, never in memory at once. Near ``deadline`` a slice is cut to the conflicts
-        that fit before it at the pace of the last slice (:func:`fitting_slice`): on a large
-        formula one slice may take seconds (25 s on 4x4 k=4, under 176,642 assumptions)."""
+        that fit before it (:class:`SlicePace`), and none begins where the least would not:
+        on a large formula one slice may take seconds (25 s on 4x4 k=4, under 176,642
+        assumptions)."""
         while True:
-            self._solver.conf_budget(fitting_slice(self.slice_conflicts, deadline, self._pace))
+            self._solver.conf_budget(self._pace.budget(self.slice_conflicts, deadline))
             began, before = time.perf_counter(), conflicts(self._solver)
             with solver_library():
                 status = self._solver.solve_limited(assumptions=assumptions)
-            self._take_trace()
-            spent = conflicts(self._solver) - before
-            if spent > 0:  # seconds a conflict, reading its trace included
-                self._pace = (time.perf_counter() - began) / spent
+            self._take_trace()  # its time counts in the slice's
+            self._pace.measure(time.perf_counter() - began, conflicts(self._solver) - before)
             if self.on_slice is not None:
                 self.on_slice()
             if status is not None:
@@ -448,6 +503,7 @@ __all__ = [
     "decision_cubes",
     "decision_list",
     "fitting_slice",
+    "SlicePace",
     "join",
     "keeps_deletions",
     "own_deletions",
