@@ -109,10 +109,10 @@ class SlicePace:
     assumptions or more (a core search on 4x4 k=4) CaDiCaL propagates them all again on each
     call, and most calls end after a few conflicts. So the *pace* (seconds a conflict) is the
     slowest of the last :data:`PACE_WINDOW` slices that ran :data:`MIN_SLICE_CONFLICTS` or more
-    (a pace read from a call of one conflict and a tenth of a second said 5,000 conflicts would
-    fit where they took minutes), and the *overhead* is the longest of the last calls with
-    fewer. A slice begins only where the overhead and the least slice fit in the time left;
-    else the time has run out (TimeoutError), a little early rather than late.
+    (on 4x4 k=4 O's 5:6+0:6, calls of 0 to 3 conflicts took 0.3 to 0.7 s, and one slice of 263
+    took 9.4 s: the last call says little about the next), and the *overhead* is the longest of
+    the last calls with fewer. A slice begins only where the overhead and the least slice fit
+    in the time left; else the time has run out (TimeoutError), a little early rather than late.
 
     >>> pace = SlicePace()
     >>> pace.measure(0.3, 1); pace.measure(2.0, 1_000); pace.measure(1.0, 1_000)
