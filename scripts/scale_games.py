@@ -51,8 +51,9 @@ SPLITS: dict[str, dict[str, int]] = {
     # X's centre (293) and corner (297 disjoint cores, 316 relaxed) openings bound lowest: split
     # by X's answer to O's reply stored as played (0 after 5, 5 after 0), 8 answers each
     "first-any-lookup-entries@mnk:4,4,4": {"5": 0, "0": 5},
-    # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner
-    "second-lookup-entries@mnk:4,4,4": {"": 5, "5:0": 0, "5:10": 0, "5:15": 0},
+    # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner;
+    # then 5:6, whose one reply fixed stalled at 428 (424 at 240 s)
+    "second-lookup-entries@mnk:4,4,4": {"": 5, "5:0": 0, "5:10": 0, "5:15": 0, "5:6": 0},
 }
 SEED = 0
 
