@@ -140,7 +140,7 @@ def test_a_slice_near_the_deadline_is_cut_to_what_fits(monkeypatch) -> None:
 
 
 def test_a_pace_read_from_short_calls_never_promises_a_long_slice() -> None:
-    """4x4 k=4's core searches: most calls end after a conflict or two, in half a second spent
+    """4x4 k=4's core searches: most calls end after a conflict or two, in 0.2 to 0.8 s spent
     propagating 100,000+ assumptions again, and then a slice of 263 conflicts takes 9.4 s (O's
     5:6+0:6). A short call counts as the calls' overhead, not a pace; the pace is the slowest
     of the last slices that measured one, and no slice begins where the overhead and the least
