@@ -405,6 +405,7 @@ def cores_lower(
     drat_trim: Path | None = None,
     relax: bool = False,
     exhaust: bool = False,
+    fresh: bool = False,
     say: Say = print,
 ) -> BoundsState:
     """A certified lower bound by disjoint cores of the whole formula, resuming ``checkpoint``:
@@ -414,16 +415,46 @@ def cores_lower(
     and written into ``certificates`` (``lower-bounds.json``, one block of every table depth).
     With ``relax``, each core is relaxed by a totalizer rather than set aside
     (:func:`minttt.proof.lower.relaxed_cores`: RC2's bound, certified; ``exhaust``: with core
-    exhaustion). It replaces the
-    checkpoint's certified blocks and lower bound where higher."""
+    exhaustion). A relaxed search goes on from the record ``certificates`` holds of the same
+    variant and depths, if any and stopped at its time limit (its cores first, its proof first:
+    :func:`minttt.proof.lower.carried_from`), unless ``fresh``; where that record is the
+    minimum, nothing is searched. It replaces the checkpoint's certified blocks and lower bound
+    where higher."""
     from minttt.bounds.levels import table_depths
     from minttt.proof.certify import OutOfTime
-    from minttt.proof.lower import build_cores_certificate, write_lower_records
+    from minttt.proof.lower import (
+        LOWER_INDEX,
+        build_cores_certificate,
+        load_lower,
+        record_key,
+        write_lower_records,
+    )
 
     with BoundsRun(variant, checkpoint, say) as run:
         depths = [int(d) for d in table_depths(run.graph, run.formula)]
         what = "relaxed cores" if relax else "disjoint cores"
         say(f"{variant.name}: {what} over depths {depths}, {seconds or 'no limit'} s")
+        prior = None
+        index = Path(certificates) / LOWER_INDEX
+        if relax and not fresh and index.is_file():
+            key = (variant.name, tuple(depths))
+            prior = next(
+                (
+                    r
+                    for r in load_lower(index)
+                    if record_key(r) == key
+                    and r.get("method") == "relaxed cores"
+                    and r.get("checked_by")
+                ),
+                None,
+            )
+        if prior is not None and prior.get("complete"):
+            say(f"  {prior['lower']} relaxed cores ran to their end before: the minimum, certified")
+            _certified_blocks(run, depths, int(prior["lower"]))
+            return run.finish("level certificates", proven_event="proven")
+        if prior is not None and not prior.get("proof"):
+            say(f"  the record of {prior['lower']} ships no proof to go on from: starting afresh")
+            prior = None
         try:
             cert = build_cores_certificate(
                 variant,
@@ -435,6 +466,7 @@ def cores_lower(
                 drat_trim=drat_trim,
                 relax=relax,
                 exhaust=exhaust,
+                going_on=prior,
                 say=say,
             )
         except OutOfTime:
@@ -446,17 +478,23 @@ def cores_lower(
         say(f"  {lower} {what} ({how}), certified: {record['checked_by']}")
         if cert.model is not None:  # run to its end: its last model is a table of the bound
             run.offer(moves_from_model(run.graph, run.formula, cert.model), "relaxed cores")
-        levels = run.state.levels
-        if levels is None or lower > levels.get("certified", 0):
-            base = levels or {"seconds_per_level": 0.0, "lower": 0, "complete": False, "levels": []}
-            run.state.levels = base | {
-                "block": len(depths),
-                "certified": lower,
-                "blocks": [{"depths": depths, "lower": lower}],
-            }
-            run.store.save(run.state.to_dict())
-        run.raise_lower(lower, "level certificates", "level certificates")
+        _certified_blocks(run, depths, lower)
         return run.finish("level certificates", proven_event="proven")
+
+
+def _certified_blocks(run: BoundsRun, depths: list[int], lower: int) -> None:
+    """A certified bound of ``lower`` over all ``depths`` (one block) into ``run``'s checkpoint
+    where higher than its own, and its lower bound raised to it."""
+    levels = run.state.levels
+    if levels is None or lower > levels.get("certified", 0):
+        base = levels or {"seconds_per_level": 0.0, "lower": 0, "complete": False, "levels": []}
+        run.state.levels = base | {
+            "block": len(depths),
+            "certified": lower,
+            "blocks": [{"depths": depths, "lower": lower}],
+        }
+        run.store.save(run.state.to_dict())
+    run.raise_lower(lower, "level certificates", "level certificates")
 
 
 def mip_lower(

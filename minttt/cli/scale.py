@@ -100,6 +100,13 @@ def scale_command(
         "while its satisfiable calls take at most a fifth of the time): 3x4 O's 189 in 16 s "
         "of CPU, not 46 s; on 4x4 k=4 none is refuted, and it costs a quarter of the cores.",
     ),
+    fresh: bool = option(
+        False,
+        "--fresh",
+        help="With --relax: start the search again. Without it, a search goes on from the "
+        "record --certificates holds of this part, if it stopped at its time limit (its cores "
+        "taken first, its proof first in the new one): run after run adds up.",
+    ),
     certificates: Path = path_option(
         Path("results/proofs/mnk"),
         "--certificates",
@@ -194,6 +201,9 @@ def scale_command(
         With --relax: refute each new totalizer's outputs alone first (core exhaustion,
         while its satisfiable calls take at most a fifth of the time): 3x4 O's 189 in 16 s
         of CPU, not 46 s; on 4x4 k=4 none is refuted, and it costs a quarter of the cores.
+    fresh
+        With --relax: start the search again rather than go on from the record of this part
+        in --certificates.
     certificates
         Where --certify and --cores write the certificates.
     drat_trim
@@ -228,7 +238,7 @@ def scale_command(
     """
 
     side = _side(role)
-    _check_modes(time_limit, hint, search, levels, mip, cores, relax, exhaust)
+    _check_modes(time_limit, hint, search, levels, mip, cores, relax, exhaust, fresh)
     _check_search(seeds, rounds, workers, method, slack, seed)
     if not checkpoint.parent.is_dir():
         raise InputError(f"{checkpoint.parent}: no such directory for the checkpoint")
@@ -250,6 +260,7 @@ def scale_command(
             drat_trim=drat_trim,
             relax=relax,
             exhaust=exhaust,
+            fresh=fresh,
             say=say,
         )
     elif certify:
@@ -307,9 +318,10 @@ def _check_modes(
     cores: float = 0.0,
     relax: bool = False,
     exhaust: bool = False,
+    fresh: bool = False,
 ) -> None:
     """Refuse a bad time, more than one mode, ``--relax`` without ``--cores`` or ``--exhaust``
-    without ``--relax`` in one line."""
+    or ``--fresh`` without ``--relax`` in one line."""
     if not time_limit > 0 or min(hint, search, levels, mip, cores) < 0:
         raise InputError(
             "--time-limit must be positive, --hint, --search, --levels, --cores and --mip not "
@@ -321,6 +333,8 @@ def _check_modes(
         raise InputError("--relax needs --cores SECONDS")
     if exhaust and not relax:
         raise InputError("--exhaust needs --relax")
+    if fresh and not relax:
+        raise InputError("--fresh needs --relax")
 
 
 def _check_search(

@@ -52,7 +52,7 @@ from minttt.proof.cnf import CARD_ENCODING, cores_cnf, level_literals, lower_cnf
 from minttt.proof.cubes import SAT_SOLVER_NAME, CubeSolver, Segment
 from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
 from minttt.proof.index import XZ_PRESET
-from minttt.proof.totalizer import Totalizers
+from minttt.proof.totalizer import Totalizers, replay
 from minttt.schema import load_json
 from minttt.solvers.exhaustion import EXHAUST_SHARE, ExhaustionBudget
 
@@ -246,11 +246,11 @@ class _Report:
 @dataclass(frozen=True)
 class Relaxed:
     """What a core-guided search found (:func:`relaxed_cores`): its totalizers' operations
-    (``Totalizers.log``), the literals its bound counts (one per
-    core: the core's literal when alone, else its totalizer's first output), each core and its
-    proof segment, and whether it ran to the end (then its bound is the minimum, and ``model``
-    the last call's model: every soft false, as many of the ``softs`` true as the bound);
-    ``budget``: its core exhaustion's (None: without)."""
+    (``Totalizers.log``), the literals its bound counts (one per core: the core's literal when
+    alone, else its totalizer's first output), each core, the proof segments of those it found
+    (none for the cores ``carried`` in), and whether it ran to the end (then its bound is the
+    minimum, and ``model`` the last call's model: every soft false, as many of the ``softs``
+    true as the bound); ``budget``: its core exhaustion's (None: without)."""
 
     log: list[list[int | str]]
     bounded: list[int]
@@ -261,6 +261,57 @@ class Relaxed:
     budget: ExhaustionBudget | None = None
 
 
+@dataclass(frozen=True)
+class Carried:
+    """An earlier relaxed-cores search that a new one goes on from (:func:`carried_from`): its
+    record (its bound, seconds and runs), its cores in the order found and its totalizers' log
+    (the new search must make the same), and its proof's lemmas, the clauses it added in order:
+    without its deletions (the new search's CaDiCaL starts again from every clause) or its last
+    empty clause (the new claim has more bounded literals)."""
+
+    record: dict[str, Any]
+    cores: list[list[int]]
+    log: list[list[int | str]]
+    lemmas: bytes
+
+
+def carried_from(record: dict[str, Any], folder: Path, top: int) -> Carried:
+    """What the relaxed-cores ``record`` of ``folder``'s index hands on to a search that goes
+    on from it, its files checked against the record first (InputError, one line, otherwise:
+    the new certificate's check would refuse them anyway). Its cores are made again from the
+    cores file: a totalizer's first output stands for the core it was made over, any other
+    bounded literal for a core of itself (``top``: the formula's last variable, from which the
+    totalizers are numbered)."""
+    where = f"{folder / LOWER_INDEX}, {record.get('variant')}"
+    if record.get("method") != "relaxed cores" or not record.get("cores"):
+        raise InputError(f"{where}: not a relaxed-cores record to go on from")
+    if record.get("complete"):
+        raise InputError(f"{where}: its search ran to its end (the minimum): nothing to go on with")
+    if not record.get("proof"):
+        raise InputError(f"{where}: its proof was too large to ship, so no search goes on from it")
+    listed = drat.read_bytes(folder / str(record["cores"]), text=True)
+    proof = drat.read_bytes(folder / str(record["proof"]))
+    for field, data in (("cores", listed), ("proof", proof)):
+        if hashlib.sha256(data).hexdigest() != record[f"{field}_sha256"]:
+            raise InputError(f"{where}: {record[field]} is not the file the record names")
+    try:
+        doc = json.loads(listed)
+        log, bounded = doc["log"], [int(b) for b in doc["bounded"]]
+        tot, _ = replay(log, top)
+        made = [op for op in log if op[0] == "new"]  # totalizer i: the i-th made
+        over = {tot.outputs(i)[0]: [int(x) for x in op[2:]] for i, op in enumerate(made)}
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise InputError(f"{folder / str(record['cores'])}: not a cores file ({exc})") from None
+    if drat.is_binary(proof[:64]):
+        raise InputError(f"{where}: a binary proof; the search writes text")
+    lemmas = b"".join(
+        line + b"\n"
+        for line in proof.splitlines()
+        if line.strip() and not line.startswith(b"d ") and line.strip() != b"0"
+    )
+    return Carried(record, [over.get(b, [b]) for b in bounded], log, lemmas)
+
+
 def relaxed_cores(
     clauses: Sequence[Sequence[int]],
     softs: Sequence[int],
@@ -269,6 +320,7 @@ def relaxed_cores(
     seconds: float | None = None,
     exhaust: bool = False,
     exhaust_share: float = EXHAUST_SHARE,
+    carried: Sequence[Sequence[int]] = (),
     say: Callable[[str], None] | None = None,
 ) -> Relaxed:
     """A core-guided lower bound on how many ``softs`` (table positions) are true under
@@ -289,7 +341,12 @@ def relaxed_cores(
     they go: it pays where the search runs to its end (3x4 O's 189 in 16 s of CPU against 46 s),
     and not on 4x4 k=4 (no output refuted alone, each call a whole model), so an exhaustion
     starts only while its satisfiable calls have taken at most ``exhaust_share`` of the time
-    (:class:`~minttt.solvers.exhaustion.ExhaustionBudget`; 1.0: every core's)."""
+    (:class:`~minttt.solvers.exhaustion.ExhaustionBudget`; 1.0: every core's).
+
+    ``carried``: an earlier search's cores, in the order it found them (:class:`Carried`),
+    taken first as if found again (the same totalizers, numbered the same), with no proof
+    segment: the search goes on where that one stopped (InputError for a core it could not
+    have found)."""
     start = time.perf_counter()
     budget = ExhaustionBudget(exhaust_share, start)
     deadline = None if seconds is None else start + seconds
@@ -306,7 +363,29 @@ def relaxed_cores(
         return f"{len(cores)} cores, {len(tot)} totalizers{tried}"
 
     report = _Report(say, start, status)
+
+    def take(core: list[int]) -> int | None:
+        """Count and relax ``core``: its totalizer's second output (the new soft), if any."""
+        for p in core:
+            _retire(solver, tot, owner, free, p)
+        cores.append(core)
+        if len(core) == 1:
+            bounded.append(core[0])
+            return None
+        index, made = tot.new(core, 2)
+        solver.add_clauses(made)
+        first, second = tot.outputs(index)
+        owner[second] = (index, 2)
+        free[second] = None
+        bounded.append(first)
+        return second
+
     with CubeSolver(clauses, slice_conflicts=CORE_SLICE, on_slice=report.tick) as solver:
+        for old in carried:
+            core = sorted(int(p) for p in old)
+            if not core or len(set(core)) != len(core) or any(p not in free for p in core):
+                raise InputError(f"carried core {len(cores) + 1} is not among the softs left")
+            take(core)
         while deadline is None or time.perf_counter() < deadline:
             found = _next_core(solver, free, deadline)
             if found is None:  # the time ran out: the cores found stand
@@ -316,21 +395,10 @@ def relaxed_cores(
                 break
             core, segment = found
             segments.append(segment)
-            for p in core:
-                _retire(solver, tot, owner, free, p)
-            if len(core) == 1:
-                bounded.append(core[0])
-            else:
-                index, made = tot.new(core, 2)
-                solver.add_clauses(made)
-                first, second = tot.outputs(index)
-                owner[second] = (index, 2)
-                free[second] = None
-                bounded.append(first)
-            cores.append(core)
+            second = take(core)
             if (
                 exhaust
-                and len(core) > 1
+                and second is not None
                 and budget.allows()
                 and not _exhausted(
                     solver, tot, second, owner, free, (bounded, cores, segments), budget, deadline
@@ -413,6 +481,7 @@ def build_cores_certificate(
     relax: bool = False,
     exhaust: bool = False,
     exhaust_share: float = EXHAUST_SHARE,
+    going_on: dict[str, Any] | None = None,
     say: Callable[[str], None] | None = None,
 ) -> Certificate:
     """``variant``'s lower bound by disjoint cores at ``depths`` (``None``: in all), certified:
@@ -426,6 +495,11 @@ def build_cores_certificate(
     :func:`minttt.proof.cnf.relaxed_cnf`: the proof is the same but for the groups' variables,
     which are the totalizers' first outputs. Checked as
     :func:`build_lower_certificate` checks; OutOfTime when no core was found.
+
+    ``going_on``: a relaxed-cores record of ``out_dir``'s index (``relax`` only) that this search
+    goes on from (:func:`carried_from`): its cores are taken first, and the proof is its lemmas,
+    then the new search's; the record counts both runs' CaDiCaL seconds and ``runs``. A search
+    stopped at its time limit is so carried on, run after run, as long as its proof ships.
 
     >>> import tempfile
     >>> from minttt.formula.variants import Variant
@@ -441,6 +515,13 @@ def build_cores_certificate(
     graph, formula = _arrays(variant, graph, formula)
     cut, softs = level_literals(graph, formula, depths)
     clauses = [c for chunk in cut.chunks() for c in chunk]  # seconds on 4x4 k=4: not the search
+    carry = None
+    if going_on is not None:
+        if not relax:
+            raise InputError("only a search by relaxed cores goes on from an earlier one")
+        carry = carried_from(going_on, Path(out_dir), cut.num_vars)
+        if say is not None:
+            say(f"  going on from {len(carry.cores)} relaxed cores, certified")
     start = time.perf_counter()  # as the search's time limit counts (CaDiCaL's loading in it)
     if relax:
         found = relaxed_cores(
@@ -450,8 +531,14 @@ def build_cores_certificate(
             seconds=seconds,
             exhaust=exhaust,
             exhaust_share=exhaust_share,
+            carried=() if carry is None else carry.cores,
             say=say,
         )
+        if carry is not None and found.log[: len(carry.log)] != carry.log:
+            raise InputError(
+                f"{variant.name}: the carried cores do not make the totalizers of "
+                f"{going_on and going_on['cores']}"
+            )
         cores, segments, complete = found.cores, found.segments, found.complete
         roots = [z for z, core in zip(found.bounded, cores, strict=True) if len(core) > 1]
         listed_doc: Any = {"log": found.log, "bounded": found.bounded}
@@ -467,11 +554,18 @@ def build_cores_certificate(
     else:
         cnf, nvars, all_clauses = cores_cnf(graph, formula, cores, depths)
     proof = b"".join(
-        [*(s.text() for s in segments), "".join(f"{g} 0\n" for g in roots).encode(), b"0\n"]
+        [
+            b"" if carry is None else carry.lemmas,
+            *(s.text() for s in segments),
+            "".join(f"{g} 0\n" for g in roots).encode(),
+            b"0\n",
+        ]
     )
     lower = len(cores)
     if say is not None:
         how = "all found" if complete else "stopped at the time limit"
+        if carry is not None:
+            how += f", {len(carry.cores)} carried on"
         over = "" if seconds is None or cadical <= seconds + 1 else (
             f", {cadical - seconds:.0f} s past the limit of {seconds:g} s (a slice of CaDiCaL "
             "is not cut where it runs)"
@@ -501,9 +595,17 @@ def build_cores_certificate(
         **shipped,
         "variables": nvars,
         "clauses": len(all_clauses),
-        "lemmas": _lemmas(proof) if trimmed else sum(s.lemmas for s in segments) + len(roots) + 1,
+        "lemmas": (
+            _lemmas(proof)
+            if trimmed or carry is not None
+            else sum(s.lemmas for s in segments) + len(roots) + 1
+        ),
         "cadical_seconds": round(cadical, 1),
     }
+    if carry is not None:
+        before = carry.record
+        record["cadical_seconds"] = round(cadical + float(before.get("cadical_seconds", 0)), 1)
+        record["runs"] = int(before.get("runs", 1)) + 1
     last = None
     whole = len(softs) == len(formula.heads())  # every table depth: the model is a table's
     if relax and found.model is not None and whole:  # the last model: a table of the bound
@@ -661,9 +763,11 @@ def checked_lower(path: Path, *, exact: bool = False) -> dict[tuple[str, tuple[i
 
 __all__ = [
     "LOWER_INDEX",
+    "Carried",
     "Relaxed",
     "build_cores_certificate",
     "build_lower_certificate",
+    "carried_from",
     "checked_lower",
     "disjoint_cores",
     "load_lower",
