@@ -49,8 +49,9 @@ OPENINGS: tuple[tuple[str, float], ...] = (("mnk:4,4,3", 60.0), ("mnk:4,4,4", 24
 #: reply of O (``first-A+B-C-...``)
 SPLITS: dict[str, dict[str, int]] = {
     # X's centre (293) and corner (297 disjoint cores, 316 relaxed) openings bound lowest: split
-    # by X's answer to O's reply stored as played (0 after 5, 5 after 0), 8 answers each
-    "first-any-lookup-entries@mnk:4,4,4": {"5": 0, "0": 5},
+    # by X's answer to O's reply stored as played (0 after 5, 5 after 0), 8 answers each; then
+    # 5+0:6, stalled at 367 (369 going on 250 s more), by X's answer to O's next reply, 1
+    "first-any-lookup-entries@mnk:4,4,4": {"5": 0, "0": 5, "5+0:6": 1},
     # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner;
     # then 5:6, whose one reply fixed stalled at 428 (424 at 240 s)
     "second-lookup-entries@mnk:4,4,4": {"": 5, "5:0": 0, "5:10": 0, "5:15": 0, "5:6": 0},

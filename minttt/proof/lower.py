@@ -537,7 +537,7 @@ def build_cores_certificate(
         if carry is not None and found.log[: len(carry.log)] != carry.log:
             raise InputError(
                 f"{variant.name}: the carried cores do not make the totalizers of "
-                f"{going_on and going_on['cores']}"
+                f"{carry.record['cores']}"
             )
         cores, segments, complete = found.cores, found.segments, found.complete
         roots = [z for z, core in zip(found.bounded, cores, strict=True) if len(core) > 1]

@@ -44,7 +44,7 @@ class _Node:
 
 class Totalizers:
     """Totalizers numbered from variable ``top + 1`` on, in the order they are made and grown;
-    :attr:`log` records each operation (``["new", bound, *inputs]``, ``["grow", index,
+    its ``log`` records each operation (``["new", bound, *inputs]``, ``["grow", index,
     bound]``)."""
 
     def __init__(self, top: int) -> None:
