@@ -148,6 +148,8 @@ def test_tampered_files_are_refused_before_a_search_goes_on(
         carried_from({**record, "method": "disjoint cores"}, tmp_path, top)
     with pytest.raises(InputError, match="too large to ship"):
         carried_from({**record, "proof": None}, tmp_path, top)
+    with pytest.raises(InputError, match="of another part"):
+        going_on(variant="second-lookup-entries@3x3-misere")
     with pytest.raises(InputError, match="only a search by relaxed cores"):
         build_cores_certificate(variant, tmp_path, graph=graph, formula=formula, going_on=record)
 

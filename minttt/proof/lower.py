@@ -312,6 +312,26 @@ def carried_from(record: dict[str, Any], folder: Path, top: int) -> Carried:
     return Carried(record, [over.get(b, [b]) for b in bounded], log, lemmas)
 
 
+def _carried_for(
+    variant: Variant,
+    depths: Sequence[int] | None,
+    going_on: dict[str, Any] | None,
+    relax: bool,
+    folder: Path,
+    top: int,
+) -> Carried | None:
+    """The record ``going_on`` (None: none) read for a relaxed search of ``variant`` at
+    ``depths`` to go on from (:func:`carried_from`); InputError where it is another part's, or
+    the search is not relaxed."""
+    if going_on is None:
+        return None
+    if not relax:
+        raise InputError("only a search by relaxed cores goes on from an earlier one")
+    if record_key(going_on) != (variant.name, tuple(depths or ())):
+        raise InputError(f"{variant.name}: the record to go on from is of another part")
+    return carried_from(going_on, folder, top)
+
+
 def relaxed_cores(
     clauses: Sequence[Sequence[int]],
     softs: Sequence[int],
@@ -515,13 +535,9 @@ def build_cores_certificate(
     graph, formula = _arrays(variant, graph, formula)
     cut, softs = level_literals(graph, formula, depths)
     clauses = [c for chunk in cut.chunks() for c in chunk]  # seconds on 4x4 k=4: not the search
-    carry = None
-    if going_on is not None:
-        if not relax:
-            raise InputError("only a search by relaxed cores goes on from an earlier one")
-        carry = carried_from(going_on, Path(out_dir), cut.num_vars)
-        if say is not None:
-            say(f"  going on from {len(carry.cores)} relaxed cores, certified")
+    carry = _carried_for(variant, depths, going_on, relax, Path(out_dir), cut.num_vars)
+    if carry is not None and say is not None:
+        say(f"  going on from {len(carry.cores)} relaxed cores, certified")
     start = time.perf_counter()  # as the search's time limit counts (CaDiCaL's loading in it)
     if relax:
         found = relaxed_cores(
