@@ -53,8 +53,18 @@ SPLITS: dict[str, dict[str, int]] = {
     # 5+0:6, stalled at 367 (369 going on 250 s more), by X's answer to O's next reply, 1
     "first-any-lookup-entries@mnk:4,4,4": {"5": 0, "0": 5, "5+0:6": 1},
     # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner;
-    # then 5:6, whose one reply fixed stalled at 428 (424 at 240 s)
-    "second-lookup-entries@mnk:4,4,4": {"": 5, "5:0": 0, "5:10": 0, "5:15": 0, "5:6": 0},
+    # then the parts with one reply fixed as each stalled: 5:6 (428; 424 at 240 s), 5:1 (463),
+    # 5:3 (466; 477 going on 250 s more) and 5:7 (469, no core in 100 s more)
+    "second-lookup-entries@mnk:4,4,4": {
+        "": 5,
+        "5:0": 0,
+        "5:10": 0,
+        "5:15": 0,
+        "5:6": 0,
+        "5:1": 0,
+        "5:3": 0,
+        "5:7": 0,
+    },
 }
 SEED = 0
 

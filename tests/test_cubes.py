@@ -34,11 +34,13 @@ from minttt.proof.conquer import conquer, lookup_splits
 from minttt.proof.cubes import (
     FIRST_SLICE_CONFLICTS,
     MIN_SLICE_CONFLICTS,
+    SOLVER_NAMES,
     CubeSolver,
     Segment,
     SlicePace,
     decision_cubes,
     join,
+    load_clauses,
     refute_cube,
 )
 
@@ -212,14 +214,16 @@ def _misere_below_its_minimum() -> tuple[bytes, list[list[int]], list[list[int]]
     return cnf, clauses, lookup_splits(formula, 1)
 
 
-def test_segments_hold_where_cadical_brings_back_clauses_it_set_aside() -> None:
+@pytest.mark.parametrize("name", list(SOLVER_NAMES))
+def test_segments_hold_where_cadical_brings_back_clauses_it_set_aside(name: str) -> None:
     """CaDiCaL's variable elimination moves clauses to its extension stack (its trace writes
     their deletion); a later cube assuming an eliminated variable brings them back, with no line
     in the trace. Elimination on and forced often, five cubes: the raw trace joined (its
     deletions kept) is rejected; the segments, which then carry no deletions, check."""
     cnf, clauses, splits = _misere_below_its_minimum()
     cubes = decision_cubes(splits)
-    with CubeSolver(clauses, slice_conflicts=200, options={"elim": 1, "elimint": 1}) as solver:
+    options = {"elim": 1, "elimint": 1}
+    with CubeSolver(clauses, slice_conflicts=200, options=options, solver=name) as solver:
         assert not solver.deletions
         proofs = [solver.refute(cube).proof for cube in cubes]
         from pysat.solvers import Solver, pysolvers
@@ -236,14 +240,18 @@ def test_segments_hold_where_cadical_brings_back_clauses_it_set_aside() -> None:
     assert not drat.check(cnf, join(splits, raw)).valid  # the trace's own deletions break it
 
 
-def test_with_nothing_set_aside_segments_keep_their_own_deletions() -> None:
+@pytest.mark.parametrize("name", list(SOLVER_NAMES))
+def test_with_nothing_set_aside_segments_keep_their_own_deletions(name: str) -> None:
     """The cube solver's own options (nothing set aside): the same five cubes, two solvers
     interleaved (each one's segments in its order), and every deletion is of a lemma its own
     solver wrote before (never a clause of the formula); the joined proof checks."""
     cnf, clauses, splits = _misere_below_its_minimum()
     cubes = decision_cubes(splits)
     original = Counter(frozenset(map(str, [*c, 0])) for c in clauses)
-    with CubeSolver(clauses, slice_conflicts=200) as a, CubeSolver(clauses) as b:
+    with (
+        CubeSolver(clauses, slice_conflicts=200, solver=name) as a,
+        CubeSolver(clauses, solver=name) as b,
+    ):
         assert a.deletions and b.deletions
         proofs = [(a if i % 2 == 0 else b).refute(cube).proof for i, cube in enumerate(cubes)]
     for chain in (proofs[0::2], proofs[1::2]):
@@ -262,14 +270,15 @@ def test_with_nothing_set_aside_segments_keep_their_own_deletions() -> None:
     assert result.valid, result.message
 
 
-def test_a_segment_read_as_the_solver_goes_is_its_trace_read_at_once() -> None:
+@pytest.mark.parametrize("name", list(SOLVER_NAMES))
+def test_a_segment_read_as_the_solver_goes_is_its_trace_read_at_once(name: str) -> None:
     """The trace is read after every slice of conflicts (a hard cube's never in memory at
     once): what the segments hold is what reading the whole trace at the end gives."""
     from minttt.proof.cubes import own_deletions
     from minttt.proof.trace import drat_text, read_trace
 
     _, clauses, splits = _misere_below_its_minimum()
-    with CubeSolver(clauses, slice_conflicts=100) as solver:
+    with CubeSolver(clauses, slice_conflicts=100, solver=name) as solver:
         proofs = [solver.refute(cube).proof for cube in decision_cubes(splits)]
         whole = drat_text(read_trace(solver._solver)).decode("ascii").splitlines()
     lemmas = [line for proof in proofs for line in proof[:-1]]  # each ends with its -cube
@@ -288,6 +297,26 @@ def test_a_solver_keeps_deletions_only_with_nothing_set_aside() -> None:
     lines = ["1 -2 0", "3 0", "1 -2 0", "d -2 1 0", "d 4 5 0", "d 1 -2 0", "d 1 -2 0"]
     assert own_deletions(lines, live) == lines[:4] + ["d 1 -2 0"]  # added twice: 2 of 3 kept
     assert live == {"0 3": 1}  # only what is live is counted
+
+
+def test_a_solver_loads_clauses_as_pysat_would_and_names_only_known_solvers() -> None:
+    """:func:`load_clauses` (one C call a clause) gives the solver the formula PySAT's
+    ``append_formula`` gives: the same answers, an empty clause included; a name with no
+    certificate wording is refused."""
+    from pysat.solvers import Solver
+
+    cnf, clauses, splits = _misere_below_its_minimum()
+    for name in SOLVER_NAMES:
+        with Solver(name=name) as ours, Solver(name=name) as theirs:
+            load_clauses(ours, (tuple(c) for c in clauses))
+            theirs.append_formula(clauses)
+            for cube in decision_cubes(splits)[:3]:
+                assert ours.solve(assumptions=list(cube)) == theirs.solve(assumptions=list(cube))
+        with Solver(name=name) as broken:
+            load_clauses(broken, [[1], [-1], [2, 3]])
+            assert broken.solve() is False
+    with pytest.raises(ValueError, match="no cube solver"):
+        CubeSolver(clauses, solver="minisat22")
 
 
 def test_a_satisfiable_cube_is_a_defect() -> None:

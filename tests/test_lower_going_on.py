@@ -19,12 +19,14 @@ from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.proof import drat, lower
 from minttt.proof.cnf import level_literals
+from minttt.proof.cubes import CORE_SOLVER, SAT_SOLVER, SAT_SOLVER_NAME, SOLVER_NAMES
 from minttt.proof.lower import (
     LOWER_INDEX,
     build_cores_certificate,
     carried_from,
     load_lower,
     lower_cnf_of,
+    record_key,
     write_lower_records,
 )
 
@@ -55,7 +57,7 @@ def _stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, calls: 
             variant, tmp_path, graph=graph, formula=formula, relax=True, **kw
         )
     write_lower_records(tmp_path, [cert.record], {str(p): d for p, d in cert.files.items()})
-    (record,) = load_lower(tmp_path / LOWER_INDEX)
+    (record,) = load_lower(tmp_path / LOWER_INDEX, only=record_key(cert.record))
     return (variant, graph, formula), record
 
 
@@ -228,3 +230,45 @@ def test_drat_trim_verifies_a_search_gone_on(tmp_path: Path, monkeypatch) -> Non
     )  # fmt: skip
     assert cert.record["checked_by"].startswith("drat-trim")
     assert cert.record["lower"] == 53 and cert.record["complete"] and cert.record["runs"] == 2
+
+
+def test_a_search_goes_on_with_another_solver_and_names_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record made by CaDiCaL 1.9.5 (every record before the core searches moved to 1.5.3)
+    goes on with 1.5.3: one proof, checked whole, and the record names both solvers."""
+    (variant, graph, formula), first = _stopped(
+        tmp_path, monkeypatch, "second-lookup-entries", 20, sat_solver=SAT_SOLVER
+    )
+    assert first["sat_solver"] == SAT_SOLVER_NAME and not first["complete"]
+    record = build_cores_certificate(
+        variant, tmp_path, graph=graph, formula=formula, relax=True, going_on=first
+    ).record
+    assert record["lower"] == 72 and record["complete"] and record["runs"] == 2
+    assert record["checked_by"] == "minttt check-proof (minttt.drat)"
+    assert record["sat_solver"] == f"{SAT_SOLVER_NAME}, then {SOLVER_NAMES[CORE_SOLVER]}"
+    # a record that names no solver is the index's (1.9.5): the same
+    del first["sat_solver"]
+    again = build_cores_certificate(
+        variant, tmp_path, graph=graph, formula=formula, relax=True, going_on=first
+    ).record
+    assert again["sat_solver"] == record["sat_solver"]
+
+
+def test_a_part_reads_only_its_own_records_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parts share a folder, and a run replacing one part's record removes that record's old
+    files: a run of another part that read the index just before must not trip over them (seen
+    on 4x4 k=4: a part stopped with "cannot read ... No such file"). The part's own record is
+    still checked against its files; the whole index, read, still refuses a missing file."""
+    _, o_record = _stopped(tmp_path, monkeypatch, "second-lookup-entries", 20)
+    _, x_record = _stopped(tmp_path, monkeypatch, "first-any-lookup-entries", 5)
+    (tmp_path / x_record["proof"]).unlink()
+    index = tmp_path / LOWER_INDEX
+    with pytest.raises(InputError, match="cannot read"):
+        load_lower(index)
+    assert load_lower(index, only=record_key(o_record)) == [o_record]
+    (tmp_path / o_record["cores"]).write_bytes(lzma.compress(b"[]\n"))
+    with pytest.raises(InputError, match="not the file the record names"):
+        load_lower(index, only=record_key(o_record))

@@ -426,7 +426,6 @@ def cores_lower(
         LOWER_INDEX,
         build_cores_certificate,
         load_lower,
-        record_key,
         write_lower_records,
     )
 
@@ -441,10 +440,8 @@ def cores_lower(
             prior = next(
                 (
                     r
-                    for r in load_lower(index)
-                    if record_key(r) == key
-                    and r.get("method") == "relaxed cores"
-                    and r.get("checked_by")
+                    for r in load_lower(index, only=key)
+                    if r.get("method") == "relaxed cores" and r.get("checked_by")
                 ),
                 None,
             )

@@ -59,7 +59,18 @@ from minttt.interrupt import solver_library
 from minttt.proof.trace import solver_drat
 
 SAT_SOLVER = "cadical195"
-SAT_SOLVER_NAME = "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)"
+#: what a certificate says of the solver that wrote its proof, by PySAT's name for it
+SOLVER_NAMES: Mapping[str, str] = {
+    "cadical195": "CaDiCaL 1.9.5 (python-sat solver 'cadical195', with_proof=True)",
+    "cadical153": "CaDiCaL 1.5.3 (python-sat solver 'cadical153', with_proof=True)",
+}
+SAT_SOLVER_NAME = SOLVER_NAMES[SAT_SOLVER]
+#: the core searches' solver (:mod:`minttt.proof.lower`): thousands of calls that each end after
+#: a few conflicts, where CaDiCaL 1.9.5 tracing a proof walks every clause at the end of every
+#: call (``Internal::finalize``, for LRAT and FRAT; 80% of a call's time under ``perf`` on 4x4
+#: k=4 O's 9.5 M clauses): 0.43 s a call against 0.057 s with 1.5.3, whose DRAT trace is the same
+#: format (``scripts/bench_cores.py``). Cube and conquer keeps 1.9.5: few long calls.
+CORE_SOLVER = "cadical153"
 MIN_SLICE_CONFLICTS = 100  # the shortest slice, near a deadline (:meth:`CubeSolver._solve`)
 FIRST_SLICE_CONFLICTS = 1_000  # the first slice under a deadline, which measures the pace
 PACE_WINDOW = 8  # the slices a pace or an overhead is the worst of (:class:`SlicePace`)
@@ -160,6 +171,31 @@ class SlicePace:
 def conflicts(solver: Any) -> int:
     """A PySAT solver's conflicts so far, over every call."""
     return int((solver.accum_stats() or {}).get("conflicts", 0))
+
+
+def load_clauses(solver: Any, clauses: Iterable[Sequence[int]]) -> None:
+    """``clauses`` into a PySAT CaDiCaL ``solver`` (a ``pysat.solvers.Solver``), one call of
+    PySAT's C function a clause: its ``append_formula`` wraps each clause in two Python calls
+    and a type test, and the copy to lists it needs is another pass (4x4 k=4 O's 9.5 M clauses:
+    ``scripts/bench_cores.py``). Any other solver loads through ``append_formula``.
+
+    >>> from pysat.solvers import Solver
+    >>> with Solver(name="cadical153") as s:
+    ...     load_clauses(s, [[1, 2], (-1,)])
+    ...     s.solve(), s.get_model()
+    (True, [-1, 2])
+    """
+    import pysolvers  # PySAT's C extension
+
+    inner = solver.solver
+    add = getattr(pysolvers, f"{type(inner).__name__.lower()}_add_cl", None)
+    handle = getattr(inner, "cadical", None)
+    if add is None or handle is None:
+        solver.append_formula([list(c) for c in clauses])
+        return
+    for clause in clauses:
+        if add(handle, clause if type(clause) is list else list(clause)) is False:
+            inner.status = False  # as PySAT's add_clause records an empty clause
 
 
 def keeps_deletions(options: Mapping[str, int]) -> bool:
@@ -277,11 +313,14 @@ class CubeSolver:
         slice_conflicts: int = SLICE_CONFLICTS,
         options: Mapping[str, int] = SOLVER_OPTIONS,
         on_slice: Callable[[], None] | None = None,
+        solver: str = SAT_SOLVER,
     ) -> None:
         from pysat.solvers import Solver  # the solver library only where a cube is solved
 
+        if solver not in SOLVER_NAMES:
+            raise ValueError(f"no cube solver {solver!r}: one of {', '.join(SOLVER_NAMES)}")
         start = time.perf_counter()
-        self._solver = Solver(name=SAT_SOLVER, with_proof=True)
+        self._solver = Solver(name=solver, with_proof=True)
         if options:  # CaDiCaL's options (its options.hpp), set before any clause
             self._solver.solver.configure(dict(options))
         self.deletions = keeps_deletions(options)
@@ -289,7 +328,7 @@ class CubeSolver:
         self._segment: Segment | None = None  # the cube's segment being written (refute)
         self._pending: list[str] = []  # read while no cube was open: the next segment's start
         with solver_library():
-            self._solver.append_formula([list(c) for c in clauses])
+            load_clauses(self._solver, clauses)
         self.load_seconds = time.perf_counter() - start
         self.slice_conflicts = slice_conflicts  # conflicts per call (:meth:`_solve`)
         self.session = uuid.uuid4().hex
@@ -358,7 +397,7 @@ class CubeSolver:
         """More clauses for the calls to come (a core-guided search's totalizers): the proof of
         a later call holds in any formula that has them too."""
         with self._lock, solver_library():
-            self._solver.append_formula([list(c) for c in clauses])
+            load_clauses(self._solver, clauses)
 
     def _open_segment(self) -> Segment:
         """A new segment for the next call, begun with what the trace wrote while none was open
@@ -495,6 +534,9 @@ __all__ = [
     "Segment",
     "SAT_SOLVER",
     "SAT_SOLVER_NAME",
+    "CORE_SOLVER",
+    "SOLVER_NAMES",
+    "load_clauses",
     "SET_ASIDE",
     "SOLVER_OPTIONS",
     "CubeResult",

@@ -49,7 +49,7 @@ from minttt.proof.certify import (
     prove_unsat,
 )
 from minttt.proof.cnf import CARD_ENCODING, cores_cnf, level_literals, lower_cnf, relaxed_cnf
-from minttt.proof.cubes import SAT_SOLVER_NAME, CubeSolver, Segment
+from minttt.proof.cubes import CORE_SOLVER, SAT_SOLVER_NAME, SOLVER_NAMES, CubeSolver, Segment
 from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
 from minttt.proof.index import XZ_PRESET
 from minttt.proof.totalizer import Totalizers, replay
@@ -193,6 +193,7 @@ def disjoint_cores(
     *,
     seconds: float | None = None,
     say: Callable[[str], None] | None = None,
+    sat_solver: str = CORE_SOLVER,
 ) -> tuple[list[list[int]], list[Segment], bool]:
     """Disjoint cores of ``softs`` (table positions) under ``clauses``: CaDiCaL assumes every
     soft not yet in a core false; unsatisfiable gives a core (the positions it needed, one of
@@ -200,14 +201,17 @@ def disjoint_cores(
     the formula is satisfiable (``complete``) or ``seconds`` have passed (the cores found so far
     stand: a stopped search bounds lower, never wrongly). ``(cores, segments, complete)``.
     (Assuming a core again on its own to shrink it, as core-guided solvers do, found no more
-    cores here: 139 for 140 on 3x4 O.)"""
+    cores here: 139 for 140 on 3x4 O.) ``sat_solver``: PySAT's name of the CaDiCaL that
+    searches (:data:`minttt.proof.cubes.CORE_SOLVER`, whose calls cost least)."""
     start = time.perf_counter()
     free = dict.fromkeys(softs)
     cores: list[list[int]] = []
     segments: list[Segment] = []
     deadline = None if seconds is None else start + seconds
     report = _Report(say, start, lambda: f"{len(cores)} disjoint cores")
-    with CubeSolver(clauses, slice_conflicts=CORE_SLICE, on_slice=report.tick) as solver:
+    with CubeSolver(
+        clauses, slice_conflicts=CORE_SLICE, on_slice=report.tick, solver=sat_solver
+    ) as solver:
         while deadline is None or time.perf_counter() < deadline:
             found = _next_core(solver, free, deadline)
             if found is None:  # the time ran out: the cores found stand
@@ -342,6 +346,7 @@ def relaxed_cores(
     exhaust_share: float = EXHAUST_SHARE,
     carried: Sequence[Sequence[int]] = (),
     say: Callable[[str], None] | None = None,
+    sat_solver: str = CORE_SOLVER,
 ) -> Relaxed:
     """A core-guided lower bound on how many ``softs`` (table positions) are true under
     ``clauses`` (variables up to ``top``), as OLL and RC2 find theirs: CaDiCaL assumes every
@@ -366,7 +371,8 @@ def relaxed_cores(
     ``carried``: an earlier search's cores, in the order it found them (:class:`Carried`),
     taken first as if found again (the same totalizers, numbered the same), with no proof
     segment: the search goes on where that one stopped (InputError for a core it could not
-    have found)."""
+    have found). ``sat_solver``: as for :func:`disjoint_cores` (CaDiCaL 1.5.3: on 4x4 k=4 O's
+    part 5:0+0:6, 555 cores in 120 s where 1.9.5 found 188)."""
     start = time.perf_counter()
     budget = ExhaustionBudget(exhaust_share, start)
     deadline = None if seconds is None else start + seconds
@@ -400,7 +406,9 @@ def relaxed_cores(
         bounded.append(first)
         return second
 
-    with CubeSolver(clauses, slice_conflicts=CORE_SLICE, on_slice=report.tick) as solver:
+    with CubeSolver(
+        clauses, slice_conflicts=CORE_SLICE, on_slice=report.tick, solver=sat_solver
+    ) as solver:
         for old in carried:
             core = sorted(int(p) for p in old)
             if not core or len(set(core)) != len(core) or any(p not in free for p in core):
@@ -503,6 +511,7 @@ def build_cores_certificate(
     exhaust_share: float = EXHAUST_SHARE,
     going_on: dict[str, Any] | None = None,
     say: Callable[[str], None] | None = None,
+    sat_solver: str = CORE_SOLVER,
 ) -> Certificate:
     """``variant``'s lower bound by disjoint cores at ``depths`` (``None``: in all), certified:
     the cores (:func:`disjoint_cores`, ``seconds`` at most), the formula "a table hits fewer
@@ -520,6 +529,8 @@ def build_cores_certificate(
     goes on from (:func:`carried_from`): its cores are taken first, and the proof is its lemmas,
     then the new search's; the record counts both runs' CaDiCaL seconds and ``runs``. A search
     stopped at its time limit is so carried on, run after run, as long as its proof ships.
+    ``sat_solver``: the CaDiCaL that searches (PySAT's name), which the record names
+    (``sat_solver``; after a search by another, both).
 
     >>> import tempfile
     >>> from minttt.formula.variants import Variant
@@ -549,6 +560,7 @@ def build_cores_certificate(
             exhaust_share=exhaust_share,
             carried=() if carry is None else carry.cores,
             say=say,
+            sat_solver=sat_solver,
         )
         if carry is not None and found.log[: len(carry.log)] != carry.log:
             raise InputError(
@@ -559,7 +571,9 @@ def build_cores_certificate(
         roots = [z for z, core in zip(found.bounded, cores, strict=True) if len(core) > 1]
         listed_doc: Any = {"log": found.log, "bounded": found.bounded}
     else:
-        cores, segments, complete = disjoint_cores(clauses, softs, seconds=seconds, say=say)
+        cores, segments, complete = disjoint_cores(
+            clauses, softs, seconds=seconds, say=say, sat_solver=sat_solver
+        )
         roots = list(range(cut.num_vars + 1, cut.num_vars + len(cores) + 1))
         listed_doc = cores
     cadical = time.perf_counter() - start
@@ -617,11 +631,15 @@ def build_cores_certificate(
             else sum(s.lemmas for s in segments) + len(roots) + 1
         ),
         "cadical_seconds": round(cadical, 1),
+        "sat_solver": SOLVER_NAMES[sat_solver],
     }
     if carry is not None:
         before = carry.record
         record["cadical_seconds"] = round(cadical + float(before.get("cadical_seconds", 0)), 1)
         record["runs"] = int(before.get("runs", 1)) + 1
+        earlier = str(before.get("sat_solver", SAT_SOLVER_NAME))  # none named: the index's
+        if not earlier.endswith(record["sat_solver"]):
+            record["sat_solver"] = f"{earlier}, then {record['sat_solver']}"
     last = None
     whole = len(softs) == len(formula.heads())  # every table depth: the model is a table's
     if relax and found.model is not None and whole:  # the last model: a table of the bound
@@ -745,12 +763,17 @@ def write_lower_records(
             (out / name).unlink(missing_ok=True)
 
 
-def load_lower(path: Path) -> list[dict[str, Any]]:
+def load_lower(
+    path: Path, *, only: tuple[str, tuple[int, ...]] | None = None
+) -> list[dict[str, Any]]:
     """The records of a ``lower-bounds.json`` (schema-checked), each checked against the files
     it names (InputError, one line): ``bound`` is ``lower - 1``, the shipped CNF and proof have
-    the SHA-256 recorded."""
+    the SHA-256 recorded. ``only`` (a :func:`record_key`): that part's records alone, and only
+    their files read: a run of one part neither waits on nor trips over another part's files,
+    which a run writing beside it may be replacing (the index itself is replaced atomically)."""
     doc = load_json(path, LOWER_SCHEMA, what="lower-bound index")
-    for record in doc["certificates"]:
+    records = [r for r in doc["certificates"] if only is None or record_key(r) == only]
+    for record in records:
         where = f"{path}, {record['variant']} at {record['depths'] or 'every depth'}"
         if record["bound"] != record["lower"] - 1:
             raise InputError(f"{where}: bound {record['bound']} is not {record['lower']} - 1")
@@ -761,7 +784,7 @@ def load_lower(path: Path) -> list[dict[str, Any]]:
             data = drat.read_bytes(path.parent / str(record[field]), text=field != "proof")
             if hashlib.sha256(data).hexdigest() != record[key]:
                 raise InputError(f"{where}: {record[field]} is not the file the record names")
-    return list(doc["certificates"])
+    return records
 
 
 def checked_lower(path: Path, *, exact: bool = False) -> dict[tuple[str, tuple[int, ...]], int]:
