@@ -68,7 +68,7 @@ SAT_SOLVER_NAME = SOLVER_NAMES[SAT_SOLVER]
 #: the core searches' solver (:mod:`minttt.proof.lower`): thousands of calls that each end after
 #: a few conflicts, where CaDiCaL 1.9.5 tracing a proof walks every clause at the end of every
 #: call (``Internal::finalize``, for LRAT and FRAT; 80% of a call's time under ``perf`` on 4x4
-#: k=4 O's 9.5 M clauses): 0.43 s a call against 0.057 s with 1.5.3, whose DRAT trace is the same
+#: k=4 O's 9.5 M clauses): 0.52 s a call against 0.079 s with 1.5.3, whose DRAT trace is the same
 #: format (``scripts/bench_cores.py``). Cube and conquer keeps 1.9.5: few long calls.
 CORE_SOLVER = "cadical153"
 MIN_SLICE_CONFLICTS = 100  # the shortest slice, near a deadline (:meth:`CubeSolver._solve`)
