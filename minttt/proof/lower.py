@@ -372,7 +372,7 @@ def relaxed_cores(
     taken first as if found again (the same totalizers, numbered the same), with no proof
     segment: the search goes on where that one stopped (InputError for a core it could not
     have found). ``sat_solver``: as for :func:`disjoint_cores` (CaDiCaL 1.5.3: on 4x4 k=4 O's
-    part 5:0+0:6, 555 cores in 120 s where 1.9.5 found 188)."""
+    part 5:0+0:6, 438 cores in 60 s where 1.9.5 found 92; ``scripts/bench_cores.py``)."""
     start = time.perf_counter()
     budget = ExhaustionBudget(exhaust_share, start)
     deadline = None if seconds is None else start + seconds
