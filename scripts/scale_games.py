@@ -54,9 +54,10 @@ SPLITS: dict[str, dict[str, int]] = {
     "first-any-lookup-entries@mnk:4,4,4": {"5": 0, "0": 5, "5+0:6": 1},
     # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner;
     # then the parts with one reply fixed as each stalled: 5:6 (428; 424 at 240 s), 5:1 (463),
-    # 5:3 (466; 477 going on 250 s more), 5:7 (469, no core in 100 s more) and 5:2 (474); then
-    # the parts with two replies fixed that stalled, by O's reply to X's edge: 5:10+0:5 (477),
-    # 5:0+0:15 (491) and 5:10+0:10 (494), each 120 s more for under 6
+    # 5:3 (466; 477 going on 250 s more), 5:7 (469, no core in 100 s more), and 5:2 (474, then
+    # the least, split without going on as its kin had stalled); then the parts with two replies
+    # fixed that stalled, by O's reply to X's edge: 5:10+0:5 (477), 5:0+0:15 (491) and
+    # 5:10+0:10 (494), each under 6 more in 120 s more
     "second-lookup-entries@mnk:4,4,4": {
         "": 5,
         "5:0": 0,
