@@ -95,6 +95,66 @@ def test_the_index_refuses_a_damaged_file(o33, tmp_path: Path) -> None:
         load_lower(tmp_path / LOWER_INDEX)
 
 
+def test_a_file_is_checked_as_shipped_and_its_text_when_asked(o33, tmp_path: Path) -> None:
+    """A record names each file's SHA-256 as shipped (xz) beside its text's: loading checks the
+    file by the first without decompressing it, ``full`` decompresses and checks the text too,
+    and a record from before names none: its text is checked and the index, written again,
+    keeps the SHA-256 of the very bytes checked."""
+    import hashlib
+
+    graph, formula = o33
+    cert = build_lower_certificate(O33, 10, tmp_path, depths=[3], graph=graph, formula=formula)
+    write_lower_records(tmp_path, [cert.record], {p.name: d for p, d in cert.files.items()})
+    index = tmp_path / LOWER_INDEX
+    (record,) = load_lower(index)
+    for field in ("cnf", "proof"):
+        shipped = (tmp_path / record[field]).read_bytes()
+        assert record[f"{field}_file_sha256"] == hashlib.sha256(shipped).hexdigest()
+    # the same text, compressed otherwise: not the file shipped, though its text is the same
+    proof = tmp_path / record["proof"]
+    text = lzma.decompress(proof.read_bytes())
+    proof.write_bytes(lzma.compress(text, preset=0))
+    with pytest.raises(InputError, match="not the file the record names"):
+        load_lower(index)
+    # a record from before file hashes: its text is checked, and the index keeps the new hash
+    doc = json.loads(index.read_text())
+    for field in ("cnf", "proof"):
+        del doc["certificates"][0][f"{field}_file_sha256"]
+    index.write_text(json.dumps(doc))
+    (again,) = load_lower(index)
+    assert again["proof_file_sha256"] == hashlib.sha256(proof.read_bytes()).hexdigest()
+    write_lower_records(tmp_path, [], {})
+    assert (
+        json.loads(index.read_text())["certificates"][0]["proof_file_sha256"]
+        == (again["proof_file_sha256"])
+    )
+    # a file hash made to match a file of another text: only the full check sees the text
+    other = lzma.compress(text + b"0\n")
+    proof.write_bytes(other)
+    doc = json.loads(index.read_text())
+    doc["certificates"][0]["proof_file_sha256"] = hashlib.sha256(other).hexdigest()
+    index.write_text(json.dumps(doc))
+    assert load_lower(index)[0]["lower"] == 10
+    with pytest.raises(InputError, match="not the file the record names"):
+        load_lower(index, full=True)
+
+
+def test_a_named_file_that_is_no_regular_file_is_refused_in_one_line(o33, tmp_path: Path) -> None:
+    import os
+
+    graph, formula = o33
+    cert = build_lower_certificate(O33, 10, tmp_path, depths=[3], graph=graph, formula=formula)
+    write_lower_records(tmp_path, [cert.record], {p.name: d for p, d in cert.files.items()})
+    proof = tmp_path / cert.record["proof"]
+    proof.unlink()
+    os.mkfifo(proof)  # never opened: a FIFO would wait for a writer for ever
+    with pytest.raises(InputError, match="not a regular file"):
+        load_lower(tmp_path / LOWER_INDEX)
+    proof.unlink()
+    with pytest.raises(InputError, match="cannot read"):
+        load_lower(tmp_path / LOWER_INDEX)
+
+
 def test_a_replaced_bound_leaves_no_files(o33, tmp_path: Path) -> None:
     graph, formula = o33
     low, high = (
@@ -222,3 +282,20 @@ def test_a_committed_certificate_folder_holds_only_named_files(folder: str) -> N
             named.update(_strings(json.loads((where / doc).read_text())))
     files = {p.name for p in where.iterdir() if p.is_file() and p.suffix != ".lock"}
     assert files - named == set()
+
+
+@pytest.mark.parametrize("folder", ["results/proofs/mnk", "results/catalogue"])
+def test_every_committed_record_names_its_files_as_shipped(folder: str) -> None:
+    """The committed indexes name every shipped file's SHA-256 as shipped: loading them reads
+    no proof decompressed (:func:`test_every_committed_file_holds_the_text_its_record_names`
+    does, slow)."""
+    doc = json.loads((ROOT / folder / LOWER_INDEX).read_text())
+    for record in doc["certificates"]:
+        for field in ("cnf", "proof", "cores"):
+            assert record.get(field) is None or f"{field}_file_sha256" in record, record["variant"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", ["results/proofs/mnk", "results/catalogue"])
+def test_every_committed_file_holds_the_text_its_record_names(folder: str) -> None:
+    assert load_lower(ROOT / folder / LOWER_INDEX, full=True)

@@ -230,3 +230,35 @@ def test_cli_exit_2_on_bad_file(tmp_path):
     assert result.exit_code == 2
     assert "entries[3].move" in result.output
     assert "Traceback" not in result.output
+
+
+_JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 10**12),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(["", ".........", "x..o.....", "xo.\n", "XO.", "x o", "ab"]),
+)
+_ENTRY_FIELDS = st.sampled_from(["hash", "board", "move", "value", "extra"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(_ENTRY_FIELDS, _JSON_SCALARS, max_size=5))
+def test_an_entry_left_out_of_the_schema_is_one_the_schema_accepts(raw: dict) -> None:
+    """The table loader leaves entries its own check calls plain out of the schema's
+    validation (speed): that check must be stricter than the schema's ``entries.items``."""
+    import jsonschema
+
+    from minttt.schema import load_schema
+    from minttt.table.model import _plain_entry
+
+    items = load_schema("table.schema.json")["properties"]["entries"]["items"]
+    if _plain_entry(raw):
+        jsonschema.Draft202012Validator(items).validate(raw)
+
+
+def test_a_bad_entry_among_plain_ones_is_named_by_the_schema() -> None:
+    doc = json.loads(TO.to_json())
+    doc["entries"][5]["extra"] = 1
+    with pytest.raises(InputError, match=r"entries\[5\]: Additional properties are not allowed"):
+        table_from_json(json.dumps(doc))
