@@ -301,3 +301,42 @@ def test_the_site_builds_strict_and_reads_clean(tmp_path: Path) -> None:
     assert minttt.__version__ in (tmp_path / "index.html").read_text("utf-8")
     assert "Unreleased" in (tmp_path / "changelog.html").read_text("utf-8")
     assert list((tmp_path / "_images").glob("*.svg")), "the guides show the library's pictures"
+
+
+def _quick_start_text(page: Path) -> str:
+    text = page.read_text("utf-8")
+    start = text.index("## Quick start")
+    return " ".join(text[start : text.index("\n## ", start + 1)].split())
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", ROOT / "docs" / "index.md"], ids=str)
+def test_the_quick_start_quotes_the_benchmarks(page: Path) -> None:
+    """The quick start's times and test count are ``results/bench.json``'s (areas
+    ``reproduce`` and ``tests``): run ``scripts/bench.py reproduce tests`` and quote them."""
+    import json
+
+    bench = json.loads((ROOT / "results" / "bench.json").read_text())
+    readme, quick = bench["tests"]["readme"], bench["tests"]["quick_loop"]
+    text = _quick_start_text(page)
+    assert f"({bench['reproduce']['now']['wall_seconds']:.0f} s on 2 cores" in text
+    assert f"{readme['passed']:,} tests" in text
+    assert f"in one process ({readme['wall_seconds']:.0f} s)" in text
+    assert f"({quick['wall_seconds']:.0f} s on 2 cores)" in text
+
+
+@pytest.mark.slow
+def test_the_tests_benchmark_measured_about_todays_suite() -> None:
+    """The tests benchmark is not stale: it passed within a tenth of the tests the README's
+    command collects today (more, and the quoted times no longer say what a newcomer waits)."""
+    import json
+
+    passed = json.loads((ROOT / "results" / "bench.json").read_text())["tests"]["readme"]["passed"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    collected = int(re.search(r"(\d+)(?:/\d+)? tests? collected", done.stdout)[1])
+    assert abs(collected - passed) <= collected / 10, (collected, passed)
