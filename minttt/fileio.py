@@ -191,7 +191,8 @@ def read_regular(
     try:
         if not follow and target.is_symlink():
             raise InputError(f"{path}: is a symlink; a run's files must be its own")
-        with open(target, "rb") as handle:
+        # opened without blocking: opening a FIFO to read waits for a writer, for ever
+        with open(os.open(target, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 raise InputError(f"{path}: not a regular file")
             data = handle.read(max_bytes + 1)

@@ -90,6 +90,10 @@ def test_reads_are_of_bounded_regular_files(tmp_path: Path) -> None:
         read_regular(big, max_bytes=100)
     with pytest.raises(InputError, match="cannot read"):
         read_regular(tmp_path / "missing")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # opened to read, a FIFO waits for a writer: refused without waiting
+    with pytest.raises(InputError, match="not a regular file"):
+        read_regular(fifo)
 
 
 @pytest.mark.parametrize(

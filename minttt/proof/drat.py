@@ -27,7 +27,6 @@ True
 
 from __future__ import annotations
 
-import io
 import os
 from collections.abc import Callable, Iterator
 from itertools import chain
@@ -138,60 +137,36 @@ def read_chunks(
     ``check_first`` is shown the first decompressed piece and may refuse the file before the
     rest is read."""
     p = os.fspath(path)
-    try:
-        with open(p, "rb") as handle:
-            yield from _pieces(handle, p, text, check_first, limit)
-    except OSError as exc:
-        raise ProofFormatError(f"cannot read {p}: {exc.strerror or exc}") from None
-
-
-def inflate(raw: bytes, name: str, *, text: bool = False) -> bytes:
-    """``raw``, a file's bytes already read (``name`` says which in errors), decompressed as
-    :func:`read_chunks` decompresses a file: one read gives both the bytes as stored and
-    their text.
-
-    >>> import lzma
-    >>> inflate(lzma.compress(b"p cnf 1 1\\n1 0\\n"), "f.cnf.xz", text=True)
-    b'p cnf 1 1\\n1 0\\n'
-    """
-    return b"".join(_pieces(io.BytesIO(raw), name, text, None, None))
-
-
-def _pieces(
-    handle: BinaryIO,
-    p: str,
-    text: bool,
-    check_first: Callable[[bytes], None] | None,
-    limit: int | None,
-) -> Iterator[bytes]:
-    """:func:`read_chunks` of an open binary ``handle`` (``p``: its name in errors)."""
     limit = MAX_BYTES if limit is None else limit
     try:
-        reader = _Counted(handle)
-        first = reader.read()
-        if first[:6] == b"\xfd7zXZ\x00":
-            pieces: Iterator[bytes] = _xz(reader, first)
-        elif first[:2] == b"\x1f\x8b":
-            pieces = _gzip(reader, first)
-        else:
-            pieces = _plain(reader, first)
-        out = 0
-        for data in pieces:
-            if check_first is not None and data:
-                check_first(data)
-                check_first = None
-            out += len(data)
-            if out > limit:
-                raise ProofFormatError(f"{p}: more than {limit:,} bytes once decompressed")
-            if reader.compressed and out > max(64 << 20, MAX_INFLATION * reader.total):
-                raise ProofFormatError(
-                    f"{p}: inflates more than {MAX_INFLATION} times: refused as a bomb"
-                )
-            if text and b"\0" in data:
-                raise ProofFormatError(f"{p}: a NUL byte in a text file: not DIMACS")
-            yield data
+        with open(p, "rb") as handle:
+            reader = _Counted(handle)
+            first = reader.read()
+            if first[:6] == b"\xfd7zXZ\x00":
+                pieces: Iterator[bytes] = _xz(reader, first)
+            elif first[:2] == b"\x1f\x8b":
+                pieces = _gzip(reader, first)
+            else:
+                pieces = _plain(reader, first)
+            out = 0
+            for data in pieces:
+                if check_first is not None and data:
+                    check_first(data)
+                    check_first = None
+                out += len(data)
+                if out > limit:
+                    raise ProofFormatError(f"{p}: more than {limit:,} bytes once decompressed")
+                if reader.compressed and out > max(64 << 20, MAX_INFLATION * reader.total):
+                    raise ProofFormatError(
+                        f"{p}: inflates more than {MAX_INFLATION} times: refused as a bomb"
+                    )
+                if text and b"\0" in data:
+                    raise ProofFormatError(f"{p}: a NUL byte in a text file: not DIMACS")
+                yield data
     except (_Corrupt, EOFError) as exc:
         raise ProofFormatError(f"{p}: corrupt compressed file ({exc})") from None
+    except OSError as exc:
+        raise ProofFormatError(f"cannot read {p}: {exc.strerror or exc}") from None
 
 
 class _Corrupt(Exception):
@@ -1370,7 +1345,6 @@ __all__ = [
     "check",
     "check_files",
     "check_parsed",
-    "inflate",
     "is_binary",
     "parse_cnf",
     "parse_proof",

@@ -33,7 +33,7 @@ from typing import Any, Literal
 import numpy as np
 
 from minttt.errors import DefectError, InputError
-from minttt.fileio import write_many_atomic
+from minttt.fileio import inflate, read_regular, write_many_atomic
 from minttt.formula.arrays import ArrayFormula
 from minttt.formula.instance import instance_for
 from minttt.formula.variants import Variant
@@ -788,29 +788,19 @@ def load_lower(
             if record.get(field) is None:
                 continue
             file = path.parent / str(record[field])
-            raw = _shipped_bytes(file)
+            raw = read_regular(file, max_bytes=drat.MAX_BYTES)
             shipped = hashlib.sha256(raw).hexdigest()
             named = record.get(f"{field}_file_sha256")
             if named is not None and shipped != named:
                 raise InputError(f"{where}: {record[field]} is not the file the record names")
             if named is None or full:
-                data = drat.inflate(raw, str(file), text=field != "proof")
+                # at most what drat's readers take: MAX_BYTES, and no bomb (MAX_INFLATION)
+                most = min(drat.MAX_BYTES, max(64 << 20, drat.MAX_INFLATION * len(raw)))
+                data = inflate(raw, most, where=str(file))
                 if hashlib.sha256(data).hexdigest() != record[f"{field}_sha256"]:
                     raise InputError(f"{where}: {record[field]} is not the file the record names")
                 record[f"{field}_file_sha256"] = shipped
     return records
-
-
-def _shipped_bytes(file: Path) -> bytes:
-    """A certificate's file as shipped: a regular file (InputError otherwise, one line; a FIFO
-    or a device is never read) of at most :data:`drat.MAX_BYTES`."""
-    try:
-        size = file.stat().st_size
-        if not file.is_file() or size > drat.MAX_BYTES:
-            raise InputError(f"{file}: not a regular file of at most {drat.MAX_BYTES:,} bytes")
-        return file.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {file}: {exc.strerror or exc}") from None
 
 
 def checked_lower(path: Path, *, exact: bool = False) -> dict[tuple[str, tuple[int, ...]], int]:
