@@ -52,7 +52,9 @@ SPLITS: dict[str, dict[str, int]] = {
     # by X's answer to O's reply stored as played (0 after 5, 5 after 0), 8 answers each; then
     # 5+0:6, stalled at 367 (369 going on 250 s more), by X's answer to O's next reply, 1;
     # then the stalled: the edge opening (381, whole) by X's answer to O's 5, and 5+0:10 (386)
-    # and 0+5:3 (408, no core in 120 s more) by X's answer to O's reply 1
+    # and 0+5:3 (408, no core in 120 s more) by X's answer to O's reply 1; then the least two,
+    # 5+0:10+1:10 (401) by X's answer to O's reply 2 and 1+5:4 (406) by its answer to O's 0,
+    # and 5+0:1 (418, stalled) by X's answer to O's reply 1
     "first-any-lookup-entries@mnk:4,4,4": {
         "5": 0,
         "0": 5,
@@ -60,6 +62,9 @@ SPLITS: dict[str, dict[str, int]] = {
         "1": 5,
         "5+0:10": 1,
         "0+5:3": 1,
+        "5+0:10+1:10": 2,
+        "1+5:4": 0,
+        "5+0:1": 1,
     },
     # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner;
     # then the parts with one reply fixed as each stalled: 5:6 (428; 424 at 240 s), 5:1 (463),
