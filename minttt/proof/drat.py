@@ -123,6 +123,15 @@ MAX_INFLATION = 200
 CHUNK = 1 << 20
 
 
+def inflation_limit(compressed: int) -> int:
+    """The most a file of ``compressed`` bytes may decompress to before it is a bomb.
+
+    >>> inflation_limit(1 << 20) == 200 << 20
+    True
+    """
+    return max(64 << 20, MAX_INFLATION * compressed)
+
+
 def read_chunks(
     path: str | Path,
     *,
@@ -156,7 +165,7 @@ def read_chunks(
                 out += len(data)
                 if out > limit:
                     raise ProofFormatError(f"{p}: more than {limit:,} bytes once decompressed")
-                if reader.compressed and out > max(64 << 20, MAX_INFLATION * reader.total):
+                if reader.compressed and out > inflation_limit(reader.total):
                     raise ProofFormatError(
                         f"{p}: inflates more than {MAX_INFLATION} times: refused as a bomb"
                     )
@@ -1345,6 +1354,7 @@ __all__ = [
     "check",
     "check_files",
     "check_parsed",
+    "inflation_limit",
     "is_binary",
     "parse_cnf",
     "parse_proof",

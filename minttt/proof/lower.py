@@ -794,8 +794,8 @@ def load_lower(
             if named is not None and shipped != named:
                 raise InputError(f"{where}: {record[field]} is not the file the record names")
             if named is None or full:
-                # at most what drat's readers take: MAX_BYTES, and no bomb (MAX_INFLATION)
-                most = min(drat.MAX_BYTES, max(64 << 20, drat.MAX_INFLATION * len(raw)))
+                # at most what drat's readers take: MAX_BYTES, and no bomb
+                most = min(drat.MAX_BYTES, drat.inflation_limit(len(raw)))
                 data = inflate(raw, most, where=str(file))
                 if hashlib.sha256(data).hexdigest() != record[f"{field}_sha256"]:
                     raise InputError(f"{where}: {record[field]} is not the file the record names")
