@@ -25,7 +25,7 @@ from minttt.formula.arrays import split_variants
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.render.bounds import bounds_plot
-from minttt.report.bounds import CERTIFICATES, LOWER_CERTIFICATES, certified
+from minttt.report.bounds import CERTIFICATES, LOWER_CERTIFICATES, certified, checkpoint_stem
 
 RUNS: tuple[tuple[str, str, float], ...] = (  # game, role, seconds
     ("mnk:3,4,3", "first", 60.0),
@@ -54,7 +54,8 @@ SPLITS: dict[str, dict[str, int]] = {
     # then the stalled: the edge opening (381, whole) by X's answer to O's 5, and 5+0:10 (386)
     # and 0+5:3 (408, no core in 120 s more) by X's answer to O's reply 1; then the least two,
     # 5+0:10+1:10 (401) by X's answer to O's reply 2 and 1+5:4 (406) by its answer to O's 0,
-    # and 5+0:1 (418, stalled) by X's answer to O's reply 1
+    # and 5+0:1 (418, stalled) by X's answer to O's reply 1; then 0+5:15 (424, stalled going
+    # on) by X's answer to O's reply 1
     "first-any-lookup-entries@mnk:4,4,4": {
         "5": 0,
         "0": 5,
@@ -65,6 +66,7 @@ SPLITS: dict[str, dict[str, int]] = {
         "5+0:10+1:10": 2,
         "1+5:4": 0,
         "5+0:1": 1,
+        "0+5:15": 1,
     },
     # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner;
     # then the parts with one reply fixed as each stalled: 5:6 (428; 424 at 240 s), 5:1 (463),
@@ -123,7 +125,7 @@ def _split_tree(name: str, split: dict | None) -> dict[str, list[str]] | None:
 def _part_bound(out: Path, name: str) -> tuple[int, list, float] | None:
     """A part's certified bound from its checkpoint: ``(lower, blocks, seconds)``; None where
     it has none (no checkpoint, or no certified blocks)."""
-    path = out / f"{_stem(name)}.json"
+    path = out / f"{checkpoint_stem(name)}.json"
     if not path.is_file():
         return None
     with scale_store(path) as store:
@@ -173,7 +175,7 @@ def _record(
         st.lower,
         {
             "method": _method(st),
-            "evidence": f"checkpoint {_stem(name)}.json, {st.lower_by or 'its history'}",
+            "evidence": f"checkpoint {checkpoint_stem(name)}.json, {st.lower_by or 'its history'}",
         },
     )
     if split is not None and split["lower"] > lower:
@@ -227,14 +229,6 @@ def _method(st) -> str:
     return "rc2"
 
 
-def _stem(name: str) -> str:
-    """A variant's checkpoint stem: ``second-5:10-lookup-entries@mnk:4,4,4`` is
-    ``second-5-10-lookup-entries_mnk444``."""
-    head, _, game = name.partition("@")
-    head = head.replace(":", "-")
-    return f"{head}_{game.replace(':', '').replace(',', '')}" if game else head
-
-
 def variant(game: str, role: str) -> Variant:
     return Variant(role, "any" if role == "first" else None, "lookup", "entries", game=game)
 
@@ -277,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     states = {}
     for game, role, limit in RUNS:
         v = variant(game, role)
-        path = args.out / f"{_stem(v.name)}.json"
+        path = args.out / f"{checkpoint_stem(v.name)}.json"
         if args.lp or (args.only and args.only not in v.name):
             with scale_store(path) as store:  # kept as it is (run before)
                 states[v.name] = read_state(store, v)

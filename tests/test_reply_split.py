@@ -331,3 +331,26 @@ def test_a_split_bounding_lower_than_its_part_is_left_out(graph33, tmp_path: Pat
         proven = {(name(k), (1, 3, 5, 7)): v for k, v in per.items()}
         check_level_certificates(tmp_path, O33.name, _record(per), proven)
     assert best_cut(O33.name, splits, {name("1:0"): 90}) is None  # a part without a bound
+
+
+def test_the_report_names_the_least_parts_and_the_command_that_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    from minttt.cli import run as cli_run
+    from minttt.report.bounds import certified_markdown, checkpoint_stem
+
+    per = {"0": 30, "1": 40, "4+0:1": 22, "4+0:2": 22, "4+0:5": 23, "4+0:8": 22}
+    lines = certified_markdown({"variants": {"first-any-lookup-entries": _record(per)}})
+    (line,) = [line for line in lines if line.startswith("The least parts")]
+    assert "4+0:1 (22), 4+0:2 (22), 4+0:8 (22), 4+0:5 (23), 0 (30)." in line
+    command = shlex.split(line.split("`")[1])
+    assert command[:2] == ["minttt", "scale"] and "4+0:1" in command
+    (tmp_path / "results" / "games").mkdir(parents=True)  # a checkout's folders
+    monkeypatch.chdir(tmp_path)  # the command as the report prints it, from a checkout's root
+    assert cli_run(command[1:]) == 0
+    stem = checkpoint_stem("first-4+0:1-lookup-entries")
+    assert (tmp_path / "results" / "games" / f"{stem}.json").is_file()
+    found = checked_lower(tmp_path / "results" / "proofs" / "mnk" / "lower-bounds.json")
+    assert {name for name, _depths in found} == {"first-4+0:1-lookup-entries"}

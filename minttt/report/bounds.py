@@ -286,8 +286,40 @@ METHOD_NAMES = {
 }
 
 
+#: how many of a split variant's least parts the report names as the next to run
+NEXT_PARTS = 5
+
+
+def checkpoint_stem(name: str) -> str:
+    """A variant's checkpoint stem under ``games/`` (``scripts/scale_games.py``'s layout).
+
+    >>> checkpoint_stem("second-5:10-lookup-entries@mnk:4,4,4")
+    'second-5-10-lookup-entries_mnk444'
+    """
+    head, _, game = name.partition("@")
+    head = head.replace(":", "-")
+    return f"{head}_{game.replace(':', '').replace(',', '')}" if game else head
+
+
+def next_parts_markdown(name: str, parts: dict[str, dict[str, Any]]) -> str:
+    """The least parts of a split certified bound, lowest first, and the command that goes on
+    from a part's record (a part that stalls there is split again: ``SPLITS``)."""
+    least = sorted(parts.items(), key=lambda item: (item[1]["lower"], item[0]))[:NEXT_PARTS]
+    named = ", ".join(f"{cell} ({p['lower']})" for cell, p in least)
+    cell = least[0][0]
+    part = Variant.parse(name).replace(opening=cell)
+    return (
+        f"The least parts, the next to run: {named}. Each goes on from its record, e.g. "
+        f"`minttt scale {part.game} --role {part.role.word} --opening {cell} --cores 150 --relax "
+        f"--checkpoint results/games/{checkpoint_stem(part.name)}.json --certificates "
+        "results/proofs/mnk` (one that has stalled is split again: `SPLITS` in "
+        "`scripts/scale_games.py`), then `python scripts/scale_games.py --only none-such`."
+    )
+
+
 def certified_markdown(bounds: dict[str, Any]) -> list[str]:
-    """A line per variant with a certified lower bound: the bound and its blocks' sum."""
+    """A line per variant with a certified lower bound: the bound and its blocks' sum, and
+    where it is split, its least parts and the command that raises them."""
     lines = []
     for name, v in bounds.get("variants", {}).items():
         certified = v.get("certified")
@@ -306,6 +338,8 @@ def certified_markdown(bounds: dict[str, Any]) -> list[str]:
             "bound certified, by CaDiCaL's refutation one below, disjoint cores or relaxed "
             f"cores, and checked, `{LOWER_CERTIFICATES}`).",
         ]
+        if certified.get("openings"):
+            lines += ["", next_parts_markdown(name, certified["openings"])]
     return lines
 
 
@@ -402,9 +436,12 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
 
 __all__ = [
     "VERIFY_ON_LOAD",
+    "NEXT_PARTS",
     "certified_markdown",
     "check_bounds_record",
+    "checkpoint_stem",
     "check_level_certificates",
     "load_bounds",
+    "next_parts_markdown",
     "scale_markdown",
 ]
