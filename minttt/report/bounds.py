@@ -312,8 +312,9 @@ def next_parts_markdown(name: str, parts: dict[str, dict[str, Any]]) -> str:
         f"The least parts, the next to run: {named}. Each goes on from its record, e.g. "
         f"`minttt scale {part.game} --role {part.role.word} --opening {cell} --cores 150 --relax "
         f"--checkpoint results/games/{checkpoint_stem(part.name)}.json --certificates "
-        "results/proofs/mnk` (one that has stalled is split again: `SPLITS` in "
-        "`scripts/scale_games.py`), then `python scripts/scale_games.py --only none-such`."
+        "results/proofs/mnk` (a part that has stalled is split again instead, as SPLITS in "
+        "a checkout's scripts/scale_games.py names); then that script (--only none-such) takes "
+        "the least again."
     )
 
 
