@@ -55,7 +55,9 @@ SPLITS: dict[str, dict[str, int]] = {
     # and 0+5:3 (408, no core in 120 s more) by X's answer to O's reply 1; then the least two,
     # 5+0:10+1:10 (401) by X's answer to O's reply 2 and 1+5:4 (406) by its answer to O's 0,
     # and 5+0:1 (418, stalled) by X's answer to O's reply 1; then 0+5:15 (424, stalled going
-    # on) by X's answer to O's reply 1
+    # on) by X's answer to O's reply 1; then the stalled three, 5+0:3 (437, no core in 150 s
+    # more) and 5+0:15 (446, none) by X's answer to O's reply 1, 5+0:6+1:6 (444, one) by its
+    # answer to O's reply 2
     "first-any-lookup-entries@mnk:4,4,4": {
         "5": 0,
         "0": 5,
@@ -67,6 +69,9 @@ SPLITS: dict[str, dict[str, int]] = {
         "1+5:4": 0,
         "5+0:1": 1,
         "0+5:15": 1,
+        "5+0:3": 1,
+        "5+0:15": 1,
+        "5+0:6+1:6": 2,
     },
     # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner;
     # then the parts with one reply fixed as each stalled: 5:6 (428; 424 at 240 s), 5:1 (463),
@@ -122,9 +127,10 @@ def _split_tree(name: str, split: dict | None) -> dict[str, list[str]] | None:
     return tree
 
 
-def _part_bound(out: Path, name: str) -> tuple[int, list, float] | None:
-    """A part's certified bound from its checkpoint: ``(lower, blocks, seconds)``; None where
-    it has none (no checkpoint, or no certified blocks)."""
+def _part_bound(out: Path, name: str) -> tuple[int, list, float, bool] | None:
+    """A part's certified bound from its checkpoint: ``(lower, blocks, seconds, stalled)``
+    (stalled: its last run raised nothing, :meth:`~minttt.bounds.state.BoundsState.stalled`);
+    None where it has none (no checkpoint, or no certified blocks)."""
     path = out / f"{checkpoint_stem(name)}.json"
     if not path.is_file():
         return None
@@ -133,7 +139,7 @@ def _part_bound(out: Path, name: str) -> tuple[int, list, float] | None:
     blocks = (state.levels or {}).get("blocks")
     if not blocks:
         return None
-    return sum(b["lower"] for b in blocks), blocks, state.seconds
+    return sum(b["lower"] for b in blocks), blocks, state.seconds, state.stalled()
 
 
 def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
@@ -158,6 +164,7 @@ def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
         "lower": best[0],
         "openings": {
             str(Variant.parse(p).opening): {"lower": found[p][0], "blocks": found[p][1]}
+            | ({"stalled": True} if found[p][3] else {})
             for p in best[1]
         },
         "seconds": round(sum(b[2] for b in found.values()), 2),

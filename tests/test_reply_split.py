@@ -333,11 +333,12 @@ def test_a_split_bounding_lower_than_its_part_is_left_out(graph33, tmp_path: Pat
     assert best_cut(O33.name, splits, {name("1:0"): 90}) is None  # a part without a bound
 
 
-def test_the_report_names_the_least_parts_and_the_command_that_goes_on(
+def test_the_report_names_the_least_parts_and_the_command_that_goes_on_or_a_stall(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import shlex
 
+    from minttt.bounds.state import read_state, scale_store
     from minttt.cli import run as cli_run
     from minttt.report.bounds import certified_markdown, checkpoint_stem
 
@@ -354,3 +355,29 @@ def test_the_report_names_the_least_parts_and_the_command_that_goes_on(
     assert (tmp_path / "results" / "games" / f"{stem}.json").is_file()
     found = checked_lower(tmp_path / "results" / "proofs" / "mnk" / "lower-bounds.json")
     assert {name for name, _depths in found} == {"first-4+0:1-lookup-entries"}
+    # run again, its record goes on and finds nothing more: it has stalled, and the report's
+    # line marks it so and names the command of the least part that has not
+    path = tmp_path / "results" / "games" / f"{stem}.json"
+    with scale_store(path) as store:
+        assert not read_state(store, Variant.parse("first-4+0:1-lookup-entries")).stalled()
+    assert cli_run(command[1:]) == 0
+    with scale_store(path) as store:
+        state = read_state(store, Variant.parse("first-4+0:1-lookup-entries"))
+    assert state.runs == 2 and state.stalled()
+    record = _record(per)
+    record["certified"]["openings"]["4+0:1"]["stalled"] = True
+    (line,) = [
+        x
+        for x in certified_markdown({"variants": {"first-any-lookup-entries": record}})
+        if x.startswith("The least parts")
+    ]
+    assert "4+0:1 (22, stalled), 4+0:2 (22), 4+0:8 (22)" in line and "split again" in line
+    again = shlex.split(line.split("`")[1])
+    assert again[again.index("--opening") + 1] == "4+0:2"
+    record["certified"]["openings"] = {"4+0:1": record["certified"]["openings"]["4+0:1"]}
+    (line,) = [
+        x
+        for x in certified_markdown({"variants": {"first-any-lookup-entries": record}})
+        if x.startswith("The least parts")
+    ]
+    assert "`" not in line  # every least part stalled: no command to go on with

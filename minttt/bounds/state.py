@@ -9,6 +9,7 @@ spent over all runs, the bounds over time, and each method's record.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
@@ -119,6 +120,19 @@ class BoundsState:
     def from_dict(cls, doc: dict[str, Any]) -> BoundsState:
         """A schema-valid checkpoint document as a state."""
         return cls(**{k: doc[k] for k in doc if k in cls.__dataclass_fields__})
+
+    def stalled(self) -> bool:
+        """Whether its last run left the lower bound where an earlier run had put it
+        (``lower_by`` names an earlier run than the last): going on from this record has stopped
+        paying, and a split pays instead.
+
+        >>> BoundsState("x", lower=437, lower_by="level certificates, run 2", runs=3).stalled()
+        True
+        >>> BoundsState("x", lower=655, lower_by="level certificates, run 2", runs=2).stalled()
+        False
+        """
+        found = re.search(r", run (\d+)$", self.lower_by or "")
+        return found is not None and int(found.group(1)) < self.runs
 
     def gap(self) -> str:
         """The bounds in words: "proven" only when the last run proved it (its last event)."""

@@ -302,19 +302,31 @@ def checkpoint_stem(name: str) -> str:
 
 
 def next_parts_markdown(name: str, parts: dict[str, dict[str, Any]]) -> str:
-    """The least parts of a split certified bound, lowest first, and the command that goes on
-    from a part's record (a part that stalls there is split again: ``SPLITS``)."""
+    """The least parts of a split certified bound, lowest first, each that has stalled marked
+    (its last run raised nothing: it is split, not run on), and the command that goes on from
+    the least one's record that has not."""
     least = sorted(parts.items(), key=lambda item: (item[1]["lower"], item[0]))[:NEXT_PARTS]
-    named = ", ".join(f"{cell} ({p['lower']})" for cell, p in least)
-    cell = least[0][0]
-    part = Variant.parse(name).replace(opening=cell)
-    return (
-        f"The least parts, the next to run: {named}. Each goes on from its record, e.g. "
-        f"`minttt scale {part.game} --role {part.role.word} --opening {cell} --cores 150 --relax "
-        f"--checkpoint results/games/{checkpoint_stem(part.name)}.json --certificates "
-        "results/proofs/mnk` (a part that has stalled is split again instead, as SPLITS in "
-        "a checkout's scripts/scale_games.py names); then that script (--only none-such) takes "
-        "the least again."
+    named = ", ".join(
+        f"{cell} ({p['lower']}{', stalled' if p.get('stalled') else ''})" for cell, p in least
+    )
+    line = f"The least parts, the next to run: {named}."
+    stalled = any(p.get("stalled") for _cell, p in least)
+    going = [cell for cell, p in least if not p.get("stalled")]
+    if going:
+        part = Variant.parse(name).replace(opening=going[0])
+        who = "The others go on from their records" if stalled else "Each goes on from its record"
+        line += (
+            f" {who}, e.g. `minttt scale {part.game} --role {part.role.word} --opening {going[0]} "
+            f"--cores 150 --relax --checkpoint results/games/{checkpoint_stem(part.name)}.json "
+            "--certificates results/proofs/mnk`."
+        )
+    if stalled:
+        line += (
+            " A part marked stalled found nothing in its last run: it is split again instead, by "
+            "the opponent's next move, as SPLITS in scale_games.py names."
+        )
+    return line + (
+        " Then a checkout's scripts/scale_games.py (--only none-such) takes the least again."
     )
 
 
