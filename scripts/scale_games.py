@@ -57,7 +57,7 @@ SPLITS: dict[str, dict[str, int]] = {
     # and 5+0:1 (418, stalled) by X's answer to O's reply 1; then 0+5:15 (424, stalled going
     # on) by X's answer to O's reply 1; then the stalled three, 5+0:3 (437, no core in 150 s
     # more) and 5+0:15 (446, none) by X's answer to O's reply 1, 5+0:6+1:6 (444, one) by its
-    # answer to O's reply 2
+    # answer to O's reply 2; then 5+0:6+1:6+2:6 (445, +2 in 240 s) by its answer to O's reply 3
     "first-any-lookup-entries@mnk:4,4,4": {
         "5": 0,
         "0": 5,
@@ -72,6 +72,7 @@ SPLITS: dict[str, dict[str, int]] = {
         "5+0:3": 1,
         "5+0:15": 1,
         "5+0:6+1:6": 2,
+        "5+0:6+1:6+2:6": 3,
     },
     # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner;
     # then the parts with one reply fixed as each stalled: 5:6 (428; 424 at 240 s), 5:1 (463),
@@ -129,7 +130,8 @@ def _split_tree(name: str, split: dict | None) -> dict[str, list[str]] | None:
 
 def _part_bound(out: Path, name: str) -> tuple[int, list, float, bool] | None:
     """A part's certified bound from its checkpoint: ``(lower, blocks, seconds, stalled)``
-    (stalled: its last run raised nothing, :meth:`~minttt.bounds.state.BoundsState.stalled`);
+    (stalled: its last run raised it by less than 1%, or not at all,
+    :meth:`~minttt.bounds.state.BoundsState.stalled`);
     None where it has none (no checkpoint, or no certified blocks)."""
     path = out / f"{checkpoint_stem(name)}.json"
     if not path.is_file():

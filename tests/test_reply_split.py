@@ -359,7 +359,8 @@ def test_the_report_names_the_least_parts_and_the_command_that_goes_on_or_a_stal
     # line marks it so and names the command of the least part that has not
     path = tmp_path / "results" / "games" / f"{stem}.json"
     with scale_store(path) as store:
-        assert not read_state(store, Variant.parse("first-4+0:1-lookup-entries")).stalled()
+        first = read_state(store, Variant.parse("first-4+0:1-lookup-entries"))
+    assert first.lower_from == 0 and not first.stalled()  # its first run raised it from 0
     assert cli_run(command[1:]) == 0
     with scale_store(path) as store:
         state = read_state(store, Variant.parse("first-4+0:1-lookup-entries"))

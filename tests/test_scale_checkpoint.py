@@ -159,3 +159,32 @@ def test_a_verified_table_below_the_stored_lower_bound_names_the_false_bound(
     assert result.exit_code == 2
     assert "its lower bound 1000 is false: a verified table has" in result.stderr
     assert json.loads(path.read_text())["lower"] == 1000  # nothing claimed from it was written
+
+
+def test_a_run_keeps_the_bound_it_started_from_and_stalls_on_a_small_gain(tmp_path: Path) -> None:
+    """``lower_from`` is the bound the raising run started from, however often it raised it;
+    a later run that gains under 1% of the bound has stalled, and the record says so on load."""
+    from minttt.bounds.runs import BoundsRun
+
+    path = tmp_path / "c.json"
+    with BoundsRun(VARIANT, path, lambda _line: None) as run:
+        run.raise_lower(30, "rc2", "rc2 lower bound")
+        run.raise_lower(40, "per-level minima", "per-level minima")
+        run.finish("rc2")
+    with scale_store(path) as store:
+        first = read_state(store, VARIANT)
+    assert (first.lower, first.lower_from, first.lower_by) == (40, 0, "per-level minima, run 1")
+    assert not first.stalled()
+    with BoundsRun(VARIANT, path, lambda _line: None) as run:
+        run.raise_lower(40, "rc2")  # not higher: nothing changes
+        run.finish("rc2")
+    with scale_store(path) as store:
+        assert read_state(store, VARIANT).stalled()  # its last run raised nothing
+    with BoundsRun(VARIANT, path, lambda _line: None) as run:
+        run.raise_lower(41, "rc2", "rc2 lower bound")  # 1 of 41: 2.4%, not under 1%
+        run.finish("rc2")
+    with scale_store(path) as store:
+        third = read_state(store, VARIANT)
+    assert (third.lower, third.lower_from, third.runs) == (41, 40, 3) and not third.stalled()
+    assert third.stalled(least_gain=0.05)  # 1 of 41 is under 5%
+    jsonschema.validate(json.loads(path.read_text()), schema())

@@ -200,11 +200,15 @@ class BoundsRun:
 
     def raise_lower(self, lower: int, method: str, event: str | None = None) -> None:
         """A lower bound this run proved by ``method``; recorded when ``event`` names it. It
-        replaces the checkpoint's when higher, its proof named (``lower_by``)."""
+        replaces the checkpoint's when higher, its proof named (``lower_by``) and the bound
+        this run started from kept (``lower_from``: what the run gained)."""
         self.proven = max(self.proven, lower)
-        if lower > self.state.lower:
-            self.state.lower = lower
-            self.state.lower_by = f"{method}, run {self.state.runs}"
+        st = self.state
+        if lower > st.lower:
+            by = f"{method}, run {st.runs}"
+            if not (st.lower_by or "").endswith(f", run {st.runs}"):
+                st.lower_from = st.lower  # this run's first raise
+            st.lower, st.lower_by = lower, by
             if event is not None:
                 self.record(event)
 

@@ -68,6 +68,11 @@ class SearchRecord(TypedDict, total=False):
     found: list[dict[str, Any]]
 
 
+#: a run that raises the lower bound by less than this share of it has stalled (going on from
+#: a 4x4 k=4 part near 450 costs 6 to 18 minutes a run, most of it checking the proof; a fresh
+#: part of a split, about 3, and it starts near 400 to 600): :meth:`BoundsState.stalled`
+STALLED_GAIN = 0.01
+
 #: the records a method adds, in the order a checkpoint writes them
 RECORDS = ("tree_dp", "greedy_entries", "levels", "mip", "hinted", "search")
 
@@ -75,7 +80,8 @@ RECORDS = ("tree_dp", "greedy_entries", "levels", "mip", "hinted", "search")
 @dataclass
 class BoundsState:
     """One variant's bounds over every run: the proven ``lower`` bound and what proved it
-    (``lower_by``: the method and the run), the ``upper`` bound (the entries of ``table``, a
+    (``lower_by``: the method and the run; ``lower_from``: the bound that run started from), the
+    ``upper`` bound (the entries of ``table``, a
     verified table beside the checkpoint with SHA-256 ``table_sha256``), ``optimal`` exactly when
     they meet, the ``seconds`` and ``runs`` so far, the ``history`` ``[seconds, lower, upper,
     event]``, and each method's record."""
@@ -83,6 +89,7 @@ class BoundsState:
     variant: str
     lower: int = 0
     lower_by: str | None = None
+    lower_from: int | None = None
     upper: int | None = None
     optimal: bool = False
     table: str | None = None
@@ -102,6 +109,8 @@ class BoundsState:
         out: dict[str, Any] = {"variant": self.variant, "lower": self.lower}
         if self.lower_by is not None:
             out["lower_by"] = self.lower_by
+        if self.lower_from is not None:
+            out["lower_from"] = self.lower_from
         out |= {
             "upper": self.upper,
             "optimal": self.optimal,
@@ -121,18 +130,30 @@ class BoundsState:
         """A schema-valid checkpoint document as a state."""
         return cls(**{k: doc[k] for k in doc if k in cls.__dataclass_fields__})
 
-    def stalled(self) -> bool:
-        """Whether its last run left the lower bound where an earlier run had put it
-        (``lower_by`` names an earlier run than the last): going on from this record has stopped
-        paying, and a split pays instead.
+    def stalled(self, least_gain: float = STALLED_GAIN) -> bool:
+        """Whether going on from this record has stopped paying, and a split pays instead: its
+        last run left the lower bound where an earlier run had put it (``lower_by`` names an
+        earlier run than the last), or raised it by less than ``least_gain`` of the bound
+        (``lower_from``, where the record keeps it: older records do not).
 
         >>> BoundsState("x", lower=437, lower_by="level certificates, run 2", runs=3).stalled()
         True
         >>> BoundsState("x", lower=655, lower_by="level certificates, run 2", runs=2).stalled()
         False
+        >>> BoundsState("x", lower=445, lower_by="level certificates, run 3", lower_from=443,
+        ...             runs=3).stalled()
+        True
+        >>> BoundsState("x", lower=532, lower_by="level certificates, run 2", lower_from=400,
+        ...             runs=2).stalled()
+        False
         """
         found = re.search(r", run (\d+)$", self.lower_by or "")
-        return found is not None and int(found.group(1)) < self.runs
+        if found is None:
+            return False
+        if int(found.group(1)) < self.runs:
+            return True
+        gained = None if self.lower_from is None else self.lower - self.lower_from
+        return gained is not None and gained < least_gain * self.lower
 
     def gap(self) -> str:
         """The bounds in words: "proven" only when the last run proved it (its last event)."""

@@ -303,8 +303,8 @@ def checkpoint_stem(name: str) -> str:
 
 def next_parts_markdown(name: str, parts: dict[str, dict[str, Any]]) -> str:
     """The least parts of a split certified bound, lowest first, each that has stalled marked
-    (its last run raised nothing: it is split, not run on), and the command that goes on from
-    the least one's record that has not."""
+    (its last run raised it by less than 1%, or not at all: it is split, not run on), and the
+    command that goes on from the least one's record that has not."""
     least = sorted(parts.items(), key=lambda item: (item[1]["lower"], item[0]))[:NEXT_PARTS]
     named = ", ".join(
         f"{cell} ({p['lower']}{', stalled' if p.get('stalled') else ''})" for cell, p in least
@@ -322,8 +322,8 @@ def next_parts_markdown(name: str, parts: dict[str, dict[str, Any]]) -> str:
         )
     if stalled:
         line += (
-            " A part marked stalled found nothing in its last run: it is split again instead, by "
-            "the opponent's next move, as SPLITS in scale_games.py names."
+            " A part marked stalled gained less than 1% in its last run: it is split again "
+            "instead, by the opponent's next move, as SPLITS in scale_games.py names."
         )
     return line + (
         " Then a checkout's scripts/scale_games.py (--only none-such) takes the least again."
