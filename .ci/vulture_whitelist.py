@@ -19,6 +19,7 @@ _.step_with_policy  # noqa
 _.board_full  # noqa  9-board rules: is a small board full (tests/test_nine_rules.py)
 _.stabilizer  # noqa  the symmetries that fix a board (tests/test_game.py)
 _.stalled  # noqa  scripts/scale_games.py marks a split's stalled parts in bounds.json by it
+split_moves  # noqa  scripts/scale_games.py names the moves a stalled part splits by
 _.to_networkx  # noqa  the game graph for networkx users (tests/test_graph.py)
 first_free  # noqa  the example agent of `minttt verify --player` (README, agent docstring)
 # Python and typer call these

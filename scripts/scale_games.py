@@ -21,7 +21,7 @@ from minttt.bounds.openings import best_cut, opening_bounds
 from minttt.bounds.runs import hinted_upper, level_lower, long_solve, searched_upper
 from minttt.bounds.state import read_state, scale_store
 from minttt.fileio import write_bytes_atomic, write_json_atomic
-from minttt.formula.arrays import split_variants
+from minttt.formula.arrays import split_moves, split_variants
 from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.render.bounds import bounds_plot
@@ -144,6 +144,13 @@ def _part_bound(out: Path, name: str) -> tuple[int, list, float, bool] | None:
     return sum(b["lower"] for b in blocks), blocks, state.seconds, state.stalled()
 
 
+def _stalled(name: str) -> dict:
+    """A stalled part's marks: stalled, and the moves it splits by (empty: none is left, it
+    can only go on), :func:`~minttt.formula.arrays.split_moves`."""
+    v = Variant.parse(name)
+    return {"stalled": True, "split_by": split_moves(build_array_graph(v.rules), v)}
+
+
 def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
     """The certified lower bound of a variant: its checkpoint's certified blocks (``minttt scale
     --levels S --certify`` or ``--cores S``), or the least over its split (X's canonical
@@ -166,7 +173,7 @@ def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
         "lower": best[0],
         "openings": {
             str(Variant.parse(p).opening): {"lower": found[p][0], "blocks": found[p][1]}
-            | ({"stalled": True} if found[p][3] else {})
+            | (_stalled(p) if found[p][3] else {})
             for p in best[1]
         },
         "seconds": round(sum(b[2] for b in found.values()), 2),

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from minttt.errors import InputError
-from minttt.formula.arrays import encode_arrays, split_variants, table_edge_mask
+from minttt.formula.arrays import encode_arrays, split_moves, split_variants, table_edge_mask
 from minttt.formula.variants import Variant, uses_arrays
 from minttt.game.arrays import build_array_graph
 from minttt.game.rules import Board, Rules
 from minttt.proof.lower import build_cores_certificate, checked_lower, write_lower_records
-from minttt.report.bounds import check_level_certificates
+from minttt.report.bounds import check_level_certificates, check_split
 
 O33 = Variant.parse("second-lookup-entries")
 
@@ -220,13 +220,46 @@ def test_a_bad_answer_is_refused_in_one_line(name: str, why: str) -> None:
         Variant.parse(name)
 
 
-def test_an_answer_must_be_allowed_and_on_the_board_the_graph_stores(graph33) -> None:
+def test_an_answer_must_be_allowed(graph33) -> None:
     with pytest.raises(InputError, match="not an allowed reply"):  # X's 7 after 4, 1 loses a win
         table_edge_mask(graph33, Variant.parse("first-4+1:7-lookup-entries"))
-    with pytest.raises(InputError, match="stored as its symmetric copy"):  # O's 2 is stored as 0
-        table_edge_mask(graph33, Variant.parse("first-4+2:0-lookup-entries"))
+    # the same answer to O's 3, the graph's copy of 1: refused on the copy it names
+    with pytest.raises(InputError, match=r"5 is not an allowed reply on its symmetric copy"):
+        table_edge_mask(graph33, Variant.parse("first-4+3:5-lookup-entries"))
     mask = table_edge_mask(graph33, Variant.parse("first-4+0:1-lookup-entries"))
     assert mask.sum() < table_edge_mask(graph33, X4).sum()
+
+
+def _answered(graph, mask, board: Board) -> list[Board]:
+    """The boards the table may reach from ``board`` (found as the graph stores it)."""
+    node = next(
+        n
+        for n in range(len(graph.ptr) - 1)
+        if tuple(graph.board(n)) == board.canonical().board.cells
+    )
+    edges = range(int(graph.ptr[node]), int(graph.ptr[node + 1]))
+    return [Board(tuple(graph.board(int(graph.child[e]))), board.rules) for e in edges if mask[e]]
+
+
+def test_an_answer_to_a_reply_the_graph_stores_as_its_copy_is_named_as_played(graph33) -> None:
+    """O's corner 2 after X's centre is stored as 0 (and 3 as 1): a part names X's answer on the
+    board as played, and its table plays exactly that answer's position."""
+    played = Board.empty().play(4).play(2)
+    assert played.canonical().board != played
+    parts = split_variants(graph33, X4, 2)
+    assert [v.opening for v in parts] == [f"4+2:{c}" for c in played.distinct_moves()]
+    for part in parts:
+        ((_, answer),) = part.replies()
+        reached = _answered(graph33, table_edge_mask(graph33, part), played)
+        assert reached == [played.play(answer).canonical().board]
+    # the split covers X's tables, a left-out answer is named (the report's check)
+    check_split("here", X4, [v.opening for v in parts])
+    with pytest.raises(InputError, match=r"leave out \['4\+2:6'\]"):
+        check_split("here", X4, [v.opening for v in parts[:-1]])
+    # 2 and 0 are one position: a part with 2 fixed splits by 1 only, and 0 is refused beside 2
+    assert split_moves(graph33, Variant.parse("first-4+2:1-lookup-entries")) == [1]
+    with pytest.raises(InputError, match="not an allowed reply"):
+        table_edge_mask(graph33, Variant.parse("first-4+2:1+0:5-lookup-entries"))
 
 
 def test_x_splits_by_its_answer_to_one_reply(graph33) -> None:
@@ -278,8 +311,8 @@ def test_the_report_checks_x_answer_by_answer(tmp_path: Path) -> None:
         check_level_certificates(tmp_path, name, _record(short), proven, openings)
     with pytest.raises(InputError, match="more than one reply of O"):
         check_level_certificates(tmp_path, name, _record({**per, "4+1:0": 22}), proven, openings)
-    with pytest.raises(InputError, match="not the board the graph stores"):
-        stored = {"0": 30, "1": 40, "4+2:0": 22}
+    with pytest.raises(InputError, match=r"leave out \['4\+2:1', '4\+2:3', '4\+2:6'\]"):
+        stored = {"0": 30, "1": 40, "4+2:0": 22}  # O's 2, answered as played: one of four
         check_level_certificates(tmp_path, name, _record(stored), proven)
     with pytest.raises(InputError, match="leave out"):  # no decomposition: the rules' openings
         check_level_certificates(tmp_path, name, _record({"0": 30, "1": 40}), proven)
@@ -298,7 +331,7 @@ def test_scale_and_solve_take_x_answers(tmp_path: Path, capsys: pytest.CaptureFi
         ("first-0+4:2-lookup-entries", 30)
     }
     capsys.readouterr()
-    for bad in ("4+2:0", "4+1:7", "any+0:1", "4+0:4"):  # stored as 0, loses, no cell, taken
+    for bad in ("4+3:5", "4+1:7", "any+0:1", "4+0:4"):  # loses (on 3, 1's copy), no cell, taken
         ckpt = str(tmp_path / f"bad{bad}.json")
         assert cli_run([*base, "--opening", bad, "--checkpoint", ckpt]) == 2
     err = capsys.readouterr().err.splitlines()
@@ -382,3 +415,22 @@ def test_the_report_names_the_least_parts_and_the_command_that_goes_on_or_a_stal
         if x.startswith("The least parts")
     ]
     assert "`" not in line  # every least part stalled: no command to go on with
+    # scale_games.py names the moves a stalled part splits by; none left: it only goes on
+    graph = build_array_graph(Variant.parse("first-any-lookup-entries").rules)
+    assert split_moves(graph, Variant.parse("first-4+0:1-lookup-entries")) == [1]
+    assert split_moves(graph, Variant.parse("first-4+0:1+1:0-lookup-entries")) == []
+    record["certified"]["openings"]["4+0:1"]["split_by"] = [1]
+    (line,) = [
+        x
+        for x in certified_markdown({"variants": {"first-any-lookup-entries": record}})
+        if x.startswith("The least parts")
+    ]
+    assert "4+0:1 (22, stalled, split by 1)" in line and "Every reply" not in line
+    record["certified"]["openings"]["4+0:1"]["split_by"] = []
+    (line,) = [
+        x
+        for x in certified_markdown({"variants": {"first-any-lookup-entries": record}})
+        if x.startswith("The least parts")
+    ]
+    assert "4+0:1 (22, stalled)" in line
+    assert "Every reply of the opponent is fixed in 4+0:1 (split_moves): it goes on" in line

@@ -206,36 +206,38 @@ def table_edge_mask(graph: ArrayGraph, variant: Variant) -> np.ndarray:
         allowed[root_edges] = False
         allowed[int(graph.ptr[0]) + int(at[0])] = True
     for theirs, ours in variant.replies():
-        _fix_reply(graph, allowed, _reply_start(graph, variant, theirs), ours)
+        start, cell_map = _reply_start(graph, variant, theirs)
+        _fix_reply(graph, allowed, start, cell_map[ours], ours)
     return allowed
 
 
-def _reply_start(graph: ArrayGraph, variant: Variant, move: int) -> int:
+def _reply_start(graph: ArrayGraph, variant: Variant, move: int) -> tuple[int, tuple[int, ...]]:
     """The node where ``variant``'s table answers the opponent's ``move``: after X's opening
-    ``move`` (O's table), or after X's opening cell and O's reply ``move`` (X's). It must be the
-    board the graph stores (InputError naming the symmetric copy to use otherwise)."""
+    ``move`` (O's table), or after X's opening cell and O's reply ``move`` (X's); and where each
+    cell of the board as played is on the board the graph stores there (the identity, or the
+    lowest symmetry that maps one to the other: an answer is named as played). X's opening
+    must be the board the graph stores (InputError naming the symmetric copy to use)."""
     node, played = 0, []
     if variant.role is Role.X:
         opening = variant.opening_cell(graph.rules)
         assert opening is not None  # replies() gives X's answers only after an opening cell
         node, played = _child(graph, 0, opening, "X's opening"), [opening]
     start = _child(graph, node, move, "O's reply" if played else "X's opening")
-    board = graph.board(start)
+    board = tuple(graph.board(start))
     expected = Board.empty(graph.rules)
     for cell in (*played, move):
         expected = expected.play(cell)
-    if tuple(board) == expected.cells:
-        return start
-    if not played:
+    symmetries = graph.rules.symmetries
+    if not played and board != expected.cells:
         stored = board.index(1)
         raise InputError(
             f"X's opening {move} is stored as its symmetric copy {stored}: give O's reply on "
             f"that board ({stored}:CELL)"
         )
-    raise InputError(
-        f"O's reply {move} to X's {played[0]} is stored as its symmetric copy "
-        f"{''.join('.XO'[c] for c in board)}: split by a reply the graph stores as played"
-    )
+    for t in range(len(symmetries)):  # 0, the identity, first
+        if graph.rules.transform(expected.cells, t) == board:
+            return start, symmetries[t]
+    raise AssertionError(f"the graph's board {board} is no symmetric copy of {expected}")
 
 
 def _child(graph: ArrayGraph, node: int, move: int, what: str) -> int:
@@ -247,14 +249,15 @@ def _child(graph: ArrayGraph, node: int, move: int, what: str) -> int:
     return int(graph.child[lo + int(at[0])])
 
 
-def _fix_reply(graph: ArrayGraph, allowed: np.ndarray, start: int, cell: int) -> None:
-    """Leave the table only ``cell`` at the node ``start`` (:func:`_reply_start`; in place,
-    InputError when ``cell`` is not an allowed move there)."""
+def _fix_reply(graph: ArrayGraph, allowed: np.ndarray, start: int, cell: int, named: int) -> None:
+    """Leave the table only ``cell`` (``named`` as played) at the node ``start``
+    (:func:`_reply_start`; in place, InputError when it is not an allowed move there)."""
     lo, hi = int(graph.ptr[start]), int(graph.ptr[start + 1])
     at = np.flatnonzero(graph.move[lo:hi] == cell)
     if not len(at) or not allowed[lo + int(at[0])]:
         board = "".join(".XO"[c] for c in graph.board(start))
-        raise InputError(f"{cell} is not an allowed reply on the board {board}")
+        where = f"the board {board}" if cell == named else f"its symmetric copy {board} ({cell})"
+        raise InputError(f"{named} is not an allowed reply on {where}")
     allowed[lo:hi] = False
     allowed[lo + int(at[0])] = True
 
@@ -280,6 +283,7 @@ def split_variants(graph: ArrayGraph, variant: Variant, move: int | None = None)
     """
     allowed = table_edge_mask(graph, variant)
     fixed = {a for a, _ in variant.replies()}
+    cell_map: tuple[int, ...] = tuple(range(graph.rules.cells))
     if variant.role is Role.X and variant.opening == "any" and move is None:
         node, prefix = 0, ""
     elif (
@@ -288,7 +292,7 @@ def split_variants(graph: ArrayGraph, variant: Variant, move: int | None = None)
         and move not in fixed
         and (variant.role is Role.O or variant.opening_cell(graph.rules) not in (None, move))
     ):
-        node = _reply_start(graph, variant, move)
+        node, cell_map = _reply_start(graph, variant, move)
         prefix = f"{variant.opening}+{move}:" if variant.opening else f"{move}:"
     else:
         raise InputError(
@@ -296,14 +300,42 @@ def split_variants(graph: ArrayGraph, variant: Variant, move: int | None = None)
             "of O's replies (opening a cell), O's by its reply to one of X's openings (not one "
             "fixed already)"
         )
-    seen: set[int] = set()
-    out = []
+    played = {stored: cell for cell, stored in enumerate(cell_map)}  # the answers as played
+    lowest: dict[int, int] = {}
     for e in range(int(graph.ptr[node]), int(graph.ptr[node + 1])):
-        child = int(graph.child[e])
-        if allowed[e] and child not in seen:
-            seen.add(child)
-            out.append(variant.replace(opening=f"{prefix}{int(graph.move[e])}"))
-    return out
+        child, cell = int(graph.child[e]), played[int(graph.move[e])]
+        if allowed[e] and cell < lowest.get(child, graph.rules.cells):
+            lowest[child] = cell
+    return [variant.replace(opening=f"{prefix}{cell}") for cell in sorted(lowest.values())]
+
+
+def split_moves(graph: ArrayGraph, variant: Variant) -> list[int]:
+    """The opponent's moves :func:`split_variants` can split a part ``variant`` by, the lowest
+    of each distinct position not fixed already: O's replies to X's opening cell (X's tables),
+    or X's openings as the graph stores them (O's). Empty where every one is fixed.
+
+    >>> g = build_array_graph(Variant.parse("first-4-lookup-entries").rules)
+    >>> split_moves(g, Variant.parse("first-4-lookup-entries"))
+    [0, 1]
+    >>> split_moves(g, Variant.parse("first-4+0:1+1:0-lookup-entries"))
+    []
+    >>> split_moves(g, Variant.parse("first-0-lookup-entries"))   # 3 is 1's copy: as played
+    [1, 2, 4, 5, 8]
+    """
+    opening = variant.opening_cell(graph.rules)
+    if variant.role is Role.BOTH or (variant.role is Role.X and opening is None):
+        return []
+    seen = {_reply_start(graph, variant, a)[0] for a, _ in variant.replies()}
+    moves = []
+    for move in range(graph.rules.cells):
+        try:
+            node, _cells = _reply_start(graph, variant, move)
+        except InputError:  # taken, not legal, or (O's) X's opening stored as another
+            continue
+        if node not in seen:
+            seen.add(node)
+            moves.append(move)
+    return moves
 
 
 def _check_variant(graph: ArrayGraph, variant: Variant) -> None:

@@ -171,9 +171,8 @@ def _covers(
     opening = variant.opening_cell()
     for cell in (move,) if opening is None else (opening, move):
         board = board.play(cell)
-    if board.canonical().board != board:
-        what = f"X's opening {move}" if opening is None else f"O's reply {move} to X's {opening}"
-        raise InputError(f"{where}: {what} is not the board the graph stores")
+    if opening is None and board.canonical().board != board:  # X's answers are named as played
+        raise InputError(f"{where}: X's opening {move} is not the board the graph stores")
     groups: dict[int, list[list[tuple[int, int]]]] = {}
     for line in lines:
         groups.setdefault(line[0][1], []).append(line[1:])
@@ -301,14 +300,20 @@ def checkpoint_stem(name: str) -> str:
     return f"{head}_{game.replace(':', '').replace(',', '')}" if game else head
 
 
+def _mark(part: dict[str, Any]) -> str:
+    """A least part's mark: stalled, and the replies it splits by where any is left."""
+    if not part.get("stalled"):
+        return ""
+    moves = part.get("split_by")
+    return ", stalled" + (f", split by {'/'.join(map(str, moves))}" if moves else "")
+
+
 def next_parts_markdown(name: str, parts: dict[str, dict[str, Any]]) -> str:
     """The least parts of a split certified bound, lowest first, each that has stalled marked
     (its last run raised it by less than 1%, or not at all: it is split, not run on), and the
     command that goes on from the least one's record that has not."""
     least = sorted(parts.items(), key=lambda item: (item[1]["lower"], item[0]))[:NEXT_PARTS]
-    named = ", ".join(
-        f"{cell} ({p['lower']}{', stalled' if p.get('stalled') else ''})" for cell, p in least
-    )
+    named = ", ".join(f"{cell} ({p['lower']}{_mark(p)})" for cell, p in least)
     line = f"The least parts, the next to run: {named}."
     stalled = any(p.get("stalled") for _cell, p in least)
     going = [cell for cell, p in least if not p.get("stalled")]
@@ -324,6 +329,12 @@ def next_parts_markdown(name: str, parts: dict[str, dict[str, Any]]) -> str:
         line += (
             " A part marked stalled gained less than 1% in its last run: it is split again "
             "instead, by the opponent's next move, as SPLITS in scale_games.py names."
+        )
+    ends = [cell for cell, p in least if p.get("stalled") and p.get("split_by") == []]
+    if ends:
+        line += (
+            f" Every reply of the opponent is fixed in {', '.join(ends)} (split_moves): "
+            f"{'it goes' if len(ends) == 1 else 'they go'} on, longer."
         )
     return line + (
         " Then a checkout's scripts/scale_games.py (--only none-such) takes the least again."
