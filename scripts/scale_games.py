@@ -57,7 +57,11 @@ SPLITS: dict[str, dict[str, int]] = {
     # and 5+0:1 (418, stalled) by X's answer to O's reply 1; then 0+5:15 (424, stalled going
     # on) by X's answer to O's reply 1; then the stalled three, 5+0:3 (437, no core in 150 s
     # more) and 5+0:15 (446, none) by X's answer to O's reply 1, 5+0:6+1:6 (444, one) by its
-    # answer to O's reply 2; then 5+0:6+1:6+2:6 (445, +2 in 240 s) by its answer to O's reply 3
+    # answer to O's reply 2; then 5+0:6+1:6+2:6 (445, +2 in 240 s) by its answer to O's reply 3;
+    # then 5+0:7 (458, none in 90 s more) by X's answer to O's reply 1, and
+    # 5+0:6+1:6+2:6+3:6 (445, 1 in 200 s, none in 300 s; every reply stored as played fixed) by
+    # its answer to O's reply 10, a reply the graph stores as its symmetric copy; then 0+5:1
+    # (460, none in 90 s more) by X's answer to O's reply 10 (8 parts)
     "first-any-lookup-entries@mnk:4,4,4": {
         "5": 0,
         "0": 5,
@@ -73,6 +77,9 @@ SPLITS: dict[str, dict[str, int]] = {
         "5+0:15": 1,
         "5+0:6+1:6": 2,
         "5+0:6+1:6+2:6": 3,
+        "5+0:7": 1,
+        "5+0:6+1:6+2:6+3:6": 10,
+        "0+5:1": 10,
     },
     # the three replies on X's diagonal bound lowest (370 to 387): split again by X's corner;
     # then the parts with one reply fixed as each stalled: 5:6 (428; 424 at 240 s), 5:1 (463),
@@ -144,10 +151,15 @@ def _part_bound(out: Path, name: str) -> tuple[int, list, float, bool] | None:
     return sum(b["lower"] for b in blocks), blocks, state.seconds, state.stalled()
 
 
-def _stalled(name: str) -> dict:
-    """A stalled part's marks: stalled, and the moves it splits by (empty: none is left, it
-    can only go on), :func:`~minttt.formula.arrays.split_moves`."""
-    v = Variant.parse(name)
+def _stalled(name: str, part: str) -> dict:
+    """A stalled ``part``'s marks (of the variant ``name``): stalled, and the moves it splits
+    by (:func:`~minttt.formula.arrays.split_moves`; empty: none is left, it can only go on),
+    or the one :data:`SPLITS` splits it by already (``split_at``: its parts, which bound
+    lower than it for now, are the ones to go on)."""
+    v = Variant.parse(part)
+    done = SPLITS.get(name, {}).get(str(v.opening))
+    if done is not None:
+        return {"stalled": True, "split_at": done}
     return {"stalled": True, "split_by": split_moves(build_array_graph(v.rules), v)}
 
 
@@ -173,7 +185,7 @@ def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
         "lower": best[0],
         "openings": {
             str(Variant.parse(p).opening): {"lower": found[p][0], "blocks": found[p][1]}
-            | (_stalled(p) if found[p][3] else {})
+            | (_stalled(name, p) if found[p][3] else {})
             for p in best[1]
         },
         "seconds": round(sum(b[2] for b in found.values()), 2),

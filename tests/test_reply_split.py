@@ -434,3 +434,12 @@ def test_the_report_names_the_least_parts_and_the_command_that_goes_on_or_a_stal
     ]
     assert "4+0:1 (22, stalled)" in line
     assert "Every reply of the opponent is fixed in 4+0:1 (split_moves): it goes on" in line
+    # split already (SPLITS), its split bounds lower for now: its parts are the ones to go on
+    del record["certified"]["openings"]["4+0:1"]["split_by"]
+    record["certified"]["openings"]["4+0:1"]["split_at"] = 1
+    (line,) = [
+        x
+        for x in certified_markdown({"variants": {"first-any-lookup-entries": record}})
+        if x.startswith("The least parts")
+    ]
+    assert "4+0:1 (22, stalled, split by 1: its parts go on)" in line and "Every" not in line

@@ -301,9 +301,12 @@ def checkpoint_stem(name: str) -> str:
 
 
 def _mark(part: dict[str, Any]) -> str:
-    """A least part's mark: stalled, and the replies it splits by where any is left."""
+    """A least part's mark: stalled, and the replies it splits by where any is left, or the
+    one it is split by already (its parts bound lower for now: they go on)."""
     if not part.get("stalled"):
         return ""
+    if "split_at" in part:
+        return f", stalled, split by {part['split_at']}: its parts go on"
     moves = part.get("split_by")
     return ", stalled" + (f", split by {'/'.join(map(str, moves))}" if moves else "")
 
