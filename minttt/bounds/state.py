@@ -81,10 +81,9 @@ RECORDS = ("tree_dp", "greedy_entries", "levels", "mip", "hinted", "search")
 class BoundsState:
     """One variant's bounds over every run: the proven ``lower`` bound and what proved it
     (``lower_by``: the method and the run; ``lower_from``: the bound that run started from), the
-    ``upper`` bound (the entries of ``table``, a
-    verified table beside the checkpoint with SHA-256 ``table_sha256``), ``optimal`` exactly when
-    they meet, the ``seconds`` and ``runs`` so far, the ``history`` ``[seconds, lower, upper,
-    event]``, and each method's record."""
+    ``upper`` bound (the entries of ``table``, a verified table beside the checkpoint with
+    SHA-256 ``table_sha256``), ``optimal`` exactly when they meet, the ``seconds`` and ``runs``
+    so far, the ``history`` ``[seconds, lower, upper, event]``, and each method's record."""
 
     variant: str
     lower: int = 0
