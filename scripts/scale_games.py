@@ -23,7 +23,7 @@ from minttt.bounds.state import read_state, scale_store
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.arrays import split_moves, split_variants
 from minttt.formula.variants import Variant
-from minttt.game.arrays import build_array_graph
+from minttt.game.arrays import ArrayGraph, build_array_graph
 from minttt.render.bounds import bounds_plot
 from minttt.report.bounds import CERTIFICATES, LOWER_CERTIFICATES, certified, checkpoint_stem
 
@@ -151,7 +151,7 @@ def _part_bound(out: Path, name: str) -> tuple[int, list, float, bool] | None:
     return sum(b["lower"] for b in blocks), blocks, state.seconds, state.stalled()
 
 
-def _stalled(name: str, part: str) -> dict:
+def _stalled(name: str, part: str, graph: ArrayGraph) -> dict:
     """A stalled ``part``'s marks (of the variant ``name``): stalled, and the moves it splits
     by (:func:`~minttt.formula.arrays.split_moves`; empty: none is left, it can only go on),
     or the one :data:`SPLITS` splits it by already (``split_at``: its parts, which bound
@@ -160,7 +160,7 @@ def _stalled(name: str, part: str) -> dict:
     done = SPLITS.get(name, {}).get(str(v.opening))
     if done is not None:
         return {"stalled": True, "split_at": done}
-    return {"stalled": True, "split_by": split_moves(build_array_graph(v.rules), v)}
+    return {"stalled": True, "split_by": split_moves(graph, v)}
 
 
 def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
@@ -181,11 +181,13 @@ def _certified(st, split: dict | None, out: Path, name: str) -> dict | None:
     best = best_cut(name, tree, {p: b[0] for p, b in found.items()})
     if best is None:
         return own
+    stalled = any(found[p][3] for p in best[1])  # their marks need the graph: built once
+    graph = build_array_graph(Variant.parse(name).rules) if stalled else None
     by_opening = {
         "lower": best[0],
         "openings": {
             str(Variant.parse(p).opening): {"lower": found[p][0], "blocks": found[p][1]}
-            | (_stalled(name, p) if found[p][3] else {})
+            | (_stalled(name, p, graph) if graph is not None and found[p][3] else {})
             for p in best[1]
         },
         "seconds": round(sum(b[2] for b in found.values()), 2),
