@@ -384,6 +384,36 @@ def test_where_relaxed_cores_stay_below_the_refutation_certifies_rc2s_bound(
     assert not [name for name in result.files if ".relaxed." in name]
 
 
+def test_a_formula_too_large_to_refute_keeps_the_cores_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Above ``REFUTE_MAX_CLAUSES`` hard clauses no refutation of "fewer than RC2's bound" is
+    tried (2x8 k=5's, with its cardinality, grew a worker past 19 GB and could not end in the
+    time): the case above, at a limit below mnk:3,3,2's formula, keeps the cores' bound beneath
+    RC2's, uncertified, and never calls the refutation."""
+    from minttt.catalogue import cell as cell_module
+    from minttt.catalogue.games import Cell
+    from minttt.formula.arrays import encode_arrays
+    from minttt.proof import lower as lower_module
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("the refutation was tried")
+
+    monkeypatch.setattr(lower_module, "CubeSolver", _one_core_solver())
+    monkeypatch.setattr(cell_module, "build_lower_certificate", never)
+    one = Cell("mnk:3,3,2", "O", "optimal")
+    graph = build_array_graph(Rules.from_name("mnk:3,3,2"))
+    formula = encode_arrays(graph, one.variant)
+    monkeypatch.setattr(cell_module, "REFUTE_MAX_CLAUSES", formula.num_clauses - 1)
+    result = cell_module.CellResult(one, {"variant": one.variant.name, "upper": 7, "lower": 5})
+    cell_module._certify_lower(result, one.variant, graph, formula, 5, 30.0, None)
+    record = result.record
+    (cert,) = result.lower
+    assert cert["method"] == "relaxed cores" and not cert["complete"]
+    assert (record["lower"], record["lower_certified"]) == (5, False)
+    assert record["certified_lower"] == cert["lower"] < 5
+
+
 def test_a_cell_proven_by_relaxed_cores_is_kept_and_checked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

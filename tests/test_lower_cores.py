@@ -230,6 +230,9 @@ def test_a_core_search_stops_at_its_time_and_claims_nothing_unfinished() -> None
         def chunks(self):
             return [self._clauses]
 
+        def clauses(self):
+            return self._clauses
+
     import unittest.mock
 
     variant, graph, formula = _instance("second-lookup-entries@mnk:3,3,2")

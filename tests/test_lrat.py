@@ -541,3 +541,15 @@ def test_a_streamed_lrat_file_may_pass_what_a_whole_read_takes(
     monkeypatch.setattr(drat, "MAX_STREAM", 2000)
     with pytest.raises(drat.ProofFormatError, match="more than 2,000 bytes"):
         list(drat.read_lines(proof))
+
+
+@pytest.mark.parametrize("compiled", [None, False])
+def test_an_lrat_file_is_checked_against_cnf_bytes(tmp_path: Path, compiled: bool | None):
+    """``check_file``: the CNF as minttt holds it (bytes), the proof as a file drat-trim wrote,
+    read as a stream; the compiled check where built, the reference otherwise; a wrong hint
+    fails either way."""
+    (tmp_path / "p.lrat").write_bytes(PHP32_LRAT)
+    result = lrat.check_file(PHP32, tmp_path / "p.lrat", compiled=compiled)
+    assert result.valid and result.lemmas == 3
+    (tmp_path / "bad.lrat").write_bytes(PHP32_LRAT.replace(b"2 7 0", b"2 0"))
+    assert not lrat.check_file(PHP32, tmp_path / "bad.lrat", compiled=compiled).valid

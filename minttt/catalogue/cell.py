@@ -10,7 +10,8 @@ A cell ends in one of three states:
 * ``bounded``: a verified table above (RC2's or the greedy table with its local search, the
   smaller) and RC2's lower bound below, certified by relaxed cores (RC2's loop with a proof,
   :mod:`minttt.proof.lower`) where they reach it, else where CaDiCaL refuted it in the time
-  left, ``lower_certified`` saying whether it was; where it was not, ``certified_lower`` is
+  left (tried on formulas of at most :data:`REFUTE_MAX_CLAUSES`), ``lower_certified`` saying
+  whether it was; where it was not, ``certified_lower`` is
   the bound the cores do certify (below RC2's). Relaxed cores run to their end prove the
   minimum (their last model a table of it): the cell is then ``proven`` by that lower
   certificate (``lower_by``);
@@ -48,6 +49,12 @@ from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
 from minttt.table.model import Table
 from minttt.table.verify import verify_table
 from minttt.vocabulary import Criterion
+
+#: The most hard clauses a formula may have for a bounded cell to try CaDiCaL's refutation of
+#: "fewer than RC2's bound" (after relaxed cores): the largest that ever ended in the catalogue had
+#: 64,741 (2x5 k=5); 2x8 k=5 X has 34.9 M, and with the bound's cardinality over its 1.28 M table
+#: positions its worker grew past 19 GB while loading it. The cores' bound stands there.
+REFUTE_MAX_CLAUSES = 5_000_000
 
 
 @dataclass
@@ -213,6 +220,8 @@ def _certify_lower(
     _certify_by_cores(result, variant, graph, formula, seconds, drat_trim)
     if record["status"] == "proven" or record["lower_certified"]:
         return
+    if formula.num_clauses > REFUTE_MAX_CLAUSES:  # no such refutation ends in the time
+        return
     try:
         cert = build_lower_certificate(
             variant, lower, "", graph=graph, formula=formula, seconds=seconds, drat_trim=drat_trim
@@ -288,4 +297,12 @@ def _keep_lower(result: CellResult, index_record: dict[str, Any], files: dict[An
     result.files.update({str(p): data for p, data in files.items()})
 
 
-__all__ = ["CellResult", "GameResult", "game_figures", "same_moves", "work_cell", "work_game"]
+__all__ = [
+    "REFUTE_MAX_CLAUSES",
+    "CellResult",
+    "GameResult",
+    "game_figures",
+    "same_moves",
+    "work_cell",
+    "work_game",
+]

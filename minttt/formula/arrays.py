@@ -164,6 +164,10 @@ class ArrayFormula:
             b = min(a + size, len(ptr) - 1)
             yield [flat[ptr[i] : ptr[i + 1]] for i in range(a, b)]
 
+    def clauses(self, extra: Sequence[Sequence[int]] = ()) -> Clauses:
+        """The hard clauses, then ``extra``, as a :class:`Clauses` view (no list of them all)."""
+        return Clauses(self, tuple(extra))
+
     def clauses_csr(self) -> tuple[np.ndarray, np.ndarray]:
         """Every hard clause as one CSR pair ``(literals, starts)`` (int64): units, binary, then
         lookup clauses (for a program over the clauses, e.g. the LP relaxation)."""
@@ -189,6 +193,64 @@ class ArrayFormula:
         """Bytes held by the formula's arrays."""
         arrays = (self.pos_node, self.edge_id, self.units, self.binary, self.long_lits)
         return sum(a.nbytes for a in arrays) + self.long_ptr.nbytes
+
+
+@dataclass(frozen=True)
+class Clauses:
+    """A formula's hard clauses, then ``extra`` clauses (a bound's), without a Python list of
+    them all: sized, iterable as often as wanted (a chunk of lists at a time, from the arrays),
+    and written as DIMACS lines a chunk at a time. As one list of lists, 2x8 k=5's 34.9 million
+    clauses took 5.3 GB, and each formula text made from it another 5 GB.
+
+    >>> from minttt.formula.variants import Variant
+    >>> from minttt.game.rules import Rules
+    >>> from minttt.game.arrays import build_array_graph
+    >>> f = encode_arrays(build_array_graph(Rules()), Variant.parse("second-lookup-entries"))
+    >>> view = f.clauses([[-1, -2]])
+    >>> len(view), len(view) == len(list(view)), list(view)[-1]
+    (659, True, [-1, -2])
+    >>> b"".join(view.dimacs()).count(b"\\n") == len(view)
+    True
+    """
+
+    formula: ArrayFormula
+    extra: tuple[Sequence[int], ...] = ()
+
+    def __len__(self) -> int:
+        return self.formula.num_clauses + len(self.extra)
+
+    def __iter__(self) -> Iterator[list[int]]:
+        for chunk in self.formula.chunks():
+            yield from chunk
+        for clause in self.extra:
+            yield [int(x) for x in clause]
+
+    def dimacs(self, size: int = 200_000) -> Iterator[bytes]:
+        """The clauses as DIMACS lines (``... 0\\n``), up to ``size`` of them per ``bytes``: one
+        %-format over each chunk's flat literals (4x faster than joining clause by clause)."""
+        f = self.formula
+        yield _lines(f.units.reshape(-1, 1))
+        for a in range(0, len(f.binary), size):
+            yield _lines(f.binary[a : a + size])
+        ptr = f.long_ptr
+        for a in range(0, len(ptr) - 1, size):
+            b = min(a + size, len(ptr) - 1)
+            flat = f.long_lits[ptr[a] : ptr[b]].tolist()
+            yield _format(np.diff(ptr[a : b + 1]).tolist(), flat)
+        yield _format([len(c) for c in self.extra], [int(x) for c in self.extra for x in c])
+
+
+def _lines(rows: np.ndarray) -> bytes:
+    """Equal-length clauses (one per row) as DIMACS lines."""
+    return ((("%d " * rows.shape[1]) + "0\n") * len(rows) % tuple(rows.ravel().tolist())).encode()
+
+
+def _format(sizes: list[int], flat: list[int]) -> bytes:
+    """Clauses of ``sizes`` literals, read in turn from ``flat``, as DIMACS lines."""
+    shapes: dict[int, str] = {}
+    for k in set(sizes):
+        shapes[k] = "%d " * k + "0\n"
+    return ("".join([shapes[k] for k in sizes]) % tuple(flat)).encode()
 
 
 def table_edge_mask(graph: ArrayGraph, variant: Variant) -> np.ndarray:
@@ -504,4 +566,11 @@ def hard_clauses(
     return clauses, f.objective.tolist()
 
 
-__all__ = ["ArrayFormula", "encode_arrays", "encode_region", "hard_clauses", "table_edge_mask"]
+__all__ = [
+    "ArrayFormula",
+    "Clauses",
+    "encode_arrays",
+    "encode_region",
+    "hard_clauses",
+    "table_edge_mask",
+]

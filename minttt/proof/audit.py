@@ -19,7 +19,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,7 +160,7 @@ def _replay(
     session: list[list[Any]],
     cubes: Sequence[tuple[int, ...]],
     below: Sequence[Sequence[int]],
-    clauses: list[list[int]],
+    clauses: Iterable[Sequence[int]],
     prefix: int | None,
     say: Callable[[str], None],
     options: dict[str, int],
@@ -186,7 +186,7 @@ def _replay(
 
 def _check(
     nvars: int,
-    clauses: list[list[int]],
+    clauses: Iterable[Sequence[int]],
     texts: list[bytes],
     cube: tuple[int, ...],
     drat_trim: Path | None,

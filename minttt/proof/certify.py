@@ -31,7 +31,7 @@ import json
 import lzma
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -48,7 +48,14 @@ from minttt.interrupt import solver_library
 from minttt.proof import drat
 from minttt.proof.cnf import BOUND_DEPTH, certificate_cnf
 from minttt.proof.conquer import conquer, lookup_splits
-from minttt.proof.cubes import SAT_SOLVER, SLICE_CONFLICTS, SlicePace, conflicts, join
+from minttt.proof.cubes import (
+    SAT_SOLVER,
+    SLICE_CONFLICTS,
+    SlicePace,
+    conflicts,
+    join,
+    load_clauses,
+)
 from minttt.proof.drat_trim import DRAT_TRIM_LIMIT, drat_trim_check
 from minttt.proof.index import (
     INDEX,
@@ -121,7 +128,7 @@ class OutOfTime(Exception):
 
 def prove_unsat(
     nvars: int,
-    clauses: list[list[int]],
+    clauses: Iterable[Sequence[int]],
     seconds: float | None = None,
     *,
     slice_conflicts: int = SLICE_CONFLICTS,
@@ -136,8 +143,9 @@ def prove_unsat(
     deadline = None if seconds is None else time.perf_counter() + seconds
     with (
         solver_library(),
-        Solver(name=SAT_SOLVER, bootstrap_with=clauses, with_proof=True) as solver,
+        Solver(name=SAT_SOLVER, with_proof=True) as solver,
     ):
+        load_clauses(solver, clauses)  # a clause a C call: not append_formula's two Python ones
         status: bool | None = None
         pace = SlicePace()
         while status is None:

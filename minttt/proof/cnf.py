@@ -35,7 +35,7 @@ import numpy as np
 from pysat.card import CardEnc, EncType
 
 from minttt.errors import InputError
-from minttt.formula.arrays import ArrayFormula
+from minttt.formula.arrays import ArrayFormula, Clauses
 from minttt.formula.encode import Formula
 from minttt.game.arrays import ArrayGraph
 from minttt.game.graph import Graph
@@ -198,23 +198,25 @@ def _array_header(
     ]
 
 
-def array_cnf(
-    graph: ArrayGraph, formula: ArrayFormula, minimum: int
-) -> tuple[bytes, list[list[int]]]:
+def _dimacs(lines: list[str], clauses: Clauses) -> bytes:
+    """``lines`` (comments and the ``p cnf`` line), then the clauses, as DIMACS bytes."""
+    return b"".join([("\n".join(lines) + "\n").encode("ascii"), *clauses.dimacs()])
+
+
+def array_cnf(graph: ArrayGraph, formula: ArrayFormula, minimum: int) -> tuple[bytes, Clauses]:
     """The certificate formula of an array ``formula`` at ``minimum - 1`` (DIMACS with comments),
     and its clauses (hard clauses first, then the cardinality encoding)."""
     if minimum < 1:
         raise InputError(f"minimum must be >= 1, got {minimum}")
     lits = bound_literals(formula)
     nvars, card = _cardinality(lits, minimum - 1, formula.num_vars)
-    clauses = [c for chunk in formula.chunks() for c in chunk] + card
+    clauses = formula.clauses(card)
     head = _array_header(formula, minimum, len(lits), len(card), nvars)
     out = ["c " + h for h in head]
     out += _array_names(graph, formula)
     out += objective_lines(lits)
     out.append(f"p cnf {nvars} {len(clauses)}")
-    out += [" ".join(map(str, c)) + " 0" for c in clauses]
-    return ("\n".join(out) + "\n").encode("ascii"), clauses
+    return _dimacs(out, clauses), clauses
 
 
 def level_literals(
@@ -233,7 +235,7 @@ def level_literals(
 
 def lower_cnf(
     graph: ArrayGraph, formula: ArrayFormula, lower: int, depths: Sequence[int] | None = None
-) -> tuple[bytes, int, list[list[int]]]:
+) -> tuple[bytes, int, Clauses]:
     """The certificate formula of a lower bound: "a table with at most ``lower - 1`` entries
     (at ``depths``; ``None``: in all) exists", as ``(DIMACS text with comments, variables,
     clauses)``. Unsatisfiable means every table has at least ``lower`` entries there: a table's
@@ -244,7 +246,7 @@ def lower_cnf(
         raise InputError(f"a lower bound must be >= 1, got {lower}")
     cut, lits = level_literals(graph, formula, depths)
     nvars, card = _cardinality(lits, lower - 1, cut.num_vars)
-    clauses = [c for chunk in cut.chunks() for c in chunk] + card
+    clauses = cut.clauses(card)
     where = "in all" if depths is None else "at depths " + ",".join(map(str, depths))
     head = [
         "minttt lower-bound formula: UNSATISFIABLE means every table of the variant has at least "
@@ -290,7 +292,7 @@ def _lower_text(
     lits: list[int],
     head: list[str],
     nvars: int,
-    clauses: list[list[int]],
+    clauses: Clauses,
 ) -> bytes:
     """A lower-bound formula as DIMACS text: ``head`` and the names as comments, then clauses."""
     used = np.zeros(cut.num_vars + 1, dtype=bool)
@@ -299,8 +301,7 @@ def _lower_text(
     out += _array_names(graph, cut, used)
     out += objective_lines(lits)
     out.append(f"p cnf {nvars} {len(clauses)}")
-    out += [" ".join(map(str, c)) + " 0" for c in clauses]
-    return ("\n".join(out) + "\n").encode("ascii")
+    return _dimacs(out, clauses)
 
 
 def cores_cnf(
@@ -308,7 +309,7 @@ def cores_cnf(
     formula: ArrayFormula,
     cores: Sequence[Sequence[int]],
     depths: Sequence[int] | None = None,
-) -> tuple[bytes, int, list[list[int]]]:
+) -> tuple[bytes, int, Clauses]:
     """The certificate formula of a lower bound by disjoint cores: "a table hits at most
     ``len(cores) - 1`` of these disjoint groups of table positions" (at ``depths``), as
     ``(DIMACS text with comments, variables, clauses)``. Group ``i`` gets a variable ``g_i``
@@ -329,7 +330,7 @@ def cores_cnf(
     groups = list(range(top + 1, top + k + 1))
     implied = [[-p, g] for g, core in zip(groups, cores, strict=True) for p in sorted(core)]
     nvars, card = _cardinality(groups, k - 1, top + k)
-    clauses = [c for chunk in cut.chunks() for c in chunk] + implied + card
+    clauses = cut.clauses([*implied, *card])
     where = "in all" if depths is None else "at depths " + ",".join(map(str, depths))
     head = [
         "minttt lower-bound formula, by disjoint cores: UNSATISFIABLE means every table of the "
@@ -391,7 +392,7 @@ def relaxed_cnf(
     log: Sequence[Sequence[Any]],
     bounded: Sequence[int],
     depths: Sequence[int] | None = None,
-) -> tuple[bytes, int, list[list[int]]]:
+) -> tuple[bytes, int, Clauses]:
     """The certificate formula of a lower bound by relaxed cores (a core-guided search's own
     bound, :func:`minttt.proof.lower.relaxed_cores`): the formula (cut, at ``depths``), the
     totalizers of ``log`` (:func:`relaxation_clauses`, checked) and the clause "one of the
@@ -410,7 +411,7 @@ def relaxed_cnf(
     top = cut.num_vars
     nvars, relax = relaxation_clauses(log, bounded, set(lits), top)
     last = [-int(x) for x in bounded]
-    clauses = [c for chunk in cut.chunks() for c in chunk] + relax + [last]
+    clauses = cut.clauses([*relax, last])
     k = len(last)
     where = "in all" if depths is None else "at depths " + ",".join(map(str, depths))
     made = sum(1 for op in log if op[0] == "new")
@@ -439,7 +440,7 @@ def relaxed_cnf(
 
 def certificate_cnf(
     graph: Graph | ArrayGraph, formula: Formula | ArrayFormula, minimum: int
-) -> tuple[bytes, int, list[list[int]]]:
+) -> tuple[bytes, int, Clauses | list[list[int]]]:
     """The certificate formula of either form at ``minimum - 1``: ``(DIMACS text with
     comments, variables, clauses)``."""
     if isinstance(formula, ArrayFormula):
@@ -448,8 +449,8 @@ def certificate_cnf(
         cnf, clauses = array_cnf(graph, formula, minimum)
         nvars = int(cnf.split(b"\np cnf ", 1)[1].split(b" ", 1)[0])
         return cnf, nvars, clauses
-    nvars, clauses = bound_clauses(formula, minimum - 1)
-    return cnf_text(formula, minimum).encode("ascii"), nvars, clauses
+    nvars, listed = bound_clauses(formula, minimum - 1)
+    return cnf_text(formula, minimum).encode("ascii"), nvars, listed
 
 
 __all__ = [

@@ -39,7 +39,7 @@ import numpy as np
 from minttt.cluster import ClusterLost, DaskCluster, fan_out, scatter
 from minttt.errors import DefectError, InputError
 from minttt.fileio import inflate
-from minttt.formula.arrays import ArrayFormula
+from minttt.formula.arrays import ArrayFormula, Clauses
 from minttt.formula.encode import Formula
 from minttt.proof.cubes import SOLVER_OPTIONS, Cube, CubeSolver, decision_cubes
 from minttt.store import RunStore
@@ -90,7 +90,7 @@ def _unbroken(cubes: dict[int, CubeRecord]) -> list[int]:
     return kept
 
 
-def _digest(clauses: Sequence[Sequence[int]]) -> str:
+def _digest(clauses: Sequence[Sequence[int]] | Clauses) -> str:
     h = hashlib.sha256()
     for c in clauses:
         h.update((" ".join(map(str, c)) + " 0\n").encode())
@@ -114,7 +114,7 @@ class PackedClauses:
         self._lock = threading.Lock()
 
     @classmethod
-    def pack(cls, clauses: Sequence[Sequence[int]]) -> PackedClauses:
+    def pack(cls, clauses: Sequence[Sequence[int]] | Clauses) -> PackedClauses:
         """Pack ``clauses`` (lists of nonzero ints)."""
         sizes = np.fromiter((len(c) for c in clauses), dtype=np.int64, count=len(clauses))
         starts = np.zeros(len(clauses) + 1, dtype=np.int64)
@@ -358,7 +358,7 @@ class Checkpoint:
 
 
 def conquer(
-    clauses: Sequence[Sequence[int]],
+    clauses: Sequence[Sequence[int]] | Clauses,
     splits: list[list[int]],
     checkpoint: Path,
     *,

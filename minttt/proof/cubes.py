@@ -308,7 +308,7 @@ class CubeSolver:
 
     def __init__(
         self,
-        clauses: Sequence[Sequence[int]],
+        clauses: Iterable[Sequence[int]],
         *,
         slice_conflicts: int = SLICE_CONFLICTS,
         options: Mapping[str, int] = SOLVER_OPTIONS,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import DefectError, InputError
-from minttt.proof import drat, lrat
+from minttt.proof import lrat
 
 CHECKER = "drat-trim (backward)"
 DRAT_TRIM_LIMIT = 20_000.0  # seconds for drat-trim's -t
@@ -109,7 +109,7 @@ def lrat_check(cnf: bytes, lrat_path: Path) -> dict[str, Any]:
     if not lrat_path.is_file() or lrat_path.is_symlink():
         raise DefectError("drat-trim wrote no LRAT proof")
     start = time.perf_counter()
-    result = lrat.check_lines(drat.parse_cnf(cnf)[1], drat.read_lines(lrat_path, lrat.MAX_LINE))
+    result = lrat.check_file(cnf, lrat_path)  # compiled where built: no list of the clauses
     if not result.valid:
         raise DefectError(f"drat-trim's LRAT proof fails minttt's check: {result.message}")
     return {

@@ -25,7 +25,7 @@ import fcntl
 import hashlib
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -189,7 +189,7 @@ def _next_core(
 
 
 def disjoint_cores(
-    clauses: Sequence[Sequence[int]],
+    clauses: Iterable[Sequence[int]],
     softs: Sequence[int],
     *,
     seconds: float | None = None,
@@ -338,7 +338,7 @@ def _carried_for(
 
 
 def relaxed_cores(
-    clauses: Sequence[Sequence[int]],
+    clauses: Iterable[Sequence[int]],
     softs: Sequence[int],
     top: int,
     *,
@@ -546,7 +546,7 @@ def build_cores_certificate(
     """
     graph, formula = _arrays(variant, graph, formula)
     cut, softs = level_literals(graph, formula, depths)
-    clauses = [c for chunk in cut.chunks() for c in chunk]  # seconds on 4x4 k=4: not the search
+    clauses = cut.clauses()  # loaded a chunk at a time: no list of them all (GBs on 2x8)
     carry = _carried_for(variant, depths, going_on, relax, Path(out_dir), cut.num_vars)
     if carry is not None and say is not None:
         say(f"  going on from {len(carry.cores)} relaxed cores, certified")

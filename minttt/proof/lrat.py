@@ -86,14 +86,25 @@ def check_files(
     ``progress("lines", done, 0)`` is called every 65,536 lines (the total is not known ahead),
     or after each piece read (the compiled check). ``compiled`` as for :func:`check`.
     """
-    text = read_bytes(cnf, text=True)
+    return check_file(read_bytes(cnf, text=True), proof, progress, compiled=compiled)
+
+
+def check_file(
+    cnf: bytes,
+    proof: str | Path,
+    progress: Callable[[str, int, int], None] | None = None,
+    *,
+    compiled: bool | None = None,
+) -> CheckResult:
+    """:func:`check_files` with the CNF given as its DIMACS bytes (a formula held in memory,
+    checked against the proof file another tool wrote: drat-trim's LRAT)."""
     kernel = _kernel(compiled)
     if kernel is not None:
         chunks = read_chunks(proof, text=True, limit=MAX_STREAM)
-        result = _check_compiled(kernel, text, chunks, progress)
+        result = _check_compiled(kernel, cnf, chunks, progress)
         if result is not None:
             return result
-    _, clauses = parse_cnf(text)
+    _, clauses = parse_cnf(cnf)
     lines: Iterable[bytes] = read_lines(proof, MAX_LINE)
     if progress is not None:
         lines = _counted(lines, progress)
@@ -371,4 +382,4 @@ def _first_negative(hints: list[int]) -> int:
     return len(hints)
 
 
-__all__ = ["check", "check_files", "check_lines"]
+__all__ = ["check", "check_file", "check_files", "check_lines"]
