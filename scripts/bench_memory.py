@@ -16,7 +16,12 @@ the baseline as the code did it before, then as it does now:
   literals;
 * ``lrat``: an LRAT proof of the formula with one more clause checked by the reference checker
   on the CNF's parsed clauses (the baseline: what ``drat_trim.lrat_check`` ran) and by
-  :func:`minttt.proof.lrat.check_file` (compiled where built).
+  :func:`minttt.proof.lrat.check_file` (compiled where built);
+* ``conquer``: what cube and conquer makes of the formula before it scatters it to the workers,
+  its checkpoint's digest (the SHA-256 of its DIMACS lines) and its packed clauses: walked
+  clause by clause from the view, three times (the baseline), and from its arrays
+  (:meth:`minttt.formula.arrays.Clauses.dimacs` and :meth:`~minttt.formula.arrays.Clauses.csr`).
+  An audit's formula with a cube's units is written the ``text`` row's way.
 
 Usage: ``python scripts/bench.py memory``.
 """
@@ -97,6 +102,27 @@ def _measure(name: str, row: str, way: str) -> dict[str, float]:
         else:
             text = b"".join(formula.clauses().dimacs())
         del text
+    elif row == "conquer":
+        from minttt.proof.conquer import PackedClauses, _digest
+
+        view = formula.clauses()
+        if way == "before":
+            import hashlib
+
+            import numpy as np
+
+            h = hashlib.sha256()
+            for c in view:
+                h.update((" ".join(map(str, c)) + " 0\n").encode())
+            sizes = np.fromiter((len(c) for c in view), dtype=np.int64, count=len(view))
+            starts = np.zeros(len(view) + 1, dtype=np.int64)
+            np.cumsum(sizes, out=starts[1:])
+            flat = (x for c in view for x in c)
+            lits = np.fromiter(flat, dtype=np.int64, count=int(starts[-1]))
+            digest, packed = h.hexdigest(), PackedClauses(lits, starts)
+        else:
+            digest, packed = _digest(view), PackedClauses.pack(view)
+        del digest, packed
     else:
         from minttt.proof import drat, lrat
 
@@ -134,7 +160,7 @@ def run(name: str = VARIANT) -> dict[str, Any]:
         "cpus": os.cpu_count(),
     }
     del formula
-    for row in ("load", "text", "lrat"):
+    for row in ("load", "text", "lrat", "conquer"):
         print(f"  {row} ...", flush=True)
         out[row] = _row(name, row)
     out["load_average_after"] = [round(x, 2) for x in os.getloadavg()]

@@ -19,6 +19,8 @@ from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.game.graph import build_graph
 from minttt.game.rules import Rules
+from minttt.proof.audit import _cube_cnf
+from minttt.proof.conquer import PackedClauses, _digest
 from minttt.solvers import solve
 from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
 from minttt.table.verify import verify_table
@@ -380,3 +382,22 @@ def test_the_clause_view_is_the_formula_then_its_extra_clauses(name: str) -> Non
     assert b"".join(view.dimacs()) == joined
     assert b"".join(view.dimacs(size=7)) == joined  # chunk edges fall anywhere
     assert list(f.clauses()) == listed[: -len(extra)]
+
+
+@pytest.mark.parametrize("name", ["second-lookup-entries", "first-any-lookup-entries@mnk:3,4,3"])
+def test_what_a_proof_makes_of_the_view_is_what_it_made_of_the_list(name: str) -> None:
+    """Cube and conquer's digest and packed clauses, and an audit's formula with a cube's units,
+    come from the view's arrays without a list of every clause: each the same as from the list."""
+    variant = Variant.parse(name)
+    f = encode_arrays(build_array_graph(variant.rules), variant)
+    view = f.clauses([[-1, 2, -3], [4]])
+    listed = list(view)
+    assert _digest(view) == _digest(listed)
+    packed, from_list = PackedClauses.pack(view), PackedClauses.pack(listed)
+    assert np.array_equal(packed.literals, from_list.literals)
+    assert np.array_equal(packed.starts, from_list.starts)
+    assert packed.clauses() == listed
+    cube = (-5, 6)
+    assert _cube_cnf(f.num_vars, view, cube) == _cube_cnf(f.num_vars, listed, cube)
+    assert _cube_cnf(f.num_vars, view, cube).count(b"\n") == len(listed) + 3
+    assert list(view.then([[7]])) == [*listed, [7]] and len(view) == len(listed)

@@ -239,6 +239,30 @@ class Clauses:
             yield _format(np.diff(ptr[a : b + 1]).tolist(), flat)
         yield _format([len(c) for c in self.extra], [int(x) for c in self.extra for x in c])
 
+    def then(self, more: Sequence[Sequence[int]]) -> Clauses:
+        """These clauses, then ``more`` (say a cube's units): another view, nothing copied."""
+        return Clauses(self.formula, (*self.extra, *(tuple(c) for c in more)))
+
+    def csr(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every clause, in order, as one CSR pair ``(literals, starts)`` (int64), made from the
+        arrays (no list of lists on the way).
+
+        >>> from minttt.formula.variants import Variant
+        >>> from minttt.game.rules import Rules
+        >>> from minttt.game.arrays import build_array_graph
+        >>> f = encode_arrays(build_array_graph(Rules()), Variant.parse("second-lookup-entries"))
+        >>> lits, starts = f.clauses([[-1, -2]]).csr()
+        >>> len(starts) - 1, lits[starts[-2] :].tolist()
+        (659, [-1, -2])
+        """
+        lits, starts = self.formula.clauses_csr()
+        if not self.extra:
+            return lits, starts
+        sizes = np.array([len(c) for c in self.extra], dtype=np.int64)
+        more = np.array([int(x) for c in self.extra for x in c], dtype=np.int64)
+        tail = starts[-1] + np.cumsum(sizes)
+        return np.concatenate([lits, more]), np.concatenate([starts, tail])
+
 
 def _lines(rows: np.ndarray) -> bytes:
     """Equal-length clauses (one per row) as DIMACS lines."""

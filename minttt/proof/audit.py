@@ -26,6 +26,7 @@ from typing import Any
 
 from minttt.errors import DefectError, InputError
 from minttt.fileio import read_regular
+from minttt.formula.arrays import Clauses
 from minttt.formula.instance import instance_for
 from minttt.formula.variants import Variant
 from minttt.proof import drat
@@ -195,9 +196,7 @@ def _check(
     checked by minttt.drat, or, given drat-trim, by drat-trim with its LRAT checked by
     minttt.lrat (as certify checks a proof too large for minttt.drat: on 4x4 that formula has
     6 M clauses, which minttt.drat alone takes hours over); the checkers' names."""
-    body = [*clauses, *([lit] for lit in cube)]
-    text = f"p cnf {nvars} {len(body)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in body)
-    cnf = text.encode("ascii")
+    cnf = _cube_cnf(nvars, clauses, cube)
     proof = b"".join([*texts, b"0\n"])
     if drat_trim is not None:
         drat_trim_check(drat_trim, cnf, proof, DRAT_TRIM_LIMIT, lrat=True)
@@ -206,6 +205,22 @@ def _check(
     if not verdict.valid:
         raise DefectError(f"the replayed segments do not refute their last cube: {verdict.message}")
     return ["minttt.drat"]
+
+
+def _cube_cnf(nvars: int, clauses: Iterable[Sequence[int]], cube: tuple[int, ...]) -> bytes:
+    """DIMACS of ``clauses`` with ``cube``'s literals as unit clauses after them (a view of an
+    array formula written a chunk at a time, without a list of its millions of clauses).
+
+    >>> _cube_cnf(2, [[1, 2], [-1]], (-2,))
+    b'p cnf 2 3\\n1 2 0\\n-1 0\\n-2 0\\n'
+    """
+    units = [[lit] for lit in cube]
+    if isinstance(clauses, Clauses):
+        body = clauses.then(units)
+        return b"".join([f"p cnf {nvars} {len(body)}\n".encode("ascii"), *body.dimacs()])
+    listed = [*clauses, *units]
+    text = "".join(" ".join(map(str, c)) + " 0\n" for c in listed)
+    return (f"p cnf {nvars} {len(listed)}\n" + text).encode("ascii")
 
 
 __all__ = ["Audit", "SessionAudit", "audit", "load_sessions"]

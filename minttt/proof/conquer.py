@@ -91,7 +91,12 @@ def _unbroken(cubes: dict[int, CubeRecord]) -> list[int]:
 
 
 def _digest(clauses: Sequence[Sequence[int]] | Clauses) -> str:
+    """SHA-256 of the clauses' DIMACS lines (a view's written a chunk at a time: the same bytes)."""
     h = hashlib.sha256()
+    if isinstance(clauses, Clauses):
+        for block in clauses.dimacs():
+            h.update(block)
+        return h.hexdigest()
     for c in clauses:
         h.update((" ".join(map(str, c)) + " 0\n").encode())
     return h.hexdigest()
@@ -115,7 +120,9 @@ class PackedClauses:
 
     @classmethod
     def pack(cls, clauses: Sequence[Sequence[int]] | Clauses) -> PackedClauses:
-        """Pack ``clauses`` (lists of nonzero ints)."""
+        """Pack ``clauses`` (lists of nonzero ints; a view straight from its arrays)."""
+        if isinstance(clauses, Clauses):
+            return cls(*clauses.csr())
         sizes = np.fromiter((len(c) for c in clauses), dtype=np.int64, count=len(clauses))
         starts = np.zeros(len(clauses) + 1, dtype=np.int64)
         np.cumsum(sizes, out=starts[1:])
