@@ -169,7 +169,7 @@ def test_solve_variant_on_an_array_graph_takes_the_array_driver():
     assert s.size == solve_variant(variant).solution.size  # the object pipeline agrees
 
 
-@pytest.mark.parametrize("sat", ["glucose4", "minisat22", "cadical195"])
+@pytest.mark.parametrize("sat", ["glucose4", "minisat22", "cadical195", "cadical153"])
 def test_position_objective_proves_the_edge_optimum_with_each_backend(sat):
     """RC2 minimises table positions (one soft literal per lookup clause): same optimum as the
     edge objective of the formula, whichever SAT backend loads the clauses."""
@@ -401,3 +401,23 @@ def test_what_a_proof_makes_of_the_view_is_what_it_made_of_the_list(name: str) -
     assert _cube_cnf(f.num_vars, view, cube) == _cube_cnf(f.num_vars, listed, cube)
     assert _cube_cnf(f.num_vars, view, cube).count(b"\n") == len(listed) + 3
     assert list(view.then([[7]])) == [*listed, [7]] and len(view) == len(listed)
+
+
+def test_rc2_over_cadical_keeps_a_time_limit_in_slices_and_stops_when_told() -> None:
+    """PySAT cannot interrupt CaDiCaL, so under a deadline ArrayRC2 runs each call in slices of
+    conflicts: with time enough it proves the same minimum; out of time, or interrupted, it
+    gives no model (never an interrupted answer) and a lower bound no higher than the minimum."""
+    from minttt.solvers.arrays import ArrayRC2
+
+    small = Variant.parse("second-lookup-entries")
+    f = encode_arrays(build_array_graph(small.rules), small)
+    sliced = rc2_arrays(f, sat="cadical153", timeout=600)
+    assert not sliced.timed_out and sliced.lower == 72 and sliced.calls > 1
+    big = Variant.parse("second-lookup-entries@mnk:3,4,3")  # RC2 takes seconds to its 189
+    hard = encode_arrays(build_array_graph(big.rules), big)
+    short = rc2_arrays(hard, timeout=0.5, sat="cadical153")
+    assert short.model is None and short.timed_out and short.lower < 189
+    solver = ArrayRC2(hard, solver="cadical153")
+    solver.interrupt()  # the watcher's call: seen before the next slice
+    assert solver.compute(expect_interrupt=True) is None and solver.cost == 0
+    solver.delete()

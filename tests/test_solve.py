@@ -154,6 +154,27 @@ def test_time_limit_reports_bounds_and_claims_nothing(graph):
     assert z.timed_out and not z.optimal and z.lower_bound <= 94 <= z.size
 
 
+@pytest.mark.parametrize("solver", ["rc2", "pysat-linear", "pysat-binary"])
+def test_cadical_keeps_a_time_limit_in_slices(graph, solver, monkeypatch):
+    """PySAT cannot interrupt CaDiCaL: under a time limit its calls run in slices of conflicts
+    (here one a slice, so the search cannot end in the time), the limit kept between them; the
+    search stops with no claim, where it once ran to its end. Without a limit: the minimum."""
+    from minttt.solvers import pysat_drivers
+
+    f = encode(graph, Variant("both", "center", "tree", "positions", criterion="never-lose"))
+    whole = solve(f, solver=solver, sat="cadical153")
+    assert whole.optimal and whole.size == 149
+    monkeypatch.setattr(pysat_drivers, "ORACLE_SLICE", 1)
+    # RC2's calls here mostly end without a conflict: its deadline passes while it loads
+    cut = solve(f, solver=solver, sat="cadical153", timeout=0.001 if solver == "rc2" else 0.05)
+    assert cut.timed_out and not cut.optimal and cut.lower_bound < 149 <= cut.size
+    if solver == "rc2":  # the watcher's interrupt, seen before the next slice: no more solving
+        rc2 = pysat_drivers.StoppableRC2(pysat_drivers.maxsat_instance(f), solver="cadical153")
+        rc2.interrupt()
+        assert rc2.compute(expect_interrupt=True) is None and (rc2.calls, rc2.cost) == (1, 0)
+        rc2.delete()
+
+
 @pytest.mark.parametrize("limit", [0.1, 0.3])
 def test_z3_opt_cut_short_keeps_its_objectives_lower_bound(limit):
     # z3-opt reads the formula as SMT-LIB text; cut short (the misère O minimum 53 takes Z3

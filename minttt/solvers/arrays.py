@@ -26,7 +26,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pysolvers  # PySAT's C extension: the solvers' own add-clause entry points
-from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF, IDPool
 from pysat.solvers import Solver
 
@@ -35,7 +34,7 @@ from minttt.formula.arrays import ArrayFormula
 from minttt.game.arrays import ArrayGraph
 from minttt.solvers.exhaustion import EXHAUST_SHARE, ExhaustionBudget
 from minttt.solvers.outcome import RawResult, time_limit
-from minttt.solvers.pysat_drivers import DEFAULT_SAT
+from minttt.solvers.pysat_drivers import DEFAULT_SAT, StoppableRC2
 from minttt.table.model import Table, build_table
 
 
@@ -92,7 +91,7 @@ def fast_adder(oracle: Any) -> Callable[[list[int]], Any]:
     return partial(getattr(pysolvers, fn), handle)
 
 
-class ArrayRC2(RC2):
+class ArrayRC2(StoppableRC2):
     """RC2 fed from an :class:`ArrayFormula`; counts oracle calls.
 
     Three of RC2's per-variable Python passes are replaced (the formula has about a million
@@ -103,10 +102,9 @@ class ArrayRC2(RC2):
     ``objective`` replaces :meth:`~minttt.formula.arrays.ArrayFormula.soft` (variables to
     minimise, each weight 1). With ``exhaust=True``, core exhaustion runs within its time
     budget (:class:`~minttt.solvers.exhaustion.ExhaustionBudget`, ``exhaust_share``; 1.0: every
-    core exhausted, as RC2 does).
+    core exhausted, as RC2 does). A ``deadline`` also stops the search over CaDiCaL
+    (:class:`~minttt.solvers.pysat_drivers.StoppableRC2`).
     """
-
-    calls = 0
 
     def __init__(
         self,
@@ -118,7 +116,7 @@ class ArrayRC2(RC2):
         exhaust_share: float = EXHAUST_SHARE,
         **kw: Any,
     ) -> None:
-        super().__init__(WCNF(), solver=solver, **kw)  # nv = 0: no per-variable maps
+        super().__init__(WCNF(), solver=solver, deadline=deadline, **kw)  # nv = 0: no maps
         self.budget = ExhaustionBudget(exhaust_share)
         n = formula.num_vars
         self.pool = IDPool(start_from=n + 1)
@@ -182,7 +180,7 @@ class ArrayRC2(RC2):
             return self.sels + self.sums
         return [*self._live, *self.sums]
 
-    def compute(self, expect_interrupt: bool = False) -> list[int] | None:
+    def compute_stoppable(self, expect_interrupt: bool) -> list[int] | None:
         """RC2's loop; the model straight from the oracle (no renumbering pass)."""
         self.expect_interrupt = expect_interrupt
         self.budget = ExhaustionBudget(self.budget.share)  # its clock starts with the search
@@ -190,10 +188,6 @@ class ArrayRC2(RC2):
             return None
         self.model = self.oracle.get_model()
         return self.model
-
-    def _call_oracle(self, assumptions=[], expect_interrupt=False):  # noqa: B006
-        self.calls += 1
-        return super()._call_oracle(assumptions=assumptions, expect_interrupt=expect_interrupt)
 
     def exhaust_core(self, tobj: Any) -> int | None:
         """RC2's core exhaustion (``exhaust=True``): the new sum's bound is raised while the

@@ -11,11 +11,18 @@ bound ``sum(objective) <= k`` comes from a selectable PySAT cardinality encoding
 
 ``rc2`` is PySAT's core-guided MaxSAT solver (one soft clause ``-v`` per objective variable);
 under a time limit it reports the cost of the cores it has processed as its lower bound.
+
+PySAT cannot interrupt CaDiCaL (its ``interrupt`` raises), so under a time limit a CaDiCaL call
+runs in slices of :data:`ORACLE_SLICE` conflicts and the limit is kept between them
+(:func:`solve_sliced`, :class:`StoppableRC2`); before, ``--sat cadical153 --timeout 1`` ran
+RC2 to its end (200 s on 3x4 O), the watcher thread's error printed and ignored.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import time
+from collections.abc import Callable
+from typing import Any, Literal
 
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.examples.rc2 import RC2
@@ -25,6 +32,10 @@ from pysat.solvers import Solver
 from minttt.errors import InputError
 from minttt.formula.encode import Formula
 from minttt.solvers.outcome import Deadline, RawResult, time_limit, trivial_lower
+
+ORACLE_SLICE = 2_000
+"""Conflicts per slice of a CaDiCaL call under a time limit (:func:`solve_sliced`); the next
+slice goes on with what the last learnt."""
 
 CARD_ENCODINGS = (
     "seqcounter",
@@ -37,6 +48,82 @@ CARD_ENCODINGS = (
 SAT_SOLVERS = ("cadical153", "glucose4", "glucose3", "minisat22", "maplechrono", "lingeling")
 DEFAULT_CARD = "totalizer"
 DEFAULT_SAT = "glucose4"
+
+
+def is_cadical(sat: str) -> bool:
+    """Whether PySAT's name ``sat`` is a CaDiCaL, which PySAT cannot interrupt."""
+    return sat.lower().startswith(("cd", "cadical"))
+
+
+class OracleStopped(Exception):
+    """A sliced SAT call (:func:`solve_sliced`) stopped between two slices."""
+
+
+def solve_sliced(
+    solver: Any, assumptions: list[int], deadline: float | None, stopped: Callable[[], bool]
+) -> bool:
+    """``solver`` (a PySAT CaDiCaL) on ``assumptions`` in slices of :data:`ORACLE_SLICE`
+    conflicts: its answer, or OracleStopped once ``deadline`` (``time.perf_counter()``'s
+    seconds) has passed or ``stopped()`` is true, looked at before each slice.
+
+    >>> with Solver(name="cadical153", bootstrap_with=[[1, 2], [-1]]) as s:
+    ...     solve_sliced(s, [-2], None, lambda: False)
+    False
+    """
+    while True:
+        if stopped() or (deadline is not None and time.perf_counter() > deadline):
+            raise OracleStopped
+        solver.conf_budget(ORACLE_SLICE)
+        status = solver.solve_limited(assumptions=assumptions)
+        if status is not None:
+            return bool(status)
+
+
+class StoppableRC2(RC2):
+    """PySAT's RC2 that a time limit stops over any SAT solver, counting its oracle calls.
+
+    :meth:`interrupt` stops the running call (glucose, minisat, ...), or over CaDiCaL the next
+    slice (:func:`solve_sliced`, while ``deadline`` or an interrupt may stop the search);
+    :meth:`compute` then returns ``None`` (an interrupted answer is never a result), the cost
+    being that of the cores processed whole.
+    """
+
+    calls = 0
+
+    def __init__(
+        self, formula: WCNF, solver: str = DEFAULT_SAT, deadline: float | None = None, **kw: Any
+    ) -> None:
+        super().__init__(formula, solver=solver, **kw)
+        self.deadline = deadline
+        self._sliced = is_cadical(solver)
+        self._stop = False
+
+    def compute(self, expect_interrupt: bool = False) -> list[int] | None:
+        """RC2's search; ``None`` when stopped (or the hard clauses have no model)."""
+        try:
+            return self.compute_stoppable(expect_interrupt)
+        except OracleStopped:
+            return None
+
+    def compute_stoppable(self, expect_interrupt: bool) -> list[int] | None:
+        """The search :meth:`compute` runs (OracleStopped passes through)."""
+        return super().compute(expect_interrupt=expect_interrupt)
+
+    def interrupt(self) -> None:
+        """Stop the search: the running SAT call, or a CaDiCaL's before its next slice."""
+        if self._sliced:
+            self._stop = True
+        else:
+            super().interrupt()
+
+    def _call_oracle(self, assumptions=[], expect_interrupt=False):  # noqa: B006
+        self.calls += 1
+        if self._sliced and (expect_interrupt or self.deadline is not None):
+            return solve_sliced(self.oracle, list(assumptions), self.deadline, self._stopped)
+        return super()._call_oracle(assumptions=assumptions, expect_interrupt=expect_interrupt)
+
+    def _stopped(self) -> bool:
+        return self._stop
 
 
 class _Bounded:
@@ -54,6 +141,7 @@ class _Bounded:
             )
         self.formula = formula
         self.card = card
+        self.sat = sat
         self.lits = list(formula.objective)
         self.top = formula.num_vars
         self.solver = Solver(name=sat, bootstrap_with=[list(c) for c in formula.clauses])
@@ -100,6 +188,14 @@ class _Bounded:
             return None
         assumptions = self._assumptions(bound)
         self.calls += 1
+        if is_cadical(self.sat) and remaining is not None:
+            try:
+                result = solve_sliced(
+                    self.solver, assumptions, time.perf_counter() + remaining, lambda: False
+                )
+            except OracleStopped:
+                return None
+            return self._answer(result)
         with time_limit(self.solver.interrupt, remaining) as clock:
             result = self.solver.solve_limited(
                 assumptions=assumptions, expect_interrupt=remaining is not None
@@ -107,6 +203,10 @@ class _Bounded:
         if result is None or clock.expired:
             self.solver.clear_interrupt()
             return None
+        return self._answer(result)
+
+    def _answer(self, result: bool) -> frozenset[int] | Literal[False]:
+        """A finished call's answer: its model's true variables, or False."""
         if not result:
             return False
         n = self.formula.num_vars
@@ -177,21 +277,14 @@ def maxsat_instance(formula: Formula) -> WCNF:
     return w
 
 
-class _CountingRC2(RC2):
-    calls = 0
-
-    def _call_oracle(self, assumptions=[], expect_interrupt=False):  # noqa: B006
-        self.calls += 1
-        return super()._call_oracle(assumptions=assumptions, expect_interrupt=expect_interrupt)
-
-
 def rc2(
     formula: Formula, timeout: float | None = None, sat: str = DEFAULT_SAT, **_: object
 ) -> RawResult[frozenset[int]]:
     """PySAT's RC2 (core-guided MaxSAT)."""
     if sat not in SAT_SOLVERS:
         raise InputError(f"unknown SAT solver {sat!r}: expected one of {', '.join(SAT_SOLVERS)}")
-    solver = _CountingRC2(maxsat_instance(formula), solver=sat)
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    solver = StoppableRC2(maxsat_instance(formula), solver=sat, deadline=deadline)
     try:
         with time_limit(solver.interrupt, timeout) as clock:
             model = solver.compute(expect_interrupt=timeout is not None)
@@ -207,6 +300,11 @@ def rc2(
 
 __all__ = [
     "CARD_ENCODINGS",
+    "ORACLE_SLICE",
+    "OracleStopped",
+    "StoppableRC2",
+    "is_cadical",
+    "solve_sliced",
     "DEFAULT_CARD",
     "DEFAULT_SAT",
     "SAT_SOLVERS",
