@@ -203,9 +203,9 @@ def budgets(monkeypatch) -> list[int]:
     seen: list[int] = []
     real = nb._resolve
 
-    def spy(graph, variant, table, roots, allowed, limit, max_vars, horizon=None):
+    def spy(graph, variant, table, roots, allowed, limit, max_vars, horizon=None, sat=nb.SAT):
         seen.append(max_vars)
-        return real(graph, variant, table, roots, allowed, limit, max_vars, horizon)
+        return real(graph, variant, table, roots, allowed, limit, max_vars, horizon, sat)
 
     monkeypatch.setattr(nb, "_resolve", spy)
     return seen

@@ -56,7 +56,12 @@ Side by side on 4x4 k=4 O (the 2,929 table, seed 0, 2,400 s each, one run on the
 COUNTS = ("steps", "windows", "unsolved", "smaller", "plateau", "kicks", "widest")
 """What :func:`lns_search` counts (its ``counts`` argument)."""
 
-SAT = "g4"  # the SAT solver under RC2 for a re-solve
+SAT = "cd15"
+"""The SAT solver under RC2 for a re-solve: CaDiCaL 1.5.3. On 4x4 k=4 O from the 2,829 table
+(seed 79, 3,600 s each, the two at once on the 2 cores) the search over Glucose 4 (``"g4"``, the
+default before) made 717 re-solves and found nothing; over CaDiCaL, 910 and the 2,691 table.
+One walk each: in ``scripts/bench.py lns_sat`` (300 s each from 2,691, one after the other)
+the two made the same re-solves (159 and 160), so no speed of its own is claimed for it."""
 
 
 def resolve(
@@ -69,6 +74,7 @@ def resolve(
     time_limit: float | None = None,
     max_vars: int = 10**7,
     horizon: int | None = None,
+    sat: str = SAT,
 ) -> dict[int, int] | None:
     """``table`` (a table of ``variant``, ``node -> edge``) with the sub-table below ``roots``
     (table positions of one level) replaced by a smallest one under the rest of the table;
@@ -81,8 +87,9 @@ def resolve(
     already answers (their sub-tables are kept; one no longer reached is dropped). Each such
     position weighs the entries only it leads to, so the objective is exact for the table as it
     is and bounds any other answer from above: a window never makes the table bigger either,
-    and it reaches the shallow levels, whose whole sub-tables are far too big to re-solve."""
-    return _resolve(graph, variant, table, roots, allowed, time_limit, max_vars, horizon)[0]
+    and it reaches the shallow levels, whose whole sub-tables are far too big to re-solve.
+    ``sat``: the SAT solver under RC2 (PySAT's name)."""
+    return _resolve(graph, variant, table, roots, allowed, time_limit, max_vars, horizon, sat)[0]
 
 
 def _resolve(
@@ -94,6 +101,7 @@ def _resolve(
     time_limit: float | None,
     max_vars: int,
     horizon: int | None = None,
+    sat: str = SAT,
 ) -> tuple[dict[int, int] | None, int]:
     """:func:`resolve`, and the region formula's variables (``max_vars + 1`` when too big)."""
     side = variant.role.sides[0]
@@ -116,7 +124,7 @@ def _resolve(
     )
     if formula is None:
         return None, max_vars + 1
-    outcome = rc2_arrays(formula, timeout=time_limit, sat=SAT)
+    outcome = rc2_arrays(formula, timeout=time_limit, sat=sat)
     if outcome.model is None:
         return None, formula.num_vars
     moves = dict(table)
@@ -176,6 +184,7 @@ def lns_search(
     counts: dict[str, int] | None = None,
     horizons: Sequence[int] = HORIZONS,
     kicks: list[dict[str, float]] | None = None,
+    sat: str = SAT,
 ) -> tuple[dict[int, int], list[tuple[float, int]]]:
     """Large-neighbourhood search from the table ``start`` (see the module docstring): the best
     table and its history ``[(seconds, entries), ...]``.
@@ -201,6 +210,7 @@ def lns_search(
     budget). ``kicks``, when given, gets one record per kick (:func:`_kick_record`): when it
     fired, the best table's size then, the kicked table's, the smallest the repair reached before
     the next kick (or the end) and what it bought (how much smaller the best table became).
+    ``sat``: the SAT solver under RC2 (:data:`SAT`).
 
     >>> from minttt.formula.variants import Variant
     >>> from minttt.formula.arrays import table_edge_mask
@@ -235,7 +245,7 @@ def lns_search(
             budget, stale = min(4 * budget, max_vars), 0
         elif stale >= patience and kick:  # every budget exhausted: kick the best table
             _d, roots, _n = _neighbourhood(graph, best, rng, width, None)
-            kicked = _kick(graph, variant, allowed, best, roots, limit, budget)
+            kicked = _kick(graph, variant, allowed, best, roots, limit, budget, sat)
             stale = 0
             if kicked is not None:
                 tally["kicks"] += 1
@@ -247,7 +257,7 @@ def lns_search(
         tally["widest"] += budget == max_vars
         horizon = rng.choice(horizons) if horizons and rng.random() < 0.5 else None
         tally["windows"] += horizon is not None
-        new = _step(graph, variant, allowed, current, rng, width, horizon, limit, budget)
+        new = _step(graph, variant, allowed, current, rng, width, horizon, limit, budget, sat)
         if new is None:
             tally["unsolved"] += 1
         elif len(new) <= len(current):
@@ -298,6 +308,7 @@ def _step(
     horizon: int | None,
     time_limit: float,
     budget: int,
+    sat: str = SAT,
 ) -> dict[int, int] | None:
     """One re-solve of :func:`lns_search`: a neighbourhood (a window with a ``horizon``) and
     its answer, ``None`` when it was too big or out of time. ``width`` learns from it: fewer
@@ -305,7 +316,7 @@ def _step(
     d, roots, level_size = _neighbourhood(graph, table, rng, width, horizon)
     k = len(roots)
     began = time.perf_counter()
-    new, size = _resolve(graph, variant, table, roots, allowed, time_limit, budget, horizon)
+    new, size = _resolve(graph, variant, table, roots, allowed, time_limit, budget, horizon, sat)
     if new is None:
         width[d, horizon] = max(1, k // 2)
     elif size < budget // 4 and time.perf_counter() - began < time_limit / 8:
@@ -346,6 +357,7 @@ def _kick(
     roots: Sequence[int],
     time_limit: float,
     max_vars: int,
+    sat: str = SAT,
 ) -> dict[int, int] | None:
     """``table`` with each root that has another allowed move made to play one (its present
     move banned), the sub-table below the roots re-solved exactly under that: usually a larger
@@ -356,7 +368,7 @@ def _kick(
         return None
     banned = allowed.copy()
     banned[[table[h] for h in free]] = False
-    return _resolve(graph, variant, table, free, banned, time_limit, max_vars)[0]
+    return _resolve(graph, variant, table, free, banned, time_limit, max_vars, None, sat)[0]
 
 
 __all__ = ["COUNTS", "HORIZONS", "lns_search", "resolve"]
