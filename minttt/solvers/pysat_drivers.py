@@ -14,8 +14,8 @@ under a time limit it reports the cost of the cores it has processed as its lowe
 
 PySAT cannot interrupt CaDiCaL (its ``interrupt`` raises), so under a time limit a CaDiCaL call
 runs in slices of :data:`ORACLE_SLICE` conflicts and the limit is kept between them
-(:func:`solve_sliced`, :class:`StoppableRC2`); before, ``--sat cadical153 --timeout 1`` ran
-RC2 to its end (200 s on 3x4 O), the watcher thread's error printed and ignored.
+(:func:`solve_sliced`, :class:`StoppableRC2`); before, :func:`rc2` over ``cadical153`` with a
+1 s limit ran to its end (203 s on 3x4 O), the watcher thread's error printed and ignored.
 """
 
 from __future__ import annotations
