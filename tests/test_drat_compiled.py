@@ -1,10 +1,12 @@
-"""The compiled DRAT checker (minttt.proof.drat_kernel) is the reference, step for step: on every
-hand-made, random, hostile and shipped proof it gives the same verdict, the same failing lemma,
-the same core and the same LRAT lines as the Python checker."""
+"""The compiled DRAT checker (minttt.proof.kernels, drat_*, C) is the reference, step for step:
+on every hand-made, random, hostile and shipped proof it gives the same verdict, the same failing
+lemma, the same core and the same LRAT lines as the Python checker; where it was not built, the
+reference checks."""
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from proof_helpers import PHP32, PHP32_PROOF, random_drat_cases
 from typer.testing import CliRunner
 
 from minttt.cli import app
+from minttt.errors import InputError
 from minttt.proof import drat
 
 PROOFS = Path(__file__).resolve().parent.parent / "results" / "proofs"
@@ -89,7 +92,7 @@ def test_shipped_certificates_agree_lrat_included():
         assert _same(cnf, drat.read_proof(PROOFS / rec["proof"])).valid
 
 
-@pytest.mark.slow  # the 58 DRAT certificates twice, and numba's first compilation: minutes
+@pytest.mark.slow  # the 58 DRAT certificates twice: minutes
 def test_every_shipped_certificate_agrees():
     pairs = [
         (PROOFS / r["cnf"], PROOFS / r["proof"])
@@ -208,29 +211,103 @@ def test_a_large_text_proof_is_read_quickly_and_checked_alike():
     assert compiled.core_steps == reference.core_steps
 
 
+def test_without_the_compiled_module_the_reference_checks(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    """A package built with no C compiler has no minttt.proof.kernels: the default engine is the
+    reference, however large the proof, and asking for the compiled one is bad input (exit 2,
+    one line)."""
+    import minttt.proof
+
+    want = drat.check(PHP32, PHP32_PROOF, lrat=True, compiled=False)
+    monkeypatch.setitem(sys.modules, "minttt.proof.kernels", None)  # import fails
+    monkeypatch.delattr(minttt.proof, "kernels", raising=False)
+    monkeypatch.setattr(drat, "COMPILED_FROM", 1)
+    result = drat.check(PHP32, PHP32_PROOF, lrat=True)
+    assert result.valid and result.engine == "reference" and result.lrat == want.lrat
+    nvars, clauses = drat.parse_cnf(PHP32)
+    assert drat.check_parsed(nvars, clauses, drat.parse_proof(PHP32_PROOF)).engine == "reference"
+    for proof in (PHP32_PROOF, b"a\x03\x00a\x07\x00d\x03\x0b\x00a\x00"):  # text, binary
+        with pytest.raises(InputError, match="compiled DRAT checker was not built"):
+            drat.check(PHP32, proof, compiled=True)
+    cnf, proof_file = tmp_path / "f.cnf", tmp_path / "p.drat"
+    cnf.write_bytes(PHP32)
+    proof_file.write_bytes(PHP32_PROOF)
+    out = runner.invoke(app, ["check-proof", str(cnf), str(proof_file), "--engine", "compiled"])
+    assert out.exit_code == 2 and "was not built" in out.output and "Traceback" not in out.output
+    out = runner.invoke(app, ["check-proof", str(cnf), str(proof_file), "--json"])
+    assert out.exit_code == 0 and json.loads(out.stdout)["engine"] == "reference"
+
+
+@pytest.mark.parametrize(
+    "arrays",
+    [
+        ([0, 1], [3], [], [0], []),  # a literal past the variables
+        ([0, 1], [0], [], [0], []),  # a literal 0
+        ([0, 2], [1], [], [0], []),  # offsets past the literals
+        ([0, 1, 0], [1], [], [0], []),  # decreasing offsets
+        ([0, 1], [1], [2], [0, 0], []),  # a kind neither lemma nor deletion
+        ([0, 1], [1], [0], [0], []),  # one offset short
+        ([], [], [], [0], []),  # no offsets at all
+    ],
+)
+def test_the_kernel_refuses_arrays_it_cannot_index(arrays: tuple[list[int], ...]):
+    """drat_new checks its arrays before any index is read (the Python side never passes such
+    arrays; a caller that does gets a ValueError, not a read past an array's end)."""
+    from array import array
+
+    from minttt.proof import kernels
+
+    f_start, f_lits, kinds, s_start, s_lits = arrays
+    with pytest.raises(ValueError):
+        kernels.drat_new(
+            2, array("q", f_start), array("q", f_lits), array("b", kinds), array("q", s_start),
+            array("q", s_lits), False,
+        )  # fmt: skip
+
+
 @pytest.mark.slow
 def test_the_kernel_reads_no_array_past_its_end(tmp_path: Path) -> None:
-    """numba checks no index, so a read past an array's end goes unseen until the array ends at
-    the edge of a page: ``prepare`` read the formula's clause starts at one more index for each
-    proof step (as many entries past the end as the proof has steps), and CI crashed with a
-    segmentation fault in it twice, on O's least 4x4 part (11 M clauses). Here the hand-made
-    cases and random ones (deletions, failures) run through the compiled checker in a process
-    that compiles it with bounds checks (``NUMBA_BOUNDSCHECK=1``, a cache of its own), where
-    such a read is an IndexError."""
+    """C checks no index, so a read past an array's end goes unseen until the array ends at the
+    edge of a page (a segmentation fault on the largest proofs only). Here the hand-made cases
+    and random ones (deletions, failures, LRAT) run through the compiled checker built with
+    AddressSanitizer, in a process of its own, where such a read or write ends the process with
+    a report."""
     import os
+    import shutil
     import subprocess
-    import sys
+    import sysconfig
 
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        pytest.skip("no C compiler on PATH")
+    asan = subprocess.run(
+        [compiler, "-print-file-name=libasan.so"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    if not os.path.isabs(asan):
+        pytest.skip(f"{compiler} has no AddressSanitizer")
+    proof_dir = Path(drat.__file__).parent
+    sources = [str(proof_dir / f) for f in ("kernels.c", "drat_kernel.c", "lrat_kernel.c")]
+    built = tmp_path / "kernels.abi3.so"
+    subprocess.run(
+        [compiler, "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address",
+         "-fno-omit-frame-pointer", "-DPy_LIMITED_API=0x030B0000",
+         f"-I{sysconfig.get_paths()['include']}", *sources, "-o", str(built)],
+        check=True, capture_output=True,
+    )  # fmt: skip
     cases = [(cnf, proof) for cnf, proof in CASES]
     cases += [(cnf, proof) for cnf, _, proof in random_drat_cases(7, 40)]
     script = (
         "import json, sys\n"
-        "from minttt.proof import drat\n"
+        "import minttt.proof\n"
+        f"minttt.proof.__path__.insert(0, {str(tmp_path)!r})\n"
+        "from minttt.proof import drat, kernels\n"
+        f"assert kernels.__file__ == {str(built)!r}, kernels.__file__\n"
         "for cnf, proof in json.load(sys.stdin):\n"
         "    drat.check(bytes.fromhex(cnf), bytes.fromhex(proof), lrat=True, compiled=True)\n"
         "print('ok')\n"
     )
-    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    env = {**os.environ, "LD_PRELOAD": asan, "ASAN_OPTIONS": "detect_leaks=0"}
     done = subprocess.run(
         [sys.executable, "-c", script],
         input=json.dumps([[cnf.hex(), proof.hex()] for cnf, proof in cases]),

@@ -355,8 +355,8 @@ def test_long_checks_report_progress(tmp_path: Path):
 
 def test_an_interrupted_check_writes_no_lrat(tmp_path: Path):
     """Ctrl-C during a long DRAT check: exit 130, no LRAT file and no staging file left. The
-    reference engine, which takes about 8 s here (the compiled one, once numba has its cache,
-    would be done before the signal)."""
+    reference engine, which takes about 8 s here (the compiled one would be done before the
+    signal)."""
     import signal
     import subprocess
     import sys

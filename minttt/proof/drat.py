@@ -37,6 +37,7 @@ from minttt.errors import InputError
 
 if TYPE_CHECKING:  # annotations only: the checkers start in a few milliseconds (no pathlib)
     from pathlib import Path
+    from types import ModuleType
 
 ADD, DELETE = 0, 1
 PROGRESS_EVERY = 4096  # steps between two progress calls
@@ -79,7 +80,7 @@ class CheckResult:
         self.core_formula: list[int] = []
         self.core_steps: list[int] = []
         self.lrat: bytes | None = None
-        #: which checker ran: "reference" (Python) or "compiled" (the same method, numba)
+        #: which checker ran: "reference" (Python) or "compiled" (the same method, in C)
         self.engine = "reference"
 
     def __repr__(self) -> str:
@@ -109,8 +110,8 @@ class CheckResult:
 
 
 #: the literals (formula and proof) from which check_parsed runs the compiled checker by default:
-#: below, the reference in Python finishes before numba has loaded its compiled code
-COMPILED_FROM = 150_000
+#: below, the reference in Python finishes before numpy, which the compiled one needs, is imported
+COMPILED_FROM = 15_000
 #: the largest variable a CNF or proof may name (drat-trim's and DIMACS's 32-bit int)
 MAX_VARIABLE = 2**31 - 1
 #: the most bytes a CNF or proof may hold once decompressed (the largest shipped proof is 0.75 GB)
@@ -349,6 +350,7 @@ def _parse_cnf_lines(data: bytes) -> tuple[int, list[tuple[int, ...]]]:  # noqa:
     header: tuple[int, int] | None = None
     clauses: list[tuple[int, ...]] = []
     current: list[int] = []
+    loose = _loose_line(data, b"c%p")
     for number, raw in enumerate(data.split(b"\n"), start=1):
         line = raw.strip()
         if not line or line[:1] == b"c" or line[:1] == b"%":
@@ -361,6 +363,8 @@ def _parse_cnf_lines(data: bytes) -> tuple[int, list[tuple[int, ...]]]:  # noqa:
         if header is None:
             raise ProofFormatError(f"CNF line {number}: clause before the 'p cnf' header")
         try:
+            if number == loose:
+                raise ValueError
             nums = [int(w) for w in line.split()]
         except ValueError:
             raise ProofFormatError(f"CNF line {number}: not a clause: {_show(line)}") from None
@@ -387,19 +391,36 @@ def _cnf_header(line: bytes, number: int) -> tuple[int, int]:
     """``(variables, clauses)`` of a ``p cnf V C`` line."""
     words = line.split()
     bad = ProofFormatError(f"CNF line {number}: bad header {_show(line)}")
-    if len(words) != 4 or words[1] != b"cnf":
+    if len(words) != 4 or words[1] != b"cnf" or not (words[2].isdigit() and words[3].isdigit()):
         raise bad
-    try:
-        header = (int(words[2]), int(words[3]))
-    except ValueError:
-        raise bad from None
-    if header[0] < 0 or header[1] < 0:
-        raise bad
+    header = (int(words[2]), int(words[3]))
     if header[0] > MAX_VARIABLE:
         raise ProofFormatError(
             f"CNF line {number}: {header[0]} variables, more than DIMACS allows ({MAX_VARIABLE})"
         )
     return header
+
+
+def _loose_line(data: bytes, skipped: bytes) -> int:
+    """The number of the first line that holds a ``+`` or ``_`` and does not open with one of
+    ``skipped`` (a comment, a header: read apart), 0 for none. ``int()`` reads both (``+1``,
+    ``1_0``), a DIMACS number is ``-?[0-9]+``: with neither byte in a line, every word ``int()``
+    takes there is one. The text is searched for the two bytes, not read line by line.
+
+    >>> _loose_line(b" c a_b\\n1 2 0\\n+1 0\\n", b"c"), _loose_line(b"1 -2 0\\n", b"c")
+    (3, 0)
+    """
+    found = len(data)  # where the first such line starts
+    for byte in (b"+", b"_"):
+        at = data.find(byte, 0, found)
+        while at >= 0:
+            start = data.rfind(b"\n", 0, at) + 1
+            if data[start : at + 1].lstrip(b" \t\r\x0b\x0c")[:1] not in skipped:
+                found = start
+                break
+            end = data.find(b"\n", at)  # a skipped line: on from the next
+            at = data.find(byte, end, found) if end >= 0 else -1
+    return data.count(b"\n", 0, found) + 1 if found < len(data) else 0
 
 
 def _show(line: bytes) -> str:
@@ -425,6 +446,7 @@ def parse_proof(data: bytes) -> list[Step]:
 def _parse_text(data: bytes) -> list[Step]:
     steps: list[Step] = []
     append, new = steps.append, tuple.__new__
+    loose = _loose_line(data, b"c")
     for number, raw in enumerate(data.split(b"\n"), start=1):
         words = raw.split()
         if not words or words[0][:1] == b"c":
@@ -433,6 +455,8 @@ def _parse_text(data: bytes) -> list[Step]:
         if words[0] == b"d":
             kind, words = DELETE, words[1:]
         try:
+            if number == loose:
+                raise ValueError
             nums = list(map(int, words))
         except ValueError:
             raise ProofFormatError(f"proof line {number}: not a lemma: {_show(raw)}") from None
@@ -879,7 +903,7 @@ def check(
     if compiled or (compiled is None and proof.count(b" ") + written >= COMPILED_FROM):
         flat = _flat_text(proof)  # None: binary, or anything the quick reader does not take
         big = flat is not None and len(flat[2]) + written >= COMPILED_FROM
-        if flat is not None and (compiled or (big and _numba_there())):
+        if flat is not None and (compiled or (big and _kernels() is not None)):
             return _check_flat(nvars, clauses, flat, lrat, progress)
     steps = parse_proof(proof)
     return check_parsed(nvars, clauses, steps, lrat=lrat, progress=progress, compiled=compiled)
@@ -918,10 +942,11 @@ def check_parsed(
     they merely name: sparse numbering (a lemma ``2147483647 0`` against ``p cnf 2 2``) is first
     made dense, keeping the variables' order, so the check is the same.
 
-    ``compiled``: run the same method compiled (:mod:`minttt.proof.drat_kernel`, numba), whose
-    every verdict, core and LRAT line is this reference's; ``None`` (the default) does where it
-    pays (:data:`COMPILED_FROM` literals or more, and numba importable), ``False`` never.
-    ``result.engine`` says which ran."""
+    ``compiled``: run the same method compiled (``minttt.proof.kernels``, C, built with the
+    package where a C compiler was at hand), whose every verdict, core and LRAT line is this
+    reference's; ``None`` (the default) does where it pays (:data:`COMPILED_FROM` literals or
+    more, and the kernel built), ``False`` never; ``True`` where it was not built is an
+    InputError. ``result.engine`` says which ran."""
     n_lemmas = sum(1 for s in steps if s.kind == ADD)
     result = CheckResult(False, "", lemmas=n_lemmas, deletions=len(steps) - n_lemmas)
     if compiled is None:
@@ -936,8 +961,9 @@ def check_parsed(
 
         kinds = np.fromiter(map(itemgetter(0), dense), np.int8, len(dense))
         s_start, s_lits = _flat_rows([s.lits for s in dense])
+        flat = (kinds, s_start, s_lits)
         return _check_compiled(
-            top, clauses, (kinds, s_start, s_lits), names, steps.__getitem__, result, lrat, progress
+            top, _flat_rows(clauses), flat, names, steps.__getitem__, result, lrat, progress
         )
     ch = _Checker(top, len(clauses), {sum(set(s.lits)) for s in dense if s.kind == DELETE})
     ch.names = names
@@ -975,18 +1001,20 @@ def _valid(result: CheckResult) -> None:
 
 
 def _compiled_pays(clauses: list[tuple[int, ...]], steps: list[Step]) -> bool:
-    """Is the proof large enough for the compiled checker (and numba there)? Its start-up, about
-    a second, costs more than the reference saves below :data:`COMPILED_FROM` literals."""
+    """Is the proof large enough for the compiled checker (and the kernel built)? Below
+    :data:`COMPILED_FROM` literals its start-up (numpy's import) costs more than it saves."""
     size = sum(map(len, clauses)) + sum(len(s.lits) for s in steps)
-    return size >= COMPILED_FROM and _numba_there()
+    return size >= COMPILED_FROM and _kernels() is not None
 
 
-def _numba_there() -> bool:
+def _kernels() -> ModuleType | None:
+    """The compiled checkers (``minttt.proof.kernels``, C), or None where the package was
+    built without them (no C compiler at install: the reference runs)."""
     try:
-        import numba  # noqa: F401 - only whether it is there
-    except ImportError:  # pragma: no cover - a dependency; a platform without its wheels
-        return False
-    return True
+        from minttt.proof import kernels
+    except ImportError:
+        return None
+    return kernels
 
 
 #: a deletion's mark in :func:`_flat_text`'s numbers (beyond any literal)
@@ -1071,10 +1099,9 @@ def _check_flat(
     if not (adds & (lengths == 0)).any():
         result.message = "the proof never adds the empty clause"
         return result
-    written = sum(map(len, clauses)) + len(lits)
-    top = max(nvars, max(map(max, filter(None, clauses)), default=0),
-              -min(map(min, filter(None, clauses)), default=0),
-              int(abs(lits).max()) if len(lits) else 0)  # fmt: skip
+    formula = _flat_rows(clauses)
+    written = len(formula[1]) + len(lits)
+    top = max([nvars, *(int(abs(a).max()) for a in (formula[1], lits) if len(a))])
     if top > 2 * written + 1024:  # sparse numbering: renamed densely on the way of check_parsed
         steps = [Step(int(kinds[i]), tuple(lits[starts[i] : starts[i + 1]].tolist()), i + 1)
                  for i in range(len(kinds))]  # fmt: skip
@@ -1083,7 +1110,7 @@ def _check_flat(
     def step_at(i: int) -> Step:
         return Step(int(kinds[i]), tuple(lits[starts[i] : starts[i + 1]].tolist()), i + 1)
 
-    return _check_compiled(top, clauses, flat, None, step_at, result, lrat, progress)
+    return _check_compiled(top, formula, flat, None, step_at, result, lrat, progress)
 
 
 def _flat_rows(rows: list[tuple[int, ...]]) -> tuple[Any, Any]:
@@ -1097,7 +1124,7 @@ def _flat_rows(rows: list[tuple[int, ...]]) -> tuple[Any, Any]:
 
 def _check_compiled(
     top: int,
-    clauses: list[tuple[int, ...]],
+    formula: tuple[Any, Any],
     flat: tuple[Any, Any, Any],
     names: list[int] | None,
     step_at: Callable[[int], Step],
@@ -1105,83 +1132,81 @@ def _check_compiled(
     lrat: bool,
     progress: Progress | None,
 ) -> CheckResult:
-    """:func:`check_parsed` on the compiled kernel, the proof's steps as arrays ``(kinds,
-    starts, literals)`` over variables 1..``top`` (``step_at(i)``: step ``i`` as written, for a
+    """:func:`check_parsed` on the compiled kernel, the formula as arrays ``(starts,
+    literals)`` (:func:`_flat_rows`) and the proof's steps as arrays ``(kinds, starts,
+    literals)``, over variables 1..``top`` (``step_at(i)``: step ``i`` as written, for a
     failure's message): the same phases (load, forward, backward), in slices of
     :data:`PROGRESS_EVERY` steps (progress, and Ctrl-C, between slices)."""
     import numpy as np
 
-    from minttt.proof import drat_kernel as k
-
-    kinds, s_start, s_lits = flat
-    f_start, f_lits = _flat_rows(clauses)
-    start, lits, taut, pivot, step_cid, del_ptr, del_ids = k.prepare(
-        np.int64(top), f_start, f_lits, kinds, s_start, s_lits
-    )
-    st = k.new_state(top, start, lits, pivot)
-    sc, nsteps, ncl = st[2], len(kinds), start.size - 1
-    steps = (kinds, step_cid, taut, del_ptr, del_ids)
-    work = (
-        np.empty(nsteps, np.int64),  # events: clause id * 2 + (1 for a deletion)
-        np.empty(nsteps, np.int64),  # the step of each event
-        lrat,
-        np.full(ncl, -1, np.int64),  # where each lemma's hints start in the pool
-        np.zeros(ncl, np.int64),  # and how many
-        np.empty(nsteps, np.int64),  # the steps checked
-        np.empty(nsteps, np.int64),  # the steps failed
-    )
-    events, checked, failures = work[0], work[5], work[6]
-    h_start, h_len = work[3], work[4]
-    pool, occ_ptr, occ_ids = (np.empty(1024 if lrat else 0, np.int64), np.empty(0, np.int64),
-                              np.empty(0, np.int64))  # fmt: skip
-
-    def phase(kind: int, lo: int, hi: int = 0) -> tuple[int, int, Any]:
-        nonlocal pool, occ_ptr, occ_ids
-        a, b, pool, occ_ptr, occ_ids, hints = k.run(
-            kind, st, lo, hi, steps, work, pool, occ_ptr, occ_ids
+    k = _kernels()
+    if k is None:
+        raise InputError(
+            "the compiled DRAT checker was not built (it needs a C compiler when minttt is "
+            "installed); run the reference instead"
         )
-        return int(a), int(b), hints
+    kinds, s_start, s_lits = flat
+    st = k.drat_new(top, *formula, kinds, s_start, s_lits, lrat)
+    nformula = len(formula[0]) - 1
 
-    conflict = phase(k.LOAD, len(clauses))[0]
-    for lo in range(0, nsteps if conflict < 0 else 0, PROGRESS_EVERY):
-        if progress is not None:
-            progress("forward", lo, nsteps)
-        conflict, failed, _ = phase(k.FORWARD, lo, min(lo + PROGRESS_EVERY, nsteps))
-        result.ignored_deletions = int(sc[k.S_IGNORED])
-        if failed >= 0:  # no conflict before it: the empty clause is not RUP
-            return _fail_at(result, kinds, step_at, failed, "the empty clause, not RUP")
-        if conflict >= 0:
-            break
-    final_hints = phase(k.CONFLICT, conflict)[2]
-    n = int(sc[k.S_EVLEN])
+    def array(name: str, dtype: type = np.int64) -> Any:
+        return np.frombuffer(k.drat_array(st, name), dtype)
+
+    conflict, failed = _forward_compiled(k, st, len(kinds), progress)
+    if failed >= 0:  # no conflict before it: the empty clause is not RUP
+        result.ignored_deletions = k.drat_counts(st)[1]
+        return _fail_at(result, kinds, step_at, failed, "the empty clause, not RUP")
+    k.drat_conflict(st, conflict)
+    n = k.drat_counts(st)[0]
     for lo in range(0, n, PROGRESS_EVERY):
         if progress is not None:
             progress("backward", lo, n)
-        if phase(k.BACKWARD, lo, min(lo + PROGRESS_EVERY, n))[0]:  # pragma: no cover
+        if k.drat_backward(st, lo, min(lo + PROGRESS_EVERY, n)):  # pragma: no cover
             raise RuntimeError("internal: top-level conflict when restoring a clause")
-    result.core_lemmas = int(sc[k.S_CORE])
-    result.core_steps = checked[: result.core_lemmas].tolist()
-    result.rat_lemmas = int(sc[k.S_RAT])
-    result.core_formula = np.flatnonzero(st[15][: len(clauses)]).tolist()
+    _, result.ignored_deletions, result.core_lemmas, result.rat_lemmas, nfailed = k.drat_counts(st)
+    result.core_steps = array("checked").tolist()
+    result.core_formula = np.flatnonzero(array("marked", np.uint8)[:nformula]).tolist()
     result.core_clauses = len(result.core_formula)
-    nfailed = int(sc[k.S_FAILED])
     if nfailed:
-        first = int(failures[:nfailed].min())
+        first = int(array("failures").min())
         res = _fail_at(result, kinds, step_at, first, "neither RUP nor RAT")
         if nfailed > 1:
             res.message += f" ({nfailed - 1} later needed lemma(s) fail too)"
         return res
     _valid(result)
     if lrat and not result.rat_lemmas:
-        assert final_hints is not None
-        lemmas = [
-            (int(e) >> 1, st[13][start[e >> 1] : start[(e >> 1) + 1]].tolist())
-            for e in events[:n]
-            if not e & 1 and h_start[e >> 1] >= 0
-        ]
-        hints = {cid: pool[h_start[cid] : h_start[cid] + h_len[cid]].tolist() for cid, _ in lemmas}
-        result.lrat = _lrat_lines(len(clauses), lemmas, hints, final_hints.tolist(), names)
+        result.lrat = _lrat_compiled(array, nformula, names)
     return result
+
+
+def _forward_compiled(
+    k: ModuleType, st: object, nsteps: int, progress: Progress | None
+) -> tuple[int, int]:
+    """The compiled load and forward phases: ``(conflict, -1)``, or ``(-1, index of the empty
+    clause)`` when the proof reaches it with no conflict before."""
+    conflict = k.drat_load(st)
+    for lo in range(0, nsteps if conflict < 0 else 0, PROGRESS_EVERY):
+        if progress is not None:
+            progress("forward", lo, nsteps)
+        conflict, failed = k.drat_forward(st, lo, min(lo + PROGRESS_EVERY, nsteps))
+        if failed >= 0 or conflict >= 0:
+            return conflict, failed
+    return conflict, -1
+
+
+def _lrat_compiled(array: Callable[..., Any], nformula: int, names: list[int] | None) -> bytes:
+    """:func:`_lrat_lines` of the compiled check, whose arrays ``array(name, dtype)`` reads."""
+    import numpy as np
+
+    events, h_start, h_len = array("events"), array("h_start"), array("h_len")
+    start, lits, pool = array("start"), array("lits", np.int32), array("hints")
+    adds = events[events & 1 == 0] >> 1
+    lemmas = [
+        (cid, lits[start[cid] : start[cid + 1]].tolist())
+        for cid in adds[h_start[adds] >= 0].tolist()
+    ]
+    hints = {cid: pool[h_start[cid] : h_start[cid] + h_len[cid]].tolist() for cid, _ in lemmas}
+    return _lrat_lines(nformula, lemmas, hints, array("final").tolist(), names)
 
 
 def _dense(

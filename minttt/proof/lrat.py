@@ -9,7 +9,7 @@ trusting the LRAT check does not mean trusting drat-trim.
 
 Like :mod:`minttt.drat` it imports no solver and nothing of minttt but the CNF reader and the
 verdict type of :mod:`minttt.drat`. The same check runs compiled where the package was built
-with a C compiler (``minttt.proof.lrat_kernel``, C): it checks the common proof, every lemma
+with a C compiler (``minttt.proof.kernels``, C): it checks the common proof, every lemma
 RUP on its positive hints, and gives any other (RAT, a failure, an unusual line) back to this
 reference, which checks the whole proof again and says what is wrong. So a verdict is always
 this reference's; ``result.engine`` says which ran.
@@ -131,6 +131,8 @@ def check_lines(clauses: list[tuple[int, ...]], lines: Iterable[bytes]) -> Check
         words = raw.split()
         if not words or words[0][:1] == b"c":
             continue
+        if b"+" in raw or b"_" in raw:  # int() reads them; an LRAT number is -?[0-9]+
+            raise ProofFormatError(f"LRAT line {number}: not numbers: {_show(words)}")
         if len(words) > 1 and words[1] == b"d":
             for cid in _deletions(words, number):
                 pop(cid, None)
@@ -176,7 +178,7 @@ def _kernel(compiled: bool | None) -> ModuleType | None:
     if compiled is False:
         return None
     try:
-        from minttt.proof import lrat_kernel
+        from minttt.proof import kernels
     except ImportError:
         if compiled:
             raise InputError(
@@ -184,10 +186,10 @@ def _kernel(compiled: bool | None) -> ModuleType | None:
                 "installed); run the reference instead"
             ) from None
         return None
-    return lrat_kernel
+    return kernels
 
 
-#: what ``lrat_kernel.feed`` returns: going on, valid, give the proof back to the reference (and
+#: what ``kernels.lrat_feed`` returns: going on, valid, give the proof back to the reference (and
 #: 3: the proof ended without the empty clause)
 _GOING, _VALID, _DEFER = 0, 1, 2
 
@@ -201,7 +203,7 @@ def _check_compiled(
     """The compiled check of the proof's ``chunks`` against the DIMACS text ``cnf``; ``None``
     where it gives the proof back to the reference (a RAT lemma, any failure or unusual line:
     the reference judges it). A CNF the kernel does not read in one sweep (see
-    ``lrat_kernel.from_cnf``) is read by :func:`~minttt.proof.drat.parse_cnf`, which raises
+    ``kernels.lrat_from_cnf``) is read by :func:`~minttt.proof.drat.parse_cnf`, which raises
     where it is wrong, as the reference would."""
     from array import array
 
@@ -209,27 +211,27 @@ def _check_compiled(
     if progress is not None:
         progress("lines", 0, 0)
     try:
-        state = kernel.from_cnf(cnf, MAX_LINE)
+        state = kernel.lrat_from_cnf(cnf, MAX_LINE)
         if state is None:
             _, clauses = parse_cnf(cnf)
             try:
                 formula = array("i", chain.from_iterable((*c, 0) for c in clauses))
             except OverflowError:  # a literal past 32 bits: the reference's
                 return None
-            state = kernel.new(formula, len(clauses), MAX_LINE)
+            state = kernel.lrat_new(formula, len(clauses), MAX_LINE)
         for chunk in chunks:
-            status, lines = kernel.feed(state, chunk, False)
+            status, lines = kernel.lrat_feed(state, chunk, False)
             if progress is not None:
                 progress("lines", lines, 0)
             if status != _GOING:
                 break
         if status == _GOING:
-            status, _ = kernel.feed(state, b"", True)
+            status, _ = kernel.lrat_feed(state, b"", True)
     except MemoryError:  # the kernel's arrays did not fit: the reference checks it, or says why
         return None
     if status == _DEFER:
         return None
-    lemmas, deletions, used = kernel.stats(state)
+    lemmas, deletions, used = kernel.lrat_stats(state)
     result = CheckResult(False, _NO_EMPTY, lemmas=lemmas, deletions=deletions)
     result.engine = "compiled"
     return _valid(result, array("i", used).tolist()) if status == _VALID else result
@@ -339,6 +341,8 @@ class _Checker:
 
 
 def _ints(words: list[bytes], number: int) -> list[int]:
+    """The numbers ``words`` are (:func:`check_lines` has refused the ``+1`` and ``1_0`` that
+    ``int()`` reads)."""
     try:
         return list(map(int, words))
     except ValueError:
@@ -352,6 +356,7 @@ def _show(words: list[bytes]) -> str:
 
 def _deletions(words: list[bytes], number: int) -> list[int]:
     """The ids of an ``ID d IDS 0`` line."""
+    _ints(words[:1], number)
     ids = _ints(words[2:], number)
     if not ids or ids[-1] != 0 or 0 in ids[:-1] or min(ids[:-1], default=1) < 0:
         raise ProofFormatError(f"LRAT line {number}: bad deletion {_show(words)}")

@@ -1,4 +1,5 @@
-/* minttt.proof.lrat_kernel: the LRAT checker of minttt.proof.lrat, compiled (C, CPython API).
+/* minttt.proof.kernels, LRAT part: the LRAT checker of minttt.proof.lrat, compiled (C, the
+ * stable CPython API).
  *
  * It checks the common proof, every lemma RUP on its positive hints, exactly as lrat._rup does,
  * and stops ("defers") at anything else: a RAT lemma, a failing hint, a tautology, a word that
@@ -7,11 +8,11 @@
  * what is wrong. So the kernel accepts only proofs the reference accepts, with the same counts;
  * it never says what is wrong with a proof.
  *
- * The state lives in a capsule: from_cnf(cnf, max_line) reads the DIMACS text where
- * drat.parse_cnf reads it in one sweep (else None: new(formula, clauses, max_line) takes the
- * clauses parse_cnf read), feed(state, chunk, final) checks the proof's bytes in pieces (the end
- * of the last line waits for the next piece), and stats(state) gives what the reference's
- * CheckResult holds. Like the reference it shares no code with the solvers.
+ * The state lives in a capsule: lrat_from_cnf(cnf, max_line) reads the DIMACS text where
+ * drat.parse_cnf reads it in one sweep (else None: lrat_new(formula, clauses, max_line) takes
+ * the clauses parse_cnf read), lrat_feed(state, chunk, final) checks the proof's bytes in pieces
+ * (the end of the last line waits for the next piece), and lrat_stats(state) gives what the
+ * reference's CheckResult holds. Like the reference it shares no code with the solvers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -179,9 +180,11 @@ static int line(State *s, const char *p, const char *end) {
     while (p < end && !is_space(*p)) p++;
     while (p < end && is_space(*p)) p++;
     int deletion = p + 1 <= end && *p == 'd' && (p + 1 == end || is_space(p[1]));
+    int64_t count = 0, value;
+    const char *id_end = first;
+    if (deletion && (!read_number(&id_end, end, &value) || value <= 0)) return DEFER;
     if (deletion) p++;
     else p = first;
-    int64_t count = 0, value;
     for (;;) {
         while (p < end && is_space(*p)) p++;
         if (p == end) break;
@@ -276,7 +279,7 @@ static PyObject *make_state(const int32_t *lits, Py_ssize_t n, Py_ssize_t clause
 }
 
 PyDoc_STRVAR(new_doc,
-    "new(formula, clauses, max_line) -> state\n\n"
+    "lrat_new(formula, clauses, max_line) -> state\n\n"
     "formula: the formula's clauses as native int32, each ended by a 0 (ids 1..clauses).");
 
 static PyObject *k_new(PyObject *self, PyObject *args) {
@@ -363,7 +366,7 @@ static int parse_cnf(const char *p, const char *end, int32_t **out, int64_t *n,
 }
 
 PyDoc_STRVAR(from_cnf_doc,
-    "from_cnf(cnf, max_line) -> state or None\n\n"
+    "lrat_from_cnf(cnf, max_line) -> state or None\n\n"
     "A state holding the DIMACS CNF text's clauses where drat.parse_cnf reads it in one sweep\n"
     "(comments, the header, numbers; every literal within the header's variables); None for any\n"
     "other text, which drat.parse_cnf reads (and refuses, naming the line, where it is wrong).");
@@ -390,7 +393,7 @@ static PyObject *k_from_cnf(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(feed_doc,
-    "feed(state, piece, final) -> (status, lines)\n\n"
+    "lrat_feed(state, piece, final) -> (status, lines)\n\n"
     "Check the whole lines of piece (the end of the last one waits for the next piece, unless\n"
     "final): 0 going on, 1 valid (the empty clause; nothing after it is read), 2 defer to the\n"
     "reference, 3 the proof ended without the empty clause.");
@@ -445,7 +448,7 @@ static PyObject *k_feed(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(stats_doc,
-    "stats(state) -> (lemmas, deletions, used)\n\n"
+    "lrat_stats(state) -> (lemmas, deletions, used)\n\n"
     "used: the formula clauses a hint used up to a conflict, as 0-based indexes (native int32).");
 
 static PyObject *k_stats(PyObject *self, PyObject *args) {
@@ -458,24 +461,16 @@ static PyObject *k_stats(PyObject *self, PyObject *args) {
     for (int64_t i = 1; i <= s->formula; i++) count += s->used[i];
     PyObject *used = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * (int64_t)sizeof(int32_t)));
     if (!used) return NULL;
-    int32_t *out = (int32_t *)PyBytes_AS_STRING(used);
+    int32_t *out = (int32_t *)PyBytes_AsString(used);
     for (int64_t i = 1, k = 0; i <= s->formula; i++)
         if (s->used[i]) out[k++] = (int32_t)(i - 1);
     return Py_BuildValue("LLN", (long long)s->lemmas, (long long)s->deletions, used);
 }
 
-static PyMethodDef methods[] = {
-    {"new", k_new, METH_VARARGS, new_doc},
-    {"from_cnf", k_from_cnf, METH_VARARGS, from_cnf_doc},
-    {"feed", k_feed, METH_VARARGS, feed_doc},
-    {"stats", k_stats, METH_VARARGS, stats_doc},
+PyMethodDef lrat_methods[] = { /* the module: kernels.c */
+    {"lrat_new", k_new, METH_VARARGS, new_doc},
+    {"lrat_from_cnf", k_from_cnf, METH_VARARGS, from_cnf_doc},
+    {"lrat_feed", k_feed, METH_VARARGS, feed_doc},
+    {"lrat_stats", k_stats, METH_VARARGS, stats_doc},
     {NULL, NULL, 0, NULL},
 };
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "minttt.proof.lrat_kernel",
-    "The LRAT checker of minttt.proof.lrat, compiled: RUP lemmas only, the rest deferred.", -1,
-    methods, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit_lrat_kernel(void) { return PyModule_Create(&module); }
