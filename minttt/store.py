@@ -7,7 +7,8 @@ against it when read back (:meth:`RunStore.read`: a file that does not match is 
 trusted). Everything is written atomically (:mod:`minttt.fileio`). While a run holds the store
 (``with store:``), an exclusive lock on ``<state>.lock`` refuses a second run on it in one line
 (InputError, exit 2): two runs on one checkpoint would overwrite each other's files. The lock is
-the kernel's (``flock``): a run that dies releases it; its file is removed when the run ends.
+the operating system's (portalocker: ``flock`` on POSIX, ``LockFileEx`` on Windows): a run that
+dies releases it; its file is removed when the run ends.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -24,11 +25,12 @@ b'abc'
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import os
 from pathlib import Path
 from typing import Any
+
+import portalocker
 
 from minttt.errors import InputError
 from minttt.fileio import MAX_READ, inflate, read_regular, write_bytes_atomic, write_json_atomic
@@ -78,8 +80,8 @@ class RunStore:
             except OSError as exc:
                 raise InputError(f"{self.lock_path}: cannot lock ({exc.strerror})") from None
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+                portalocker.lock(fd, portalocker.LOCK_EX | portalocker.LOCK_NB)
+            except portalocker.exceptions.LockException:
                 holder = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
                 os.close(fd)
                 raise InputError(
@@ -102,7 +104,7 @@ class RunStore:
             return
         with contextlib.suppress(OSError):
             self.lock_path.unlink()
-        fcntl.flock(self._lock, fcntl.LOCK_UN)
+        portalocker.unlock(self._lock)
         os.close(self._lock)
         self._lock = None
 

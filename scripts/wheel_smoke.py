@@ -1,17 +1,22 @@
 """The package as users get it: run in a venv where only the built wheel is installed, from a folder
 outside the checkout (``.ci/run`` does, after ``python -m build``).
 
-    python scripts/wheel_smoke.py CHECKOUT
+    python scripts/wheel_smoke.py CHECKOUT [--fetch]
 
 Checks, each one line:
 1. ``import minttt`` loads the installed wheel, not the checkout, and its package data is there
-   (the JSON Schemas, the web page's assets);
-2. ``minttt reproduce --out DIR``, run from another folder, writes only under DIR and rebuilds
-   every result, byte for byte the committed ones (the long runs' results come with the wheel);
-   everything its REPORT.md points to is there: files, ``minttt`` commands, modules;
-3. ``minttt verify`` accepts a table it wrote and ``minttt web`` builds the page from the wheel's
-   assets;
-4. the README's API tour runs.
+   (the JSON Schemas, the web page's assets, the long runs' small results) but no release asset;
+2. with ``--fetch``, ``minttt fetch --all --from CHECKOUT/results`` fills a new cache folder
+   (``MINTTT_CACHE``) with every asset, each checked by its SHA-256;
+3. ``minttt reproduce --out DIR``, run from another folder, writes only under DIR and rebuilds
+   every result, byte for byte the committed ones (the long runs' results come with the wheel,
+   the certificates from the cache); without ``--fetch`` it says in one line which certificates
+   it did not check; everything its REPORT.md points to is there: files, ``minttt`` commands,
+   modules;
+4. ``minttt check-proof NAME`` fetches a certificate the wheel lacks on demand (from
+   ``MINTTT_ASSETS``, the checkout's results) and checks it; ``minttt verify`` accepts a table
+   reproduce wrote and ``minttt web`` builds the page from the wheel's assets;
+5. the README's API tour runs.
 
 Exit 0 when all pass, 1 at the first failure (named), 2 for a bad checkout path.
 """
@@ -20,6 +25,8 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import json
+import os
 import re
 import subprocess
 import sys
@@ -32,10 +39,14 @@ class SmokeFailure(Exception):
     """One check failed."""
 
 
+#: the environment of every command: a cache folder of this run's own, set by main()
+ENV: dict[str, str] = dict(os.environ)
+
+
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """``minttt ARGS``: the console script the wheel installed beside this interpreter."""
     command = [str(Path(sys.executable).parent / "minttt"), *args[1:]]
-    done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=cwd)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=cwd, env=ENV)
     if done.returncode != 0:
         said = done.stderr.strip()[-400:]
         raise SmokeFailure(f"{' '.join(args)} exited {done.returncode}: {said}")
@@ -58,19 +69,35 @@ def check_installed(checkout: Path) -> str:
     long_runs = package / "report" / "long_run_results"
     if not (long_runs / "games_study.json").is_file() or not (long_runs / "games").is_dir():
         raise SmokeFailure("the wheel carries no long-run results for reproduce to read")
+    manifest = json.loads((long_runs / "assets.json").read_text("utf-8"))["assets"]
+    carried = [e["path"] for e in manifest if (long_runs / e["path"]).is_file()]
+    if carried:
+        raise SmokeFailure(f"the wheel carries a release asset: {carried[0]}")
     return (
         f"import minttt {minttt.__version__} from {where.parent}: {len(schemas)} schemas, "
         f"{len(assets)} web assets"
     )
 
 
-def check_reproduce(checkout: Path, work: Path) -> str:
+def check_fetch(checkout: Path) -> str:
+    """``minttt fetch --all --from CHECKOUT/results`` into the run's own cache."""
+    done = run("minttt", "fetch", "--all", "--from", str(checkout / "results"))
+    cache = Path(ENV["MINTTT_CACHE"])
+    files = [p for p in cache.rglob("*") if p.is_file()]
+    return f"{done.stdout.strip()} ({len(files)} files in the cache)"
+
+
+def check_reproduce(checkout: Path, work: Path, fetched: bool) -> str:
     """``minttt reproduce --out DIR``, run from another folder, writes only under DIR, and every
     file it writes is byte for byte the committed one (results/, encodings/ as DIR/encodings)."""
     here, out = work / "elsewhere", work / "results"
     here.mkdir()
-    run("minttt", "reproduce", "--out", str(out), cwd=here)
-    outside = sorted({p.name for p in work.iterdir()} - {"elsewhere", "results"})
+    done = run("minttt", "reproduce", "--out", str(out), cwd=here)
+    note = [line for line in done.stderr.splitlines() if "were not checked" in line]
+    if fetched == bool(note):
+        said = "says some certificates were not checked" if note else "says nothing of them"
+        raise SmokeFailure(f"reproduce {said}, with the assets {'' if fetched else 'not '}fetched")
+    outside = sorted({p.name for p in work.iterdir()} - {"elsewhere", "results", "cache"})
     if outside or any(here.iterdir()):
         raise SmokeFailure(f"reproduce --out wrote outside its folder: {outside or '(cwd)'}")
     compared = 0
@@ -86,7 +113,8 @@ def check_reproduce(checkout: Path, work: Path) -> str:
         if ref.read_bytes() != path.read_bytes():
             raise SmokeFailure(f"reproduce from the wheel wrote {rel} unlike the committed one")
         compared += 1
-    return f"minttt reproduce --out from the wheel: {compared} files, byte for byte the committed"
+    kind = "with every certificate fetched" if fetched else "without the certificates"
+    return f"minttt reproduce --out from the wheel, {kind}: {compared} files, byte for byte"
 
 
 #: a word of REPORT.md in backticks that names a file or a folder (under the results folder)
@@ -131,6 +159,31 @@ def check_report_pointers(work: Path) -> str:
     )
 
 
+def check_proof_on_demand(checkout: Path) -> str:
+    """``minttt check-proof NAME`` for the smallest certificate whose proof is an asset, fetched
+    on demand from ``MINTTT_ASSETS`` into the cache."""
+    from minttt import assets
+    from minttt.cli.fetch import shipped_results
+
+    results = shipped_results()
+    entries = {e["path"]: e for e in assets.read_manifest(results)}
+    named = [
+        (entries[files["proof"]]["bytes"], variant)
+        for variant, records in assets._index_records(results).items()
+        for files in records
+        if files.get("proof") in entries and "cnf" in files
+    ]
+    _, variant = min(named)
+    env = {**ENV, "MINTTT_ASSETS": str(checkout / "results")}
+    command = [str(Path(sys.executable).parent / "minttt"), "check-proof", variant]
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
+    if done.returncode != 0:
+        raise SmokeFailure(f"check-proof {variant} exited {done.returncode}: {done.stderr[-300:]}")
+    return (
+        f"minttt check-proof {variant} (its proof from the cache or fetched): {done.stdout.strip()}"
+    )
+
+
 def check_table_commands(work: Path) -> str:
     table = work / "results" / "tables" / "both-center-lookup-entries.json"
     run("minttt", "verify", str(table))
@@ -159,15 +212,20 @@ def check_tour(checkout: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1 or not (Path(argv[0]) / "pyproject.toml").is_file():
-        print("usage: python scripts/wheel_smoke.py CHECKOUT", file=sys.stderr)
+    if argv[1:] not in ([], ["--fetch"]) or not (Path(argv[0]) / "pyproject.toml").is_file():
+        print("usage: python scripts/wheel_smoke.py CHECKOUT [--fetch]", file=sys.stderr)
         return 2
+    fetched = argv[1:] == ["--fetch"]
     checkout = Path(argv[0]).resolve()
     with tempfile.TemporaryDirectory(prefix="minttt-wheel-") as tmp:
         work = Path(tmp)
+        ENV["MINTTT_CACHE"] = str(work / "cache")
+        ENV.pop("MINTTT_ASSETS", None)
         checks = (
             lambda: check_installed(checkout),
-            lambda: check_reproduce(checkout, work),
+            *((lambda: check_fetch(checkout),) if fetched else ()),
+            lambda: check_reproduce(checkout, work, fetched),
+            lambda: check_proof_on_demand(checkout),
             lambda: check_report_pointers(work),
             lambda: check_table_commands(work),
             lambda: check_tour(checkout),

@@ -11,9 +11,11 @@ from typing import Any
 
 from minttt.cli.common import (
     console,
+    counted_progress,
     err_console,
     fail,
     guarded,
+    number_option,
     path_argument,
     path_option,
     print_json,
@@ -33,11 +35,12 @@ def certify_command(
         None, metavar="[VARIANT]...", help="Variant names, e.g. first-center-lookup-entries."
     ),
     all_: bool = option(False, "--all", help="Every proven minimum the project reports."),
-    out: Path = path_option(
-        Path("results/proofs"),
+    out: Path | None = path_option(
+        None,
         "--out",
         metavar="FOLDER",
-        help="Folder for the certificates and index.json.",
+        help="Folder for the certificates and index.json (default: certificates/ in the "
+        "current folder; with --audit, the certificates this package ships).",
     ),
     json_out: bool = option(False, "--json", help="Print the index records as JSON."),
     no_check: bool = option(
@@ -95,6 +98,12 @@ def certify_command(
         metavar="K",
         help="With --audit: replay the first K cubes of each session (0: all).",
     ),
+    time_limit: float | None = number_option(
+        None,
+        "--time-limit",
+        help="With --audit: stop after this many seconds (exit 2, nothing audited).",
+        above=True,
+    ),
     table: Path = path_option(
         None,
         "--table",
@@ -117,7 +126,8 @@ def certify_command(
     all_
         Every proven minimum the project reports.
     out
-        Folder for the certificates and index.json.
+        Folder for the certificates and index.json (default: certificates/ in the current
+        folder; with --audit, the certificates this package ships).
     json_out
         Print the index records as JSON.
     no_check
@@ -155,9 +165,13 @@ def certify_command(
         1, nothing written.
     """
 
+    if time_limit is not None and not audit:
+        raise InputError("--time-limit is for --audit")
     if audit:
-        _audit(variants, out, audit, seed, prefix, drat_trim, json_out)
+        out = _shipped_proofs() if out is None else out
+        _audit(variants, out, audit, seed, prefix, drat_trim, json_out, time_limit)
         return
+    out = Path(CERTIFY_OUT) if out is None else out
     if all_ == bool(variants):
         raise InputError("give VARIANT names or --all (exactly one)")
     # the variants (and the rules behind them) for certify only: check-proof loads the checkers
@@ -199,6 +213,21 @@ def certify_command(
     say_wrote(f"{len(done)} certificate(s) and {where}")
 
 
+#: where ``certify`` writes when not told: a new folder of the current directory (never the
+#: committed results)
+CERTIFY_OUT = "certificates"
+
+
+def _shipped_proofs() -> Path:
+    """The certificates this package reads (the wheel's copy, else the checkout's)."""
+    from minttt.report.long_runs import shipped_folders
+
+    for folder in shipped_folders():
+        if (folder / "proofs").is_dir():
+            return folder / "proofs"
+    raise InputError("this installation ships no certificates; give --out FOLDER")
+
+
 def _check_cubes(cubes: int, sub_cubes: int, workers: int, scheduler: str | None) -> None:
     """Refuse out-of-range ``--cubes``, ``--sub-cubes`` and ``--workers`` in one line."""
     if not 0 <= cubes <= 8:
@@ -219,8 +248,11 @@ def _audit(
     prefix: int,
     drat_trim: Path | None,
     json_out: bool,
+    time_limit: float | None = None,
 ) -> None:
-    """``--audit N``: replay N sessions of one variant's cube-and-conquer certificate."""
+    """``--audit N``: replay N sessions of one variant's cube-and-conquer certificate, with
+    progress on stderr, stopped (InputError, nothing claimed) past ``time_limit`` seconds."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     if len(variants or []) != 1 or not 1 <= sessions <= 10**6 or not 0 <= prefix <= 10**9:
         raise InputError("--audit N (1 or more) takes one VARIANT; --prefix K must be 0 or more")
     if drat_trim is not None and not drat_trim.is_file():
@@ -232,15 +264,21 @@ def _audit(
     variant = Variant.parse(variants[0])  # type: ignore[index]
     folder = out / MNK_FOLDER if variant.game.startswith("mnk") else out
     require_folder(folder)
-    result = audit(
-        variant,
-        folder,
-        sessions=sessions,
-        seed=seed,
-        prefix=prefix or None,
-        drat_trim=drat_trim,
-        say=_say,
-    )
+    from minttt.assets import fetch_missing
+
+    fetch_missing(variant.name, out.parent)  # a wheel's certificates: fetched on demand
+    with _audit_progress(json_out or not err_console.is_terminal) as progress:
+        result = audit(
+            variant,
+            folder,
+            sessions=sessions,
+            seed=seed,
+            prefix=prefix or None,
+            drat_trim=drat_trim,
+            say=_say,
+            deadline=deadline,
+            progress=progress,
+        )
     if json_out:
         print_json(result.to_dict())
         return
@@ -251,6 +289,19 @@ def _audit(
         f"{' and '.join(dict.fromkeys(result.checked_by))}",
         highlight=False,
     )
+
+
+@contextmanager
+def _audit_progress(disable: bool) -> Iterator[Callable[[str, int, int], None]]:
+    """``progress(what, done, total)`` for :func:`minttt.proof.audit.audit`: a rich bar on
+    stderr (the step, cubes replayed of the total, time elapsed and left)."""
+    with counted_progress(transient=True, stderr=True, disable=disable) as bar:
+        task = bar.add_task("audit", total=None)
+
+        def on_progress(what: str, done: int, total: int) -> None:
+            bar.update(task, description=f"audit: {what}", completed=done, total=total or None)
+
+        yield on_progress
 
 
 def _say(message: str) -> None:
@@ -346,9 +397,16 @@ def _engine(text: str) -> str:
 
 
 def check_proof_command(
-    cnf: Path = path_argument(..., metavar="CNF", help="DIMACS CNF (plain, .xz or .gz)."),
-    proof: Path = path_argument(
-        ..., metavar="PROOF", help="DRAT proof, text or binary, or LRAT text (plain, .xz or .gz)."
+    cnf: Path = path_argument(
+        ...,
+        metavar="CNF",
+        help="DIMACS CNF (plain, .xz or .gz); alone, a certificate's name in the shipped "
+        "indexes (its CNF and proof, fetched when this installation lacks them).",
+    ),
+    proof: Path | None = path_argument(
+        None,
+        metavar="[PROOF]",
+        help="DRAT proof, text or binary, or LRAT text (plain, .xz or .gz).",
     ),
     json_out: bool = option(False, "--json", help="Print one JSON object."),
     lrat: bool = option(
@@ -369,10 +427,10 @@ def check_proof_command(
         "--engine",
         metavar="ENGINE",
         parser=_engine,
-        help="Checker: reference (Python), compiled (DRAT: the same method, numba, every "
-        "verdict, core and LRAT line the reference's; LRAT: C, built with the package, RUP "
-        "lemmas, any other proof checked again by the reference), or auto (DRAT compiled for "
-        f"proofs of {drat.COMPILED_FROM:,} literals or more; LRAT compiled where built).",
+        help="Checker: reference (Python), compiled (C, built with the package; DRAT: the same "
+        "method, every verdict, core and LRAT line the reference's; LRAT: RUP lemmas, any "
+        "other proof checked again by the reference), or auto (compiled where built; DRAT for "
+        f"proofs of {drat.COMPILED_FROM:,} literals or more).",
     ),
 ) -> None:
     """Check that PROOF refutes CNF (DRAT: RUP or RAT lemmas, ending in the empty clause).
@@ -387,7 +445,8 @@ def check_proof_command(
     Parameters
     ----------
     cnf
-        DIMACS CNF (plain, .xz or .gz).
+        DIMACS CNF (plain, .xz or .gz); alone, a certificate's name in the shipped indexes
+        (its CNF and proof, fetched when this installation lacks them).
     proof
         DRAT proof, text or binary, or LRAT text (plain, .xz or .gz).
     json_out
@@ -400,10 +459,10 @@ def check_proof_command(
         compresses) once the DRAT proof is found valid, for minttt.lrat or a verified LRAT
         checker such as cake_lpr. RUP proofs only.
     engine
-        Checker: reference (Python), compiled (DRAT: the same method, numba, every verdict,
-        core and LRAT line the reference's; LRAT: C, built with the package, RUP lemmas, any
-        other proof checked again by the reference), or auto (DRAT compiled for proofs of
-        150,000 literals or more; LRAT compiled where built).
+        Checker: reference (Python), compiled (C, built with the package; DRAT: the same
+        method, every verdict, core and LRAT line the reference's; LRAT: RUP lemmas, any other
+        proof checked again by the reference), or auto (compiled where built; DRAT for proofs
+        of 15,000 literals or more).
 
     Raises
     ------
@@ -412,6 +471,8 @@ def check_proof_command(
         format): ``minttt check-proof`` prints it in one line and exits 2.
     """
 
+    if proof is None:
+        cnf, proof = _named_certificate(str(cnf))
     is_lrat = lrat or ".lrat" in proof.name
     if lrat_out is not None:
         if is_lrat:
@@ -447,6 +508,14 @@ def check_proof_command(
         if json_out:
             raise SystemExit(1)
         fail(f"invalid proof: {result.message}", code=1)
+
+
+def _named_certificate(name: str) -> tuple[Path, Path]:
+    """The CNF and proof of a certificate named in the shipped indexes (fetched when missing)."""
+    from minttt.assets import certificate
+    from minttt.cli.fetch import shipped_results
+
+    return certificate(name, shipped_results())
 
 
 @contextmanager

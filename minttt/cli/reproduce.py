@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from minttt.cli.common import guarded, path_option, require_folder, say_wrote, step_progress
+from minttt.cli.common import (
+    err_console,
+    guarded,
+    path_option,
+    require_folder,
+    say_wrote,
+    step_progress,
+)
 from minttt.cli.spec import Group, option
 from minttt.errors import InputError
 from minttt.report.reproduce import STEPS, reproduce
@@ -66,6 +73,22 @@ def register(app: Group) -> None:
             figures = reproduce(out, encodings, steps=step or None, on_step=on_step)
             progress.update(task, description="reproduce: done", completed=progress.tasks[0].total)
         say_wrote(f"{out}/summary.json and {out}/REPORT.md ({len(figures)} sections)")
+        _say_unchecked(out)
+
+
+def _say_unchecked(out: Path) -> None:
+    """One line when certificates the report names were not here to check (a wheel whose
+    certificates were not fetched), with the command that fetches them."""
+    from minttt.assets import missing, read_manifest
+
+    absent = missing(out, out)
+    if absent:
+        total = len(read_manifest(out))
+        err_console.print(
+            f"note: {len(absent)} of {total} certificates are not here and were not checked "
+            "(their records were read as written): minttt fetch --all, then minttt reproduce",
+            highlight=False,
+        )
 
 
 __all__ = [
