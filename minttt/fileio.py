@@ -1,6 +1,7 @@
 """Files: atomic writes (a reader never sees a half-written file, an interrupted write leaves
-none) and bounded reads (:func:`read_regular`, :func:`inflate`: what a command reads back cannot
-take the memory).
+none), bounded reads (:func:`read_regular`, :func:`inflate`: what a command reads back cannot
+take the memory, and a bound is never allocated up front) and the one rule for JSON text
+(:func:`parse_json`: bounded in size and nesting, any problem one line).
 
 An unusable path (read-only, under ``/proc``, a folder where a file goes, an empty name) raises
 :class:`~minttt.errors.InputError` naming it. :func:`write_texts_atomic` writes several files all
@@ -192,21 +193,44 @@ def read_regular(
         if not follow and target.is_symlink():
             raise InputError(f"{path}: is a symlink; a run's files must be its own")
         # opened without blocking: opening a FIFO to read waits for a writer, for ever
-        with open(os.open(target, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+        with open(os.open(target, os.O_RDONLY | os.O_NONBLOCK), "rb", buffering=0) as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 raise InputError(f"{path}: not a regular file")
-            data = handle.read(max_bytes + 1)
+            return _bounded(handle, max_bytes, where=str(path))
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if len(data) > max_bytes:
-        raise InputError(f"{path}: larger than {max_bytes:,} bytes")
-    return data
+    except MemoryError:
+        raise InputError(f"{path}: too large to hold in memory") from None
+
+
+#: the piece a bounded read takes at a time (the bound itself is never allocated up front)
+CHUNK = 1 << 20
+
+
+def _bounded(handle: Any, max_bytes: int, *, where: str) -> bytes:
+    """All of ``handle`` read in pieces of :data:`CHUNK`, stopping once past ``max_bytes``
+    (InputError naming ``where``)."""
+    pieces, total = [], 0
+    while piece := handle.read(min(CHUNK, max_bytes + 1 - total)):
+        pieces.append(piece)
+        total += len(piece)
+        if total > max_bytes:
+            raise InputError(f"{where}: larger than {max_bytes:,} bytes")
+    return b"".join(pieces)
+
+
+#: a compressed file inflating more than this many times (past :data:`INFLATION_FLOOR`) is
+#: refused as a bomb: minttt's proofs and checkpoints inflate 3-20 times under xz
+MAX_INFLATION = 200
+INFLATION_FLOOR = 64 << 20
 
 
 def inflate(data: bytes, max_bytes: int, *, where: str) -> bytes:
     """``data`` decompressed (xz, or gzip by its magic bytes), at most ``max_bytes`` of output:
-    InputError in one line naming ``where`` for a truncated or corrupt stream or one that
-    inflates past the bound (a small file cannot take the memory).
+    InputError in one line naming ``where`` for a truncated or corrupt stream, one that
+    inflates past the bound or more than :data:`MAX_INFLATION` times (a bomb), or one that does
+    not fit in memory. It inflates :data:`CHUNK` bytes at a time, so a small file cannot take
+    the memory, and the bound is never allocated up front.
 
     >>> import lzma
     >>> inflate(lzma.compress(b"1 2 0"), 10, where="x")
@@ -221,15 +245,87 @@ def inflate(data: bytes, max_bytes: int, *, where: str) -> bytes:
     else:
         engine = lzma.LZMADecompressor()
         errors = (lzma.LZMAError,)
+    most = min(max_bytes, max(INFLATION_FLOOR, MAX_INFLATION * len(data)))
     try:
-        out = engine.decompress(data, max_bytes + 1)
+        pieces = _inflated(engine, data, most)
+        if pieces is None:
+            if most < max_bytes:
+                raise InputError(f"{where}: inflates more than {MAX_INFLATION} times: a bomb")
+            raise InputError(f"{where}: inflates past {max_bytes:,} bytes")
+        out = b"".join(pieces)
     except errors as exc:
         raise InputError(f"{where}: not a readable compressed file ({exc})") from None
-    if len(out) > max_bytes:
-        raise InputError(f"{where}: inflates past {max_bytes:,} bytes")
+    except MemoryError:
+        raise InputError(f"{where}: too large to inflate in memory") from None
     if not engine.eof or engine.unused_data:
         raise InputError(f"{where}: a truncated or padded compressed stream")
-    return bytes(out)
+    return out
+
+
+def _inflated(engine: Any, data: bytes, most: int) -> list[bytes] | None:
+    """The pieces ``engine`` inflates ``data`` to, :data:`CHUNK` bytes at a time; ``None`` as
+    soon as they pass ``most`` bytes."""
+    pieces, total = [], 0
+    tail = getattr(engine, "unconsumed_tail", None) is not None  # zlib keeps the input left
+    while not engine.eof:
+        piece = engine.decompress(data, CHUNK)
+        data = engine.unconsumed_tail if tail else b""
+        if not piece and (not data if tail else engine.needs_input):
+            break  # the input is used up: a truncated stream (the caller says so)
+        total += len(piece)
+        if total > most:
+            return None
+        pieces.append(piece)
+    return pieces
+
+
+#: the deepest nesting of lists and objects a JSON document minttt reads may have (its own
+#: documents nest a few levels: a deeper one is hostile, and would break a recursive reader)
+MAX_JSON_DEPTH = 64
+
+
+def parse_json(data: bytes | str, *, where: str, what: str, max_bytes: int = MAX_READ) -> Any:
+    """The JSON document ``data`` holds: the one rule every JSON text minttt reads back goes
+    through. InputError in one line naming ``where`` and ``what`` it should be for a text past
+    ``max_bytes``, not UTF-8, not JSON, or nested deeper than :data:`MAX_JSON_DEPTH`.
+
+    >>> parse_json(b'{"a": [1, 2]}', where="x", what="record")
+    {'a': [1, 2]}
+    >>> parse_json(b"[" * 100 + b"]" * 100, where="x", what="record")
+    Traceback (most recent call last):
+    ...
+    minttt.errors.InputError: x: not a readable record (nested too deeply)
+    """
+    if len(data) > max_bytes:
+        raise InputError(f"{where}: not a readable {what} (larger than {max_bytes:,} bytes)")
+    deep = f"{where}: not a readable {what} (nested too deeply)"
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        document = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{where}: not a readable {what} ({exc})") from None
+    except RecursionError:
+        raise InputError(deep) from None
+    except MemoryError:
+        raise InputError(f"{where}: not a readable {what} (too large to hold in memory)") from None
+    # no walk for a text with few brackets: it cannot nest deeper than it has them
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _depth(document) > MAX_JSON_DEPTH:
+        raise InputError(deep)
+    return document
+
+
+def _depth(document: Any) -> int:
+    """How deep lists and objects nest in ``document``, found without recursion."""
+    deepest, stack = 0, [(document, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif not isinstance(item, list):
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in item if isinstance(child, (list, dict)))
+    return deepest
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
@@ -254,6 +350,7 @@ __all__ = [
     "P",
     "destination",
     "inflate",
+    "parse_json",
     "read_regular",
     "refuse_overwrite",
     "same_file",

@@ -2,7 +2,8 @@
 one way to read a JSON file back.
 
 Every JSON file minttt reads back (tables, checkpoints of every long run, certificate indexes,
-bounds files) goes through :func:`load_json`: a regular file of bounded size, UTF-8 JSON, checked
+bounds files) goes through :func:`load_json`: a regular file of bounded size, UTF-8 JSON nested
+a few levels at most (:func:`minttt.fileio.parse_json`, the one rule for JSON text), checked
 against its schema; any problem is one :class:`~minttt.errors.InputError` line naming the file,
 formatted here once. :func:`first_problem` is jsonschema's best match, as a field path and a
 one-line message, or ``None`` for a valid document.
@@ -20,7 +21,7 @@ from importlib import resources
 from typing import Any
 
 from minttt.errors import InputError
-from minttt.fileio import MAX_READ, read_regular
+from minttt.fileio import MAX_READ, parse_json, read_regular
 
 __all__ = ["first_problem", "load_json", "load_schema", "problem_text", "validator"]
 
@@ -85,11 +86,7 @@ def load_json(
     not a bounded regular file (:func:`minttt.fileio.read_regular`; ``follow=False`` refuses a
     symlink), not UTF-8 JSON (nesting too deep included), or breaks the schema."""
     data = read_regular(path, max_bytes=max_bytes, follow=follow)
-    try:
-        document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise InputError(f"{path}: not a readable {what} ({reason})") from None
+    document = parse_json(data, where=str(path), what=what, max_bytes=max_bytes)
     if schema is not None:
         try:
             problem = first_problem(schema, document)

@@ -26,7 +26,8 @@ import networkx as nx
 LAYERS: tuple[frozenset[str], ...] = tuple(
     frozenset(names.split())
     for names in (
-        "errors vocabulary fileio interrupt schema store version cluster record",
+        "errors vocabulary fileio interrupt schema store version cluster record assets",
+        "trust",
         "game",
         "table",
         "formula",

@@ -101,7 +101,8 @@ def test_a_damaged_run_is_refused_in_one_line(tmp_path: Path) -> None:
     table = state["games"]["mnk:2,2,2"]["cells"]["X optimal"]["table"]
     original = (folder / table).read_text()
     (folder / table).write_text(original.replace('"size": 3', '"size": 4'))
-    with pytest.raises(InputError, match="not the file"):
+    # the certificate's record reads its table first, then the state's SHA-256 would
+    with pytest.raises(InputError, match="not the file|size: 4 but the table has 3 entries"):
         check_state(folder)
     (folder / table).write_text(original)
     state["games"]["mnk:2,2,2"]["cells"]["O optimal"]["upper"] = 2
@@ -510,3 +511,51 @@ def test_a_rerun_certified_below_the_kept_bound_leaves_no_files(tmp_path: Path) 
         own = ("catalogue.run.json", LOWER_INDEX)
         on_disk = {p.name for p in tmp_path.iterdir() if p.name not in own}
         assert {n for n in on_disk if not n.endswith(".lock")} == named
+
+
+def test_a_minimum_too_large_to_ship_is_proven_by_relaxed_cores_that_ship(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No refutation's proof ships (the limit at 0 bytes): relaxed cores prove each minimum
+    instead, with a proof that ships, the refutation's record stays in index.json, and the
+    run read back names every proof."""
+    from minttt.catalogue.check import unshipped
+    from minttt.proof import certify
+
+    monkeypatch.setattr(certify, "MAX_SHIPPED_PROOF", 0)
+    folder = tmp_path / "cat"
+    doc = run_catalogue(folder, seconds=30, games=["mnk:2,3,3"], serial=True, say=lambda _m: None)
+    state = check_state(folder)
+    proven = [c for c in state["games"]["mnk:2,3,3"]["cells"].values() if c["status"] == "proven"]
+    assert len(proven) == 3 and all(c["lower_by"] == "lower certificate" for c in proven)
+    assert all((folder / c["certificate"]).is_file() for c in proven)
+    refutations = {r["variant"]: r for r in load_index(folder / INDEX)["certificates"]}
+    assert all(refutations[c["variant"]]["proof"] is None for c in proven)
+    assert unshipped(doc) == []
+
+
+def test_a_proven_cell_whose_proof_does_not_ship_is_worked_again_given_more_time() -> None:
+    from minttt.catalogue.run import to_do
+
+    record = {"status": "proven", "certificate": None, "time_limit": 30.0, "table_sha256": "a"}
+    state = {"games": {"mnk:2,2,2": {"cells": {c.key: dict(record) for c in cells("mnk:2,2,2")}}}}
+    assert to_do(state, ["mnk:2,2,2"], 30.0) == {}
+    assert to_do(state, ["mnk:2,2,2"], 60.0) == {"mnk:2,2,2": [c.key for c in cells("mnk:2,2,2")]}
+    for cell in state["games"]["mnk:2,2,2"]["cells"].values():
+        cell["certificate"] = "p.drat.xz"
+    assert to_do(state, ["mnk:2,2,2"], 60.0) == {}
+
+
+def test_every_proven_cell_names_its_shipped_proof_or_is_listed_unshipped() -> None:
+    from minttt.catalogue.check import unshipped
+
+    folder = RESULTS_DIR / "catalogue"
+    doc = json.loads((folder / RESULTS).read_text())
+    missing = set(unshipped(doc))
+    for game, g in doc["games"].items():
+        for key, cell in g["cells"].items():
+            if cell["status"] == "proven" and f"{game} {key}" not in missing:
+                assert (folder / cell["certificate"]).is_file(), (game, key)
+    text = "\n".join(catalogue_markdown({"available": True, "quick": [], "document": doc}))
+    assert f"({len(missing)} cells:" in text
+    assert text.count("†") == len(missing) + 1  # each such cell, and the legend

@@ -82,7 +82,10 @@ def test_an_arrow_up_a_layer_is_caught_however_it_is_written(tmp_path: Path, gam
     planted = _plant(tmp_path, {**BASE, "game/rules.py": game})
     up = planted.upward()
     assert up and all(
-        line.startswith("minttt.game.rules (1) imports minttt.solvers") for line in up
+        line.startswith(
+            f"minttt.game.rules ({LAYERS.index(frozenset({'game'}))}) imports minttt.solvers"
+        )
+        for line in up
     )
 
 
@@ -124,17 +127,32 @@ def test_the_layers_are_the_designs() -> None:
     assert LAYERS[0] >= {"errors", "store", "cluster"} and LAYERS[-1] == {"__init__", "__main__"}
 
 
-@pytest.mark.parametrize(
-    "checker", ["minttt.proof.drat", "minttt.proof.drat_kernel", "minttt.proof.lrat"]
-)
+#: what the independent pieces must not import: the pipeline they check
+PIPELINE = ("minttt.game", "minttt.formula", "minttt.solvers", "minttt.bounds", "minttt.proof")
+
+
+def test_the_trust_package_imports_nothing_of_the_pipeline() -> None:
+    """``minttt.trust`` (the reference encoder, its game rules) shares no code with what it
+    checks: of minttt it imports its own modules and the error types alone, and its layer is
+    below the game's."""
+    trust = [m for m in MODULES if m == "minttt.trust" or m.startswith("minttt.trust.")]
+    assert {"minttt.trust", "minttt.trust.encoder", "minttt.trust.game"} <= set(trust)
+    assert PACKAGE.layer("minttt.trust.encoder") < PACKAGE.layer("minttt.game.graph")
+    for module in trust:
+        theirs = {PACKAGE.resolve(i.target) or "" for i in PACKAGE.imports(module)}
+        assert not [t for t in theirs if t.startswith(PIPELINE)], (module, theirs)
+        outside = {t for t in theirs if not t.startswith("minttt.trust")}
+        assert outside <= {"minttt.errors"}, (module, outside)
+
+
+@pytest.mark.parametrize("checker", ["minttt.proof.drat", "minttt.proof.lrat"])
 def test_the_proof_checkers_import_nothing_else_of_minttt_and_no_solver(checker: str) -> None:
     """The checkers share no code with what made the proofs: they use minttt's error types,
-    LRAT reuses DRAT's reader, and DRAT's compiled kernel imports nothing of minttt (numpy and
-    numba only; the checker loads them, lazily, for a large proof alone)."""
+    LRAT reuses DRAT's reader, and their compiled kernels (C, minttt.proof.kernels, loaded
+    lazily) include nothing but Python's header and the C library."""
     allowed = {
-        "minttt.proof.drat": {"minttt.errors", "minttt.proof.drat_kernel"},
-        "minttt.proof.drat_kernel": set(),
-        # minttt.proof: its compiled kernel, lrat_kernel (C, no .py to resolve; checked below)
+        # minttt.proof: the compiled kernels (C, no .py to resolve; checked below)
+        "minttt.proof.drat": {"minttt.errors", "minttt.proof"},
         "minttt.proof.lrat": {"minttt.errors", "minttt.proof.drat", "minttt.proof"},
     }[checker]
     theirs = {PACKAGE.resolve(i.target) for i in PACKAGE.imports(checker)}
@@ -142,22 +160,14 @@ def test_the_proof_checkers_import_nothing_else_of_minttt_and_no_solver(checker:
     text = MODULES[checker].read_text("utf-8")
     for solver in ("pysat", "z3"):
         assert f"import {solver}" not in text and f"from {solver}" not in text
-    if checker == "minttt.proof.lrat":
-        assert [
-            line.strip() for line in text.splitlines() if "from minttt.proof import" in line
-        ] == ["from minttt.proof import lrat_kernel"]
-        kernel = (MODULES[checker].parent / "lrat_kernel.c").read_text("utf-8")
+    lines = [line.strip() for line in text.splitlines() if "from minttt.proof import" in line]
+    assert lines == ["from minttt.proof import kernels"]
+    for source in ("kernels.c", "drat_kernel.c", "lrat_kernel.c"):
+        kernel = (MODULES[checker].parent / source).read_text("utf-8")
         includes = [line for line in kernel.splitlines() if line.startswith("#include")]
-        assert includes == [
+        assert set(includes) <= {
             "#include <Python.h>",
             "#include <stdint.h>",
             "#include <stdlib.h>",
             "#include <string.h>",
-        ]
-    if checker == "minttt.proof.drat_kernel":
-        imports = [line for line in text.splitlines() if line.startswith(("import ", "from "))]
-        assert imports == [
-            "from __future__ import annotations",
-            "import numpy as np",
-            "from numba import njit",
-        ]
+        }, source

@@ -134,6 +134,10 @@ def test_a_file_is_checked_as_shipped_and_its_text_when_asked(o33, tmp_path: Pat
     doc = json.loads(index.read_text())
     doc["certificates"][0]["proof_file_sha256"] = hashlib.sha256(other).hexdigest()
     index.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match=f"is {len(other)} bytes, not"):  # its size not redone
+        load_lower(index)
+    doc["certificates"][0]["proof_bytes"] = len(other)
+    index.write_text(json.dumps(doc))
     assert load_lower(index)[0]["lower"] == 10
     with pytest.raises(InputError, match="not the file the record names"):
         load_lower(index, full=True)
@@ -248,7 +252,7 @@ def test_scale_refuses_a_bad_certify_in_one_line(
     from minttt.cli import run as cli_run
 
     ckpt = str(tmp_path / "c.json")
-    base = ["scale", "mnk:3,4,3", "--checkpoint", ckpt]
+    base = ["scale", "--game", "mnk:3,4,3", "--checkpoint", ckpt]
     assert cli_run([*base, "--certify"]) == 2  # needs --levels
     assert cli_run([*base, "--role", "second", "--opening", "1", "--levels", "5"]) == 2
     assert cli_run([*base, "--opening", "12", "--levels", "5"]) == 2  # cells 0-11

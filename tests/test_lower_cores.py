@@ -141,7 +141,7 @@ def test_scale_cores_writes_a_checked_record_and_the_certified_bound(tmp_path: P
     from minttt.cli import run as cli_run
 
     ckpt, certs = tmp_path / "o.json", tmp_path / "certs"
-    args = ["scale", "mnk:3,3,2", "--role", "second", "--checkpoint", str(ckpt)]
+    args = ["scale", "--game", "mnk:3,3,2", "--role", "second", "--checkpoint", str(ckpt)]
     assert cli_run([*args, "--cores", "60", "--certificates", str(certs)]) == 0
     (record,) = load_lower(certs / LOWER_INDEX)
     assert record["method"] == "disjoint cores" and record["checked_by"]
@@ -155,7 +155,7 @@ def test_scale_cores_writes_a_checked_record_and_the_certified_bound(tmp_path: P
 def test_scale_refuses_cores_with_another_mode(tmp_path: Path, capsys) -> None:
     from minttt.cli import run as cli_run
 
-    base = ["scale", "mnk:3,3,2", "--checkpoint", str(tmp_path / "c.json")]
+    base = ["scale", "--game", "mnk:3,3,2", "--checkpoint", str(tmp_path / "c.json")]
     assert cli_run([*base, "--cores", "5", "--levels", "5"]) == 2
     assert cli_run([*base, "--cores", "-1"]) == 2
     err = capsys.readouterr().err.splitlines()

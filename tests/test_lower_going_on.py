@@ -111,8 +111,9 @@ def test_a_stopped_search_goes_on_to_the_minimum_certified_as_one(
     )
     assert lower_cnf_of(back, tmp_path) == lzma.decompress(cert.files[tmp_path / record["cnf"]])
     assert not (tmp_path / first["proof"]).exists()  # the stopped record's files are gone
-    with pytest.raises(InputError, match="ran to its end"):
-        carried_from(back, tmp_path, 0)
+    # a record run to its end is gone on from too (how its claim, the minimum, is checked)
+    top = level_literals(graph, formula, back["depths"])[0].num_vars
+    assert len(carried_from(back, tmp_path, top).cores) == minimum
 
 
 def test_a_third_run_adds_up_the_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -194,7 +195,7 @@ def test_scale_goes_on_run_after_run(tmp_path: Path, monkeypatch, capsys) -> Non
     from minttt.cli import run as cli_run
 
     ckpt, certs = tmp_path / "o.json", tmp_path / "certs"
-    args = ["scale", "mnk:3,3,3", "--role", "second", "--checkpoint", str(ckpt)]
+    args = ["scale", "--game", "mnk:3,3,3", "--role", "second", "--checkpoint", str(ckpt)]
     cores = [*args, "--cores", "60", "--relax", "--certificates", str(certs)]
     with monkeypatch.context() as m:
         _stop_after(m, 30)
@@ -208,9 +209,12 @@ def test_scale_goes_on_run_after_run(tmp_path: Path, monkeypatch, capsys) -> Non
     assert record["lower"] == 72 and record["runs"] == 2 and record["exact"]
     state = json.loads(ckpt.read_text())
     assert state["lower"] == state["upper"] == 72  # the last model: a table of the minimum
-    # run to its end: a third run searches nothing, and a fresh one starts again
+    # run to its end: a third run goes on from it, finds nothing more and keeps the record
     assert cli_run(cores) == 0
-    assert "ran to their end before" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "ran to their end before: going on from them" in said
+    assert "72 relaxed cores, the minimum, as before: certified" in said
+    assert load_lower(certs / LOWER_INDEX) == [record]
     assert cli_run([*cores, "--fresh"]) == 0
     assert "going on" not in capsys.readouterr().err
     (record,) = load_lower(certs / LOWER_INDEX)

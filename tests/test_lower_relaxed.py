@@ -164,7 +164,7 @@ def test_scale_relaxed_cores_certify_the_minimum(tmp_path: Path, capsys) -> None
     from minttt.cli import run as cli_run
 
     ckpt, certs = tmp_path / "o.json", tmp_path / "certs"
-    args = ["scale", "mnk:3,3,3", "--role", "second", "--checkpoint", str(ckpt)]
+    args = ["scale", "--game", "mnk:3,3,3", "--role", "second", "--checkpoint", str(ckpt)]
     assert (
         cli_run([*args, "--cores", "60", "--relax", "--exhaust", "--certificates", str(certs)]) == 0
     )

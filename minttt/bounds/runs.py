@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, replace
 from pathlib import Path
+from typing import Any
 
 from minttt.bounds.greedy import greedy_for, greedy_table, improve, tree_cost
 from minttt.bounds.hinted import hinted_descent
@@ -421,9 +422,12 @@ def cores_lower(
     (:func:`minttt.proof.lower.relaxed_cores`: RC2's bound, certified; ``exhaust``: with core
     exhaustion). A relaxed search goes on from the record ``certificates`` holds of the same
     variant and depths, if any and stopped at its time limit (its cores first, its proof first:
-    :func:`minttt.proof.lower.carried_from`), unless ``fresh``; where that record is the
-    minimum, nothing is searched. It replaces the checkpoint's certified blocks and lower bound
-    where higher."""
+    :func:`minttt.proof.lower.carried_from`), unless ``fresh``; a record that ran to its end
+    (``complete``) is gone on from the same way, never taken at its word: its cores taken again
+    (each must be among the softs left), the search finds the formula satisfiable at once (its
+    model a table of the bound) or goes on to the minimum, and the new proof, its lemmas first,
+    is checked; a record of the minimum so checked again is kept as it was. It replaces the
+    checkpoint's certified blocks and lower bound where higher."""
     from minttt.bounds.levels import table_depths
     from minttt.proof.certify import OutOfTime
     from minttt.proof.lower import (
@@ -449,10 +453,8 @@ def cores_lower(
                 ),
                 None,
             )
-        if prior is not None and prior.get("complete"):
-            say(f"  {prior['lower']} relaxed cores ran to their end before: the minimum, certified")
-            _certified_blocks(run, depths, int(prior["lower"]))
-            return run.finish("level certificates", proven_event="proven")
+        if prior is not None and prior.get("complete"):  # checked as any record gone on from
+            say(f"  {prior['lower']} relaxed cores ran to their end before: going on from them")
         if prior is not None and not prior.get("proof"):
             say(f"  the record of {prior['lower']} ships no proof to go on from: starting afresh")
             prior = None
@@ -474,13 +476,27 @@ def cores_lower(
             say(f"  no core in {seconds} s: nothing certified")
             return run.finish("level certificates")
         lower, record = int(cert.record["lower"]), cert.record
-        write_lower_records(certificates, [record], {str(p): d for p, d in cert.files.items()})
-        how = "all found" if record["complete"] else "stopped at the time limit"
-        say(f"  {lower} {what} ({how}), certified: {record['checked_by']}")
+        if _same_end(prior, record):
+            say(f"  {lower} {what}, the minimum, as before: certified, {record['checked_by']}")
+        else:
+            write_lower_records(certificates, [record], {str(p): d for p, d in cert.files.items()})
+            how = "all found" if record["complete"] else "stopped at the time limit"
+            say(f"  {lower} {what} ({how}), certified: {record['checked_by']}")
         if cert.model is not None:  # run to its end: its last model is a table of the bound
             run.offer(moves_from_model(run.graph, run.formula, cert.model), "relaxed cores")
         _certified_blocks(run, depths, lower)
         return run.finish("level certificates", proven_event="proven")
+
+
+def _same_end(prior: dict[str, Any] | None, record: dict[str, Any]) -> bool:
+    """Whether ``record``, gone on from ``prior``, ends where ``prior`` did: the same minimum,
+    both run to their end (the record kept is then ``prior``, checked again)."""
+    return (
+        prior is not None
+        and bool(prior.get("complete"))
+        and bool(record["complete"])
+        and record["lower"] == prior["lower"]
+    )
 
 
 def _certified_blocks(run: BoundsRun, depths: list[int], lower: int) -> None:

@@ -6,7 +6,9 @@ A cell ends in one of three states:
 
 * ``proven``: RC2 proved a table of k entries minimal, the table passed the exhaustive verifier,
   and CaDiCaL refuted k-1 (a certificate of :mod:`minttt.proof.certify`, checked), or relaxed
-  cores certified k (below);
+  cores certified k (below); where the refutation's proof is too large to ship, relaxed cores
+  run to their end prove k with a proof that ships where theirs fits (the cell then names it,
+  ``certificate``; else ``certificate`` is null and a run given more time tries again);
 * ``bounded``: a verified table above (RC2's or the greedy table with its local search, the
   smaller) and RC2's lower bound below, certified by relaxed cores (RC2's loop with a proof,
   :mod:`minttt.proof.lower`) where they reach it, else where CaDiCaL refuted it in the time
@@ -198,6 +200,44 @@ def _certify_minimum(
     record.update(status="proven", lower_by="certificate", certificate=cert.record["proof"])
     result.minimum.append(cert.record)
     result.files.update({str(p): data for p, data in cert.files.items()})
+    if record["certificate"] is None:  # too large to ship: relaxed cores' proof may ship
+        _ship_by_cores(result, graph, formula, seconds, drat_trim)
+
+
+def _ship_by_cores(
+    result: CellResult,
+    graph: ArrayGraph,
+    formula: ArrayFormula,
+    seconds: float,
+    drat_trim: Path | None,
+) -> None:
+    """A minimum proven by a refutation too large to ship: relaxed cores for ``seconds``
+    (:func:`minttt.proof.lower.build_cores_certificate`), whose proof, a lower certificate of
+    ``lower-bounds.json``, proves the cell instead where they run to its end and their proof
+    ships (the refutation's record stays in ``index.json``); else the cell stays proven by the
+    refutation alone, its proof not shipped (``certificate`` null)."""
+    record, variant = result.record, result.cell.variant
+    try:
+        cert = build_cores_certificate(
+            variant,
+            "",
+            graph=graph,
+            formula=formula,
+            seconds=seconds,
+            drat_trim=drat_trim,
+            relax=True,
+            exhaust=True,
+        )
+    except OutOfTime:
+        return
+    lower = int(cert.record["lower"])
+    if lower > record["upper"] or (cert.record["exact"] and lower < record["upper"]):
+        why = f"{variant.name}: relaxed cores' minimum {lower}, RC2's {record['upper']}"
+        raise DefectError(why)
+    if not cert.record["exact"] or cert.record.get("proof") is None:
+        return
+    record.update(lower_by="lower certificate", certificate=cert.record["proof"])
+    _keep_lower(result, cert.record, cert.files)
 
 
 def _certify_lower(

@@ -5,7 +5,10 @@ SHA-256; the certificates in ``index.json`` and ``lower-bounds.json``, which rec
 games are spread over a Dask cluster (:func:`minttt.cluster.fan_out`; a local one by default, or
 the one at ``scheduler``), one task per game, each result kept the moment it arrives: a run that
 stops keeps every finished game, and the next one does only what is left: the cells never run,
-and the bounded ones given more time than before.
+and the bounded ones (and the proven ones whose proof does not ship) given more time than
+before. A run resumes only a state that passes the check ``reproduce`` makes of it
+(:func:`minttt.catalogue.check.check_run`): a tampered state is refused in one line, exit 2,
+before anything is worked or written.
 
 The results file, ``catalogue.json`` (same schema), is the state without its timings, every
 game of the catalogue in order (a game not yet run: ``pending``): the same bytes for the same
@@ -26,6 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from minttt.catalogue.cell import GameResult, work_game
+from minttt.catalogue.check import (
+    certified_bound,
+    check_bounds,
+    check_cells,
+    check_never_lose,
+    check_run,
+)
 from minttt.catalogue.games import by_size, catalogue_games, cells
 from minttt.cluster import DaskCluster, fan_out
 from minttt.errors import DefectError, InputError
@@ -49,11 +59,12 @@ def open_store(folder: Path) -> RunStore:
 
 
 def read_state(store: RunStore) -> dict[str, Any]:
-    """The run's state (an empty one for a new folder), checked against its schema."""
+    """The run's state (an empty one for a new folder), checked against its schema and its
+    evidence as ``reproduce`` checks it (:func:`minttt.catalogue.check.check_run`: InputError,
+    one line, naming the cell)."""
     if not store.exists():
         return {"format": FORMAT, "games": {}}
-    state = store.load()
-    return dict(state)
+    return check_run(store)
 
 
 def to_do(
@@ -84,8 +95,9 @@ def _again(record: dict[str, Any] | None, seconds: float) -> bool:
         return True
     if record["status"] == "same":
         return False
+    unshipped = record["status"] == "proven" and record.get("certificate") is None
     return "table_sha256" not in record or (
-        record["status"] == "bounded" and record["time_limit"] < seconds
+        (record["status"] == "bounded" or unshipped) and record["time_limit"] < seconds
     )
 
 
@@ -102,6 +114,7 @@ def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str
         old = game["cells"].get(cell.cell.key)
         if record["status"] == "bounded" and old is not None and old["status"] == "bounded":
             record = _better(old, record)
+        check_bounds(f"{result.game} {cell.cell.key}", record)
         kept_table = "table_sha256" in record  # _better kept the old, smaller table
         for name, data in cell.files.items():
             if kept_table and name == record["table"]:
@@ -124,18 +137,6 @@ def keep(store: RunStore, state: dict[str, Any], result: GameResult) -> list[str
             store.path(name).unlink(missing_ok=True)
     store.save(state)
     return lines
-
-
-def certified_bound(record: dict[str, Any]) -> int | None:
-    """The highest lower bound a bounded record has certified: its lower bound when certified,
-    else its ``certified_lower`` (None: none).
-
-    >>> certified_bound({"lower": 70, "lower_certified": False, "certified_lower": 52})
-    52
-    """
-    if record.get("lower_certified"):
-        return int(record["lower"])
-    return record.get("certified_lower")
 
 
 def _better(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
@@ -164,11 +165,16 @@ def _better(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
 
 def describe(record: dict[str, Any]) -> str:
-    """A cell in words: ``22 entries, proven``, ``40 .. 55 entries`` or ``as X optimal``."""
+    """A cell in words: ``22 entries, proven``, ``40 .. 55 entries`` or ``as X optimal``.
+
+    >>> describe({"status": "proven", "upper": 161, "lower_by": "certificate"})
+    '161 entries, proven (certificate; its proof not shipped)'
+    """
     if record["status"] == "same":
         return f"as {record['same_as']}"
     if record["status"] == "proven":
-        return f"{record['upper']} entries, proven ({record['lower_by']})"
+        shipped = "" if record.get("certificate") else "; its proof not shipped"
+        return f"{record['upper']} entries, proven ({record['lower_by']}{shipped})"
     if record.get("lower_certified"):
         sure = "certified"
     elif record.get("certified_lower") is not None:
@@ -203,20 +209,33 @@ def catalogue_document(
                 doc["cells"][c.key] = {k: v for k, v in record.items() if k != "seconds"}
         for role in ("X", "O"):
             key = f"{role} never-lose"
-            doc["cells"][key] = within_optimal(doc["cells"][key], doc["cells"][f"{role} optimal"])
+            doc["cells"][key] = within_optimal(
+                doc["cells"][key], doc["cells"][f"{role} optimal"], where=f"{game} {key}"
+            )
+        check_cells(game, doc["cells"])
         out["games"][game] = doc
     return out
 
 
-def within_optimal(never_lose: dict[str, Any], optimal: dict[str, Any]) -> dict[str, Any]:
+def within_optimal(
+    never_lose: dict[str, Any], optimal: dict[str, Any], *, where: str = "never-lose"
+) -> dict[str, Any]:
     """A bounded never-lose cell with the optimal cell's table as its upper bound where that is
     smaller: a table that keeps the minimax value never turns a not-lost position into a lost
-    one, so it is a never-lose table of as many entries (``upper_by`` says so).
+    one, so it is a never-lose table of as many entries (``upper_by`` says so). A never-lose
+    lower bound (a proven minimum included) above that table is a contradiction: InputError,
+    one line, naming ``where`` (:func:`minttt.catalogue.check.check_never_lose`).
 
     >>> within_optimal({"status": "bounded", "lower": 163, "upper": 196, "table": "a"},
     ...                {"status": "proven", "lower": 189, "upper": 189, "table": "b"})["upper"]
     189
+    >>> within_optimal({"status": "bounded", "lower": 170, "upper": 179, "table": "a"},
+    ...                {"status": "proven", "lower": 161, "upper": 161, "table": "b"})
+    Traceback (most recent call last):
+    ...
+    minttt.errors.InputError: never-lose: lower bound 170 above the optimal cell's table of 161
     """
+    check_never_lose(where, never_lose, optimal)
     if never_lose["status"] != "bounded" or optimal["status"] not in ("proven", "bounded"):
         return never_lose
     if optimal["upper"] >= never_lose["upper"]:

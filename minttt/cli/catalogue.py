@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from minttt.catalogue.check import unshipped
 from minttt.catalogue.games import catalogue_games
 from minttt.catalogue.run import RESULTS, STATE, describe, find_drat_trim, run_catalogue
 from minttt.cli.common import (
@@ -65,7 +66,8 @@ def catalogue_command(
 
     Every game with m <= n, m*n <= 16 and k from 2 to n (and the cheap misere ones): the
     smallest lookup table for X and for O, optimal and never-lose, proven and certified where
-    the time reaches, bounded otherwise. Run it again to resume: finished games are kept.
+    the time reaches, bounded otherwise. Run it again to resume: finished games are kept,
+    and the state is checked against its files first, as reproduce checks it.
     The cells of the frontier's games (games/bounds.json beside the folder) are its own.
 
     \f
@@ -91,8 +93,10 @@ def catalogue_command(
     Raises
     ------
     InputError
-        Bad input (an unknown game, a bad option, a run state that breaks its schema or is in
-        use by another run): one line, exit 2.
+        Bad input (an unknown game, a bad option, a run state that breaks its schema, is in
+        use by another run, or fails the check ``reproduce`` makes of it: a claim without its
+        certificate's files, bounds out of order, a never-lose bound above the optimal cell's
+        table): one line, exit 2, nothing written.
     DefectError
         A table fails verification or a proof fails its check: exit 1 (one line).
     """
@@ -127,6 +131,9 @@ def catalogue_command(
                 for key, cell in doc["cells"].items():
                     if cell["status"] != "pending":
                         print(f"{game} {key}: {describe(cell)}")
+    missing = unshipped(document)
+    if missing:
+        say(f"{len(missing)} proven cells ship no proof (too large): {', '.join(missing)}")
     say_wrote(f"{out / STATE} and {out / RESULTS}", json_out=json_out)
 
 

@@ -16,7 +16,6 @@ is a segment of the joined proof the certificate's check verified.
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -25,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from minttt.errors import DefectError, InputError
-from minttt.fileio import read_regular
+from minttt.fileio import parse_json, read_regular
 from minttt.formula.arrays import Clauses
 from minttt.formula.instance import instance_for
 from minttt.formula.variants import Variant
@@ -104,7 +103,7 @@ def load_sessions(folder: Path, record: dict[str, Any]) -> dict[str, Any]:
     data = read_regular(folder / str(name), max_bytes=MAX_SESSIONS)
     if hashlib.sha256(data).hexdigest() != record.get("sessions_sha256"):
         raise InputError(f"{folder / str(name)}: not the file the certificate records")
-    doc = json.loads(data)
+    doc = parse_json(data, where=str(folder / str(name)), what="session record")
     if not isinstance(doc, dict) or doc.get("format") != SESSIONS_FORMAT:
         raise InputError(f"{folder / str(name)}: not a {SESSIONS_FORMAT} record")
     if doc.get("solver_options") not in REPLAYABLE_OPTIONS:
@@ -124,19 +123,28 @@ def audit(
     prefix: int | None = None,
     drat_trim: Path | None = None,
     say: Callable[[str], None] = print,
+    deadline: float | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> Audit:
     """Replay ``sessions`` sessions of ``variant``'s certificate in ``folder`` chosen at random
     (``seed``; the first ``prefix`` cubes of each when given), compare every segment, and check
     the replay (see the module docstring). DefectError when a segment differs or the check
-    fails; InputError for a certificate that cannot be audited."""
+    fails; InputError for a certificate that cannot be audited, and for one not audited by
+    ``deadline`` (``time.perf_counter()``; looked at between solver slices, cubes and steps:
+    the audit stops, and claims nothing). ``progress(what, done, total)`` is told each step,
+    and each cube replayed (``done`` of ``total``)."""
+    clock = _Clock(deadline, progress)
+    clock.show("checking the certificate", 0, 0)
     index = load_index(folder / INDEX)
     record = next((r for r in index["certificates"] if r["variant"] == variant.name), None)
     if record is None:
         raise InputError(f"{folder / INDEX}: no certificate of {variant.name}")
     check_record(folder, record)
     doc = load_sessions(folder, record)
+    clock.show("building the formula", 0, 0)
     inst = instance_for(variant)
     cnf, nvars, clauses = certificate_cnf(inst.graph, inst.formula, int(record["minimum"]))
+    clock.check()
     if hashlib.sha256(cnf).hexdigest() != doc["cnf_sha256"]:
         raise DefectError(f"{variant.name}: the formula rebuilt is not the one the record holds")
     every = lookup_splits(inst.formula, doc["depth"] + doc["sub_depth"])
@@ -145,15 +153,46 @@ def audit(
     log: list[list[list[Any]]] = doc["sessions"]
     chosen = sorted(random.Random(seed).sample(range(len(log)), min(sessions, len(log))))
     result = Audit(variant.name, len(log), seed=seed)
+    clock.total = sum(len(log[n][:prefix] if prefix is not None else log[n]) for n in chosen)
     for number in chosen:
         replayed, texts, last = _replay(
-            number, log[number], cubes, below, clauses, prefix, say, doc["solver_options"]
+            number, log[number], cubes, below, clauses, prefix, say, doc["solver_options"], clock
         )
         result.replayed.append(replayed)
         if not result.valid:
             raise DefectError(f"{variant.name}: session {number} replays to another proof")
+        clock.check()
         result.checked_by = _check(nvars, clauses, texts, last, drat_trim)
     return result
+
+
+class _Clock:
+    """An audit's deadline and progress: :meth:`check` raises InputError past the deadline (the
+    audit then claims nothing), :meth:`cube` counts the cubes replayed."""
+
+    def __init__(
+        self, deadline: float | None, progress: Callable[[str, int, int], None] | None
+    ) -> None:
+        self.deadline, self.progress = deadline, progress
+        self.total = self.done = 0
+
+    def show(self, what: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(what, done, total)
+
+    def check(self) -> None:
+        """InputError once past the deadline."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            done = f"after {self.done:,} of {self.total:,} cubes replayed" if self.total else ""
+            raise InputError(
+                f"the audit reached its time limit {done or 'before its replay began'}: "
+                "stopped, nothing audited"
+            )
+
+    def cube(self) -> None:
+        """One more cube replayed."""
+        self.done += 1
+        self.show("replaying", self.done, self.total)
 
 
 def _replay(
@@ -165,15 +204,23 @@ def _replay(
     prefix: int | None,
     say: Callable[[str], None],
     options: dict[str, int],
+    clock: _Clock | None = None,
 ) -> tuple[SessionAudit, list[bytes], tuple[int, ...]]:
     """Session ``number`` replayed by a solver of its own, each segment compared: the audit,
-    the replayed segments' texts, and the last cube replayed."""
+    the replayed segments' texts, and the last cube replayed. ``clock`` (none: no deadline) is
+    looked at between the solver's slices (a hard cube stops at the deadline too) and counts
+    the cubes."""
+    clock = clock or _Clock(None, None)
     start = time.perf_counter()
     todo = session if prefix is None else session[:prefix]
     matched, texts = 0, []
-    with CubeSolver(clauses, options=options) as solver:  # under the rule it was made with
+    clock.check()
+    # under the rule it was made with
+    with CubeSolver(clauses, options=options, on_slice=clock.check) as solver:
         for place, (cube, sub_depth, digest) in enumerate(todo):
+            clock.check()
             result = solver.refute(cubes[cube], below[:sub_depth])
+            clock.cube()
             if result.segment.sha256 != digest:
                 say(f"  session {number}, place {place} (cube {cube}): another segment")
                 break

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from minttt.assets import evidence
 from minttt.errors import InputError
 from minttt.fileio import read_regular, write_text_atomic
 from minttt.formula.variants import Variant, certificate_variants
@@ -60,7 +62,9 @@ def load_index(path: Path) -> dict[str, Any]:
 def check_record(folder: Path, record: dict[str, Any]) -> None:
     """An index record read back, checked against the files it names before it is kept
     (InputError, one line): ``bound`` is ``minimum - 1``, the files exist, the shipped proof and
-    CNF have the SHA-256 the record states, an entries table has ``minimum`` entries."""
+    CNF have the SHA-256 the record states, an entries table has ``minimum`` entries. A file that
+    is a release asset not fetched here (:func:`minttt.assets.evidence`) is read from the fetch
+    cache, or else not read (``minttt reproduce`` says how many)."""
     name = record.get("variant")
     where = f"{folder / INDEX}, {name}"
     try:
@@ -71,9 +75,17 @@ def check_record(folder: Path, record: dict[str, Any]) -> None:
     if minimum < 1 or bound != minimum - 1:
         raise InputError(f"{where}: bound {bound} is not minimum {minimum} minus 1")
     for field, key in (("proof", "proof_sha256"), ("cnf", "cnf_sha256")):
-        if record.get(field) is None or key not in record:
+        if record.get(field) is None:
             continue
-        data = drat.read_bytes(folder / str(record[field]), text=field == "cnf")
+        found = evidence(folder / str(record[field]))
+        if found is None:  # a release asset not fetched here: the record is read as written
+            continue
+        if not found.is_file():
+            raise InputError(f"{where}: {record[field]} is not there")
+        if key not in record:  # none recorded (a shipped CNF of the object formula)
+            continue
+        file = found
+        data = drat.read_bytes(file, text=field == "cnf")
         if hashlib.sha256(data).hexdigest() != record[key]:
             raise InputError(f"{where}: {record[field]} is not the file the record names")
     if record.get("sessions") is not None:
@@ -83,6 +95,25 @@ def check_record(folder: Path, record: dict[str, Any]) -> None:
     table = load_table(folder / str(record.get("table")))
     if variant.objective is Objective.ENTRIES and table.size != minimum:
         raise InputError(f"{where}: its table has {table.size} entries, not {minimum}")
+
+
+def checked_records(folder: Path, variants: Collection[str]) -> dict[str, dict[str, Any]]:
+    """``variant -> record`` of the certificate index in ``folder`` for each of ``variants``
+    that a checker checked (``checked_by``), each record first checked against its files by
+    :func:`check_record` (InputError, one line): a claim that rests on a record rests on files
+    that exist and match. None without the index."""
+    path = folder / INDEX
+    if not path.is_file():
+        return {}
+    out = {}
+    for record in load_index(path)["certificates"]:
+        if record.get("variant") in variants and record.get("checked_by"):
+            check_record(folder, record)
+            unsure = [f for f in ("proof", "cnf") if record.get(f) and f"{f}_sha256" not in record]
+            if unsure:
+                raise InputError(f"{path}, {record['variant']}: {unsure[0]} without its SHA-256")
+            out[str(record["variant"])] = record
+    return out
 
 
 def second_checks(path: Path) -> dict[tuple[str, str], str]:
@@ -118,6 +149,33 @@ def write_index(out_dir: str | Path, records: list[dict[str, Any]]) -> Path:
     return write_text_atomic(Path(out_dir) / INDEX, index_text(out_dir, records))
 
 
+#: the fields of a record that say how its proof was checked
+CHECK_FIELDS = ("checked_by", "check_seconds", "lrat_seconds")
+
+
+def kept_check(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """``new``, keeping ``old``'s check when both hold the same proof and the new record's check
+    is weaker (none, or minttt's alone where drat-trim checked it too): writing a certificate
+    again never downgrades what its index says of the same bytes.
+
+    >>> old = {"proof_sha256": "a", "checked_by": "drat-trim; its LRAT by minttt.lrat"}
+    >>> kept_check(old, {"proof_sha256": "a", "checked_by": None})["checked_by"]
+    'drat-trim; its LRAT by minttt.lrat'
+    >>> kept_check(old, {"proof_sha256": "b", "checked_by": None})["checked_by"] is None
+    True
+    """
+    if (
+        old is None
+        or not old.get("checked_by")
+        or old.get("proof_sha256") != new.get("proof_sha256")
+    ):
+        return new
+    was, now = old["checked_by"], new.get("checked_by") or ""
+    if now and ("drat-trim" not in was or "drat-trim" in now):
+        return new
+    return {**new, **{k: old[k] for k in CHECK_FIELDS if k in old}}
+
+
 def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
     """``index.json`` with ``records`` merged in (by variant; standard order first, then name)."""
 
@@ -130,7 +188,7 @@ def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
         if record.get("variant") not in fresh:
             check_record(Path(out_dir), record)
     by = {r["variant"]: r for r in old}
-    by.update({r["variant"]: r for r in records})
+    by.update({r["variant"]: kept_check(by.get(r["variant"]), r) for r in records})
     order = {v.name: i for i, v in enumerate(certificate_variants() + certificate_variants(True))}
     ordered = sorted(by.values(), key=lambda r: (order.get(r["variant"], len(order)), r["variant"]))
     index = {
@@ -151,6 +209,8 @@ def index_text(out_dir: str | Path, records: list[dict[str, Any]]) -> str:
 
 
 __all__ = [
+    "CHECK_FIELDS",
+    "kept_check",
     "SECOND_CHECK",
     "SECOND_CHECKED",
     "attach_second_checks",
@@ -162,6 +222,7 @@ __all__ = [
     "QUICK_XZ_PRESET",
     "XZ_PRESET",
     "check_record",
+    "checked_records",
     "index_text",
     "xz_preset",
     "load_index",

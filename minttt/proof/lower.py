@@ -9,7 +9,9 @@ per-level minima or by blocks of levels is certified level by level, block by bl
 
 The records live in their own index, ``lower-bounds.json`` (:data:`LOWER_INDEX`, schema
 ``minttt/schemas/lower-index.schema.json``) beside a certificate folder's ``index.json``: one
-record per (variant, depths), each checked against its files when read back (:func:`load_lower`).
+record per (variant, depths), each checked against its files when read back (:func:`load_lower`),
+its bound the one those files state, never its ``lower`` field taken at its word
+(:mod:`minttt.proof.lower_evidence`; ``minttt recheck`` checks the proofs again).
 
 >>> import tempfile
 >>> from minttt.formula.variants import Variant
@@ -21,7 +23,6 @@ record per (variant, depths), each checked against its files when read back (:fu
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import time
@@ -31,7 +32,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+import portalocker
 
+from minttt.assets import evidence
 from minttt.errors import DefectError, InputError
 from minttt.fileio import inflate, read_regular, write_many_atomic
 from minttt.formula.arrays import ArrayFormula
@@ -39,6 +42,7 @@ from minttt.formula.instance import instance_for
 from minttt.formula.variants import Variant
 from minttt.game.arrays import ArrayGraph
 from minttt.proof import drat
+from minttt.proof import lower_evidence as ev
 from minttt.proof.certify import (
     Certificate,
     OutOfTime,
@@ -286,12 +290,12 @@ def carried_from(record: dict[str, Any], folder: Path, top: int) -> Carried:
     the new certificate's check would refuse them anyway). Its cores are made again from the
     cores file: a totalizer's first output stands for the core it was made over, any other
     bounded literal for a core of itself (``top``: the formula's last variable, from which the
-    totalizers are numbered)."""
+    totalizers are numbered). A record whose search ran to its end (``complete``) is gone on
+    from too: that is how its claim, the minimum, is checked (the search that goes on finds the
+    formula satisfiable at once, or finds more cores)."""
     where = f"{folder / LOWER_INDEX}, {record.get('variant')}"
     if record.get("method") != "relaxed cores" or not record.get("cores"):
         raise InputError(f"{where}: not a relaxed-cores record to go on from")
-    if record.get("complete"):
-        raise InputError(f"{where}: its search ran to its end (the minimum): nothing to go on with")
     if not record.get("proof"):
         raise InputError(f"{where}: its proof was too large to ship, so no search goes on from it")
     listed = drat.read_bytes(folder / str(record["cores"]), text=True)
@@ -714,9 +718,14 @@ def lower_index_text(
     index = {
         "format": LOWER_FORMAT,
         "claim": "for each record: the CNF (the lookup formula, cut below the deepest depth "
-        "counted, and at most lower-1 table positions at those depths) is unsatisfiable (the "
-        "DRAT proof), so every table of the variant has at least lower entries at those depths "
-        "(depths null: in all)",
+        "counted, and, by its method: at most lower-1 table positions at those depths "
+        "(cardinality, the default), at most lower-1 of lower disjoint groups of them hit "
+        "(disjoint cores), or one of lower bounded literals false, each a core's position or "
+        "its totalizer's first output (relaxed cores; the cores file holds the totalizers and "
+        "the bounded literals)) is unsatisfiable (the DRAT proof), so every table of the "
+        "variant has at least lower entries at those depths (depths null: in all); lower is "
+        "the bound the record's cores file or CNF states (minttt.proof.lower.load_lower)",
+        # the solver of a record that names none (most name their own: sat_solver)
         "sat_solver": SAT_SOLVER_NAME,
         "cardinality_encoding": CARD_ENCODING,
         "compression": f"xz (preset {XZ_PRESET}, CRC64)",
@@ -749,7 +758,7 @@ def write_lower_records(
     # runs of several variants may share a folder: the index is read, merged and written under
     # a lock of its own (waited for: a merge takes a moment)
     with open(out / f"{LOWER_INDEX}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        portalocker.lock(lock, portalocker.LOCK_EX)  # released when the file is closed
         path = out / LOWER_INDEX
         old = load_lower(path) if path.exists() else []
         text = lower_index_text(out, records, old)
@@ -777,30 +786,162 @@ def load_lower(
     of the very bytes so checked, which the index keeps when it is next written. ``only`` (a
     :func:`record_key`): that part's records alone, and only their files read: a run of one
     part neither waits on nor trips over another part's files, which a run writing beside it
-    may be replacing (the index itself is replaced atomically)."""
+    may be replacing (the index itself is replaced atomically).
+
+    A record's ``lower`` is never taken from the record: it must be the bound its evidence
+    states (:func:`check_evidence`), or the record is refused. A file that is a release asset
+    this installation has not fetched (:func:`minttt.assets.evidence`) is found in the fetch
+    cache, or else its record is read as written (``minttt reproduce`` says how many)."""
     doc = load_json(path, LOWER_SCHEMA, what="lower-bound index")
     records = [r for r in doc["certificates"] if only is None or record_key(r) == only]
     for record in records:
         where = f"{path}, {record['variant']} at {record['depths'] or 'every depth'}"
         if record["bound"] != record["lower"] - 1:
             raise InputError(f"{where}: bound {record['bound']} is not {record['lower']} - 1")
+        shipped: dict[str, tuple[bytes, str, bytes | None]] = {}
+        fetched = True
         for field in LOWER_FILES:
             if record.get(field) is None:
                 continue
-            file = path.parent / str(record[field])
-            raw = read_regular(file, max_bytes=drat.MAX_BYTES)
-            shipped = hashlib.sha256(raw).hexdigest()
-            named = record.get(f"{field}_file_sha256")
-            if named is not None and shipped != named:
-                raise InputError(f"{where}: {record[field]} is not the file the record names")
-            if named is None or full:
-                # at most what drat's readers take: MAX_BYTES, and no bomb
-                most = min(drat.MAX_BYTES, drat.inflation_limit(len(raw)))
-                data = inflate(raw, most, where=str(file))
-                if hashlib.sha256(data).hexdigest() != record[f"{field}_sha256"]:
-                    raise InputError(f"{where}: {record[field]} is not the file the record names")
-                record[f"{field}_file_sha256"] = shipped
+            file = evidence(path.parent / str(record[field]))
+            if file is None:  # an asset not fetched here: the record is read as written
+                fetched = False
+                continue
+            shipped[field] = _shipped(file.parent, record, field, where, full)
+        if fetched:
+            check_evidence(record, shipped, where)
     return records
+
+
+def _shipped(
+    folder: Path, record: dict[str, Any], field: str, where: str, full: bool
+) -> tuple[bytes, str, bytes | None]:
+    """A record's ``field`` file checked against its SHA-256 (:func:`load_lower`): its bytes,
+    their SHA-256 and its text where it was decompressed."""
+    file = folder / str(record[field])
+    raw = read_regular(file, max_bytes=drat.MAX_BYTES)
+    shipped = hashlib.sha256(raw).hexdigest()
+    named = record.get(f"{field}_file_sha256")
+    if named is not None and shipped != named:
+        raise InputError(f"{where}: {record[field]} is not the file the record names")
+    data = None
+    if named is None or full:
+        data = _text(raw, record, field, where)
+        record[f"{field}_file_sha256"] = shipped
+    if named is None and f"{field}_bytes" in record:  # its text checked: these very bytes
+        record[f"{field}_bytes"] = len(raw)
+    return raw, shipped, data
+
+
+def _text(raw: bytes, record: dict[str, Any], field: str, where: str) -> bytes:
+    """A record's ``field`` file of bytes ``raw`` decompressed, its text the one recorded."""
+    # at most what drat's readers take: MAX_BYTES, and no bomb
+    most = min(drat.MAX_BYTES, drat.inflation_limit(len(raw)))
+    data = inflate(raw, most, where=f"{where}: {record[field]}")
+    if hashlib.sha256(data).hexdigest() != record[f"{field}_sha256"]:
+        raise InputError(f"{where}: {record[field]} is not the file the record names")
+    return data
+
+
+def check_evidence(
+    record: dict[str, Any], shipped: dict[str, tuple[bytes, str, bytes | None]], where: str
+) -> None:
+    """A lower-bound record against what its ``shipped`` files (field -> bytes, SHA-256, text
+    if read) state, InputError in one line naming ``where`` otherwise (:mod:`.lower_evidence`):
+    a cores record's bound and core sizes are its cores file's, a shipped CNF states the
+    record's bound, variant and depths, every file is named for the record's variant, bound,
+    depths and method (another part's file is not this one's), and a proof holds at least the
+    lines its cores need. What no cheap read shows (that the proof refutes the CNF made again)
+    is ``minttt recheck``'s."""
+    method = str(record.get("method", "cardinality"))
+    if method != "cardinality":
+        _check_cores(record, shipped, where, method)
+    if "cnf" in shipped:
+        raw, _, text = shipped["cnf"]
+        head = (text or b"")[: ev.HEAD_BYTES] if text is not None else _head(raw, "cnf", where)[0]
+        try:
+            lower, depths, variant = ev.cnf_claim(head)
+        except InputError as exc:
+            raise InputError(f"{where}: {record['cnf']}: {exc}") from None
+        stated = (lower, depths, variant)
+        if stated != (record["lower"], ev.depths_words(record["depths"]), record["variant"]):
+            raise InputError(
+                f"{where}: {record['cnf']} states {lower} entries {depths} of {variant}, "
+                f"not the record's {record['lower']}"
+            )
+    for field, (raw, _, _) in shipped.items():
+        name = ev.expected_name(record, field, int(record["lower"]))
+        if record[field] != name:
+            raise InputError(f"{where}: {record[field]} is not named {name}, as its record")
+        size = record.get(f"{field}_bytes")
+        if size is not None and size != len(raw):
+            raise InputError(f"{where}: {record[field]} is {len(raw):,} bytes, not {size:,}")
+
+
+def _head(raw: bytes, field: str, where: str) -> tuple[bytes, bool]:
+    """The first bytes of a record's xz file (:func:`.lower_evidence.head_text`)."""
+    try:
+        return ev.head_text(raw)
+    except InputError as exc:
+        raise InputError(f"{where}: its {field}: {exc}") from None
+
+
+def _check_cores(
+    record: dict[str, Any],
+    shipped: dict[str, tuple[bytes, str, bytes | None]],
+    where: str,
+    method: str,
+) -> None:
+    """:func:`check_evidence` of a cores record: its cores file's summary against the record,
+    and its proof's size against the lines the cores need."""
+    if "cores" not in shipped:
+        raise InputError(f"{where}: a record by {method} names no cores file")
+    raw, digest, text = shipped["cores"]
+
+    def text_of() -> bytes:
+        return text if text is not None else _text(raw, record, "cores", where)
+
+    try:
+        summary = ev.kept_summary(  # its text read (``full``): the summary made from it
+            raw, digest, text_of, method, int(record["variables"]), fresh=text is not None
+        )
+    except InputError as exc:
+        if str(exc).startswith(where):  # the file itself, unreadable: said so already
+            raise
+        raise InputError(f"{where}: {record['cores']}: {exc}") from None
+    if summary["lower"] != record["lower"]:
+        raise InputError(
+            f"{where}: lower {record['lower']}, but its cores file bounds {summary['lower']}"
+        )
+    if record.get("core_sizes") != summary["core_sizes"]:
+        raise InputError(f"{where}: its core sizes are not those of its cores file")
+    if bool(record.get("exact")) != (method == "relaxed cores" and bool(record.get("complete"))):
+        raise InputError(f"{where}: exact only where relaxed cores ran to their end")
+    if "proof" in shipped:
+        _check_proof_size(record, shipped["proof"], where, summary["proof_floor"])
+
+
+def _check_proof_size(
+    record: dict[str, Any], proof: tuple[bytes, str, bytes | None], where: str, floor: int
+) -> None:
+    """A cores record's proof: text (the searches write text), ending with the empty clause, and
+    at least ``floor`` bytes (each core's clause and each group's unit come before it; a proof
+    drat-trim trimmed, ``trimmed``, at least more than the empty clause)."""
+    raw, _, text = proof
+    head, whole = (text, True) if text is not None else _head(raw, "proof", where)
+    if drat.is_binary(head[:64]):
+        raise InputError(f"{where}: {record['proof']} is a binary proof; the searches write text")
+    if whole and not (head == b"0\n" or head.endswith(b"\n0\n")):
+        raise InputError(f"{where}: {record['proof']} does not end with the empty clause")
+    size = len(head) if whole else ev.xz_text_size(raw)
+    if size is None:
+        size = len(_text(raw, record, "proof", where))
+    least = 3 if record.get("trimmed") else floor
+    if size < least:
+        raise InputError(
+            f"{where}: {record['proof']} holds {size:,} bytes, fewer than the {least:,} of the "
+            "clauses its cores need"
+        )
 
 
 def checked_lower(path: Path, *, exact: bool = False) -> dict[tuple[str, tuple[int, ...]], int]:
@@ -823,6 +964,7 @@ __all__ = [
     "build_cores_certificate",
     "build_lower_certificate",
     "carried_from",
+    "check_evidence",
     "checked_lower",
     "disjoint_cores",
     "load_lower",

@@ -33,6 +33,12 @@ BOUNDS_SCHEMA = "bounds.schema.json"  # in minttt/schemas/
 CERTIFICATES = Path("proofs") / "mnk" / INDEX
 #: the lower-bound certificates (level by level, block by block), relative to the results folder
 LOWER_CERTIFICATES = Path("proofs") / "mnk" / LOWER_INDEX
+#: what the report says of a lower-bound certificate's check: what the record says of it (the
+#: report checks its files and its bound against them, not its proof)
+RECORDED = (
+    "each proof recorded as checked by drat-trim (its LRAT by minttt.lrat) when made: "
+    "`minttt recheck NAME` checks it again"
+)
 #: the methods a lower bound can name (``lower_by.method``)
 METHODS = (
     "certificate",
@@ -324,9 +330,9 @@ def next_parts_markdown(name: str, parts: dict[str, dict[str, Any]]) -> str:
         part = Variant.parse(name).replace(opening=going[0])
         who = "The others go on from their records" if stalled else "Each goes on from its record"
         line += (
-            f" {who}, e.g. `minttt scale {part.game} --role {part.role.word} --opening {going[0]} "
-            f"--cores 150 --relax --checkpoint results/games/{checkpoint_stem(part.name)}.json "
-            "--certificates results/proofs/mnk`."
+            f" {who}, e.g. `minttt scale --game {part.game} --role {part.role.word} "
+            f"--opening {going[0]} --cores 150 --relax --checkpoint "
+            f"results/games/{checkpoint_stem(part.name)}.json --certificates results/proofs/mnk`."
         )
     if stalled:
         line += (
@@ -363,7 +369,8 @@ def certified_markdown(bounds: dict[str, Any]) -> list[str]:
             "",
             f"Certified lower bound, {name}: **{certified['lower']}** ({per}; each block's "
             "bound certified, by CaDiCaL's refutation one below, disjoint cores or relaxed "
-            f"cores, and checked, `{LOWER_CERTIFICATES}`).",
+            f"cores, in `{LOWER_CERTIFICATES}`, each the bound its cores file or CNF states; "
+            f"{RECORDED}).",
         ]
         if certified.get("openings"):
             lines += ["", next_parts_markdown(name, certified["openings"])]
@@ -381,12 +388,13 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
         "large-neighbourhood search, the hinted descent or RC2's model), each verified by "
         "`minttt verify` and saved under `games/`; "
         "lower bound (no smaller table exists) = a certificate's refutation one below a table "
-        "(`certificate`: checked, in `proofs/mnk/index.json`), RC2's cores on the whole formula, "
+        "(`certificate`: in `proofs/mnk/index.json`, recorded as checked when made), RC2's cores "
+        "on the whole formula, "
         "the sum of each table level's own minimum (`levels`, `minttt scale --levels`), HiGHS's "
         "dual bound (`MIP`, `minttt scale --mip`), or the least over X's canonical openings of "
         "RC2's bound with that opening fixed (`openings`), whichever is higher; status `proven` "
-        "only where a checked certificate backs the minimum; seconds = RC2 and table search, all "
-        "runs.",
+        "only where a certificate recorded as checked backs the minimum; seconds = RC2 and table "
+        "search, all runs.",
         "",
         "| game | player | lower | by | upper (verified table) | by | status | gap | greedy "
         "| seconds |",
@@ -435,8 +443,7 @@ def scale_markdown(bounds: dict[str, Any], plot: str | None = None) -> list[str]
             lines[-1] += (
                 f" Certified: {levels['certified']} (blocks of {levels.get('block', 1)} "
                 "level(s), each certified, by CaDiCaL's refutation one below or by disjoint "
-                f"cores, and checked, in "
-                f"`{LOWER_CERTIFICATES}`: {blocks or 'none yet'})."
+                f"cores, in `{LOWER_CERTIFICATES}` ({RECORDED}): {blocks or 'none yet'})."
             )
     for name, v in bounds.get("variants", {}).items():
         mip = v.get("mip")

@@ -19,28 +19,19 @@ from pathlib import Path
 from typing import Any
 
 from minttt.catalogue.cell import same_moves
+from minttt.catalogue.check import check_run, unshipped
 from minttt.catalogue.games import catalogue_games, cells
-from minttt.catalogue.run import (
-    CONTINUE,
-    RESULTS,
-    catalogue_document,
-    certified_bound,
-    open_store,
-)
-from minttt.errors import DefectError, InputError
+from minttt.catalogue.run import CONTINUE, RESULTS, catalogue_document, open_store
+from minttt.errors import DefectError
 from minttt.fileio import write_bytes_atomic, write_json_atomic
 from minttt.formula.arrays import encode_arrays
-from minttt.formula.instance import check_table
-from minttt.formula.variants import Variant
 from minttt.game.arrays import build_array_graph
 from minttt.game.rules import Rules
-from minttt.proof.index import INDEX
-from minttt.proof.lower import LOWER_INDEX, checked_lower
+from minttt.proof.index import load_index
 from minttt.render.catalogue import catalogue_plot
-from minttt.report.bounds import certified, load_bounds
+from minttt.report.bounds import CERTIFICATES, load_bounds
 from minttt.report.other_games import BOUNDS_FILE
 from minttt.solvers.arrays import array_table, moves_from_model, rc2_arrays
-from minttt.table.model import table_from_json
 from minttt.table.verify import verify_table
 
 FOLDER = "catalogue"
@@ -63,6 +54,8 @@ QUICK_GAMES = (
 )
 
 
+#: the mark of a proven cell whose proof does not ship (:func:`minttt.catalogue.check.unshipped`)
+UNSHIPPED = "†"
 #: the frontier's bounds, relative to the results folder (the catalogue's folder's parent)
 FRONTIER = Path(BOUNDS_FILE)
 #: the lower-bound methods of ``bounds.json`` that a checked certificate backs
@@ -82,12 +75,14 @@ def frontier_cells(results: Path) -> dict[str, dict[str, Any]]:
         return {}
     bounds = load_bounds(path)
     wanted = {c.variant.name for game in catalogue_games() for c in cells(game)}
+    proofs = _frontier_proofs(results)
     out: dict[str, dict[str, Any]] = {}
     for name, record in bounds["variants"].items():
         if name not in wanted:
             continue
         method = record["lower_by"]["method"]
         proven = bool(record["optimal"]) and method == "certificate"
+        shown = {"certificate": proofs[name]} if proven and name in proofs else {}
         out[name] = {
             "status": "proven" if proven else "bounded",
             "variant": name,
@@ -99,8 +94,24 @@ def frontier_cells(results: Path) -> dict[str, dict[str, Any]]:
             **_certified_beneath(record, method),
             "table": f"../{FRONTIER.parent}/{record['table']}",
             "frontier": FRONTIER.as_posix(),
+            **shown,
         }
     return out
+
+
+def _frontier_proofs(results: Path) -> dict[str, str]:
+    """``variant -> proof`` (relative to the catalogue's folder) of every record of the
+    frontier's certificate index whose proof ships (``load_bounds`` checked the records): a
+    proven frontier cell names it (``certificate``), else names none, as a catalogue cell whose
+    proof does not ship (:func:`minttt.catalogue.check.unshipped`)."""
+    path = results / CERTIFICATES
+    if not path.is_file():
+        return {}
+    return {
+        str(r["variant"]): f"../{CERTIFICATES.parent.as_posix()}/{r['proof']}"
+        for r in load_index(path)["certificates"]
+        if r.get("proof") is not None
+    }
 
 
 def _certified_beneath(record: dict[str, Any], method: str) -> dict[str, int]:
@@ -113,30 +124,10 @@ def _certified_beneath(record: dict[str, Any], method: str) -> dict[str, int]:
 
 
 def check_state(folder: Path) -> dict[str, Any]:
-    """The run's state read back and checked against its files (InputError, one line): each
-    proven cell's minimum by a checked certificate of ``index.json`` (or, proven by relaxed
-    cores, of ``lower-bounds.json``) and its table, each certified lower bound by a checked
-    record of ``lower-bounds.json``."""
-    store = open_store(folder)
-    state = dict(store.load())
-    minima = certified(folder / INDEX)
-    lowers = checked_lower(folder / LOWER_INDEX)
-    for game, doc in state["games"].items():
-        for key, cell in doc["cells"].items():
-            where = f"{store.state}, {game} {key}"
-            if cell["status"] in ("same", "pending"):
-                continue
-            name = cell["variant"]
-            by_lower = cell.get("lower_by") == "lower certificate"  # relaxed cores' minimum
-            proof = lowers.get((name, ())) if by_lower else minima.get(name)
-            if cell["status"] == "proven" and proof != cell["upper"]:
-                raise InputError(f"{where}: proven, but no checked certificate of {cell['upper']}")
-            sure = certified_bound(cell) if cell["status"] == "bounded" else None
-            if sure is not None and lowers.get((name, ())) != sure:
-                raise InputError(f"{where}: lower bound {sure} certified by no record")
-            table = table_from_json(store.read(cell["table"], cell["table_sha256"]).decode())
-            check_table(Variant.parse(name), table, where, size=cell["upper"], verify=False)
-    return state
+    """The run's state in ``folder`` read back and checked against its files, as ``minttt
+    catalogue`` checks it when it resumes (:func:`minttt.catalogue.check.check_run`:
+    InputError, one line, naming the cell)."""
+    return check_run(open_store(folder))
 
 
 def solve_again(game: str) -> dict[str, int | str]:
@@ -189,7 +180,7 @@ def _cell(cell: dict[str, Any], doc: dict[str, Any]) -> str:
     if status == "same":
         return "="
     if status == "proven":
-        return f"**{cell['upper']:,}**"
+        return f"**{cell['upper']:,}**" + ("" if cell.get("certificate") else UNSHIPPED)
     if status == "bounded":
         if cell.get("lower_certified"):
             return f"{cell['lower']:,}..{cell['upper']:,}"
@@ -206,6 +197,7 @@ def catalogue_markdown(figures: dict[str, Any]) -> list[str]:
         return [*head, "Not run yet: `minttt catalogue` writes `catalogue/`.", ""]
     games = figures["document"]["games"]
     done = sum(c["status"] != "pending" for g in games.values() for c in g["cells"].values())
+    missing = unshipped(figures["document"])
     total = sum(len(g["cells"]) for g in games.values())
     lines = [
         *head,
@@ -223,6 +215,11 @@ def catalogue_markdown(figures: dict[str, Any]) -> list[str]:
         "3x4 k=3 and 4x4 (k=3, k=4) are the frontier's, from `games/bounds.json` (proven by "
         f"the certificates of `proofs/mnk/`; continued by `{FRONTIER_CONTINUE}`), never "
         "worked twice.",
+        "",
+        f"`{UNSHIPPED}`: proven, but the proof is too large to ship ({len(missing)} cells: "
+        "its SHA-256, sizes and check are recorded in the certificate index; a run given more "
+        f"time than the cell had, `{CONTINUE}`, tries relaxed cores, whose proof may ship). "
+        "Every other proven cell names its shipped proof.",
         "",
         "| game | value | positions | X optimal | X never-lose | O optimal | O never-lose |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",

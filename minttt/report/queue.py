@@ -10,7 +10,9 @@ order its parts ran in.
 
 ``state`` is what the parts read (``snapshot()``), sent to a worker again only after a ``finish``
 changed it. With one worker everything runs here, in the same order. On any exit (an error, Ctrl-C)
-no worker is left running: the parent alone answers signals (:func:`minttt.interrupt.worker_init`).
+no worker is left running: the parent alone answers signals (:func:`minttt.interrupt.worker_init`),
+and a worker ends when its parent dies, even by SIGKILL (:func:`_end_with_parent`: the kernel's
+parent-death signal on Linux, and everywhere a thread that watches the parent).
 
 >>> from functools import partial
 >>> done = []
@@ -26,6 +28,10 @@ no worker is left running: the parent alone answers signals (:func:`minttt.inter
 from __future__ import annotations
 
 import multiprocessing
+import os
+import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import inf
@@ -37,6 +43,8 @@ from minttt.interrupt import worker_init
 #: how often (seconds) the parent wakes while it waits for a worker: a signal handler runs only
 #: between bytecodes, and a blocked read would not return for a signal delivered to another thread
 POLL = 0.2
+#: how often (seconds) a worker's watchdog looks whether its parent is still there
+WATCH = 0.5
 
 Work = Callable[[str, Any, Any], Any]
 
@@ -265,10 +273,13 @@ def _run_workers(
     mp = multiprocessing.get_context()
     pool: list[_Worker] = []
     version, done = 0, 0
+    # the kernel's parent-death signal follows the thread that starts the worker: asked for only
+    # when that thread is the main one (which lives as long as the process)
+    parent = (os.getpid(), threading.current_thread() is threading.main_thread())
     try:
         for _ in range(min(count, total) or 1):
             mine, theirs = mp.Pipe()
-            process = mp.Process(target=_serve, args=(theirs, work), daemon=True)
+            process = mp.Process(target=_serve, args=(theirs, work, parent), daemon=True)
             process.start()
             theirs.close()
             pool.append(_Worker(process, mine))
@@ -340,9 +351,11 @@ def _running(pool: list[_Worker]) -> list[str]:
     return sorted({w.task.step for w in pool if w.task is not None})
 
 
-def _serve(conn: Connection, work: Work) -> None:
-    """A worker: run parts until the parent closes the pipe or terminates it."""
+def _serve(conn: Connection, work: Work, parent: tuple[int, bool]) -> None:
+    """A worker: run parts until the parent closes the pipe, terminates it or dies
+    (``parent``: its pid, and whether its main thread started this worker)."""
     worker_init()
+    _end_with_parent(*parent)
     state: Any = None
     while True:
         try:
@@ -359,6 +372,46 @@ def _serve(conn: Connection, work: Work) -> None:
             conn.send(answer)
         except Exception as exc:  # an answer or an exception that does not pickle
             conn.send((False, RuntimeError(f"{step}: {type(exc).__name__}: {exc}")))
+
+
+def _end_with_parent(parent: int, main_thread: bool) -> None:
+    """End this process when the process ``parent`` dies, however it dies (SIGKILL too, which
+    runs no clean-up in it): on Linux the kernel sends SIGKILL then (``PR_SET_PDEATHSIG``, when
+    the parent's main thread forked this worker), and everywhere a daemon thread looks every
+    :data:`WATCH` seconds and exits the process once the parent is gone."""
+    forked = os.name == "posix" and os.getppid() == parent  # not through a fork server
+    if forked and main_thread and sys.platform.startswith("linux"):
+        _parent_death_signal()
+    if _parent_gone(parent, forked):  # it died before the signal was asked for
+        os._exit(1)
+
+    def watch() -> None:
+        while not _parent_gone(parent, forked):
+            time.sleep(WATCH)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
+def _parent_death_signal() -> None:
+    """Ask Linux for SIGKILL when the parent dies (nothing where libc or prctl is missing)."""
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _parent_gone(parent: int, forked: bool) -> bool:
+    """Whether the process ``parent`` is gone: a forked orphan's parent becomes another process;
+    otherwise (spawned, or from a fork server) the parent's sentinel says."""
+    if forked:
+        return os.getppid() != parent
+    process = multiprocessing.parent_process()
+    return process is not None and not process.is_alive()
 
 
 __all__ = ["POLL", "Part", "Step", "makespan", "plan", "run_steps"]

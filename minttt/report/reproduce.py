@@ -56,9 +56,10 @@ def reproduce(
     out = Path(out)
     encodings = default_encodings(out) if encodings is None else Path(encodings)
     staged: list[tuple[Path, Path]] = []
+    locks: list[int] = []
     made = _missing_folders(out, encodings.parent)  # removed again unless the run finishes
     try:
-        staged = _stage(out, encodings)
+        staged = _stage(out, encodings, locks=locks)
         if any(SPECS[name].long_runs for name in chosen_steps(steps)):
             carry_long_runs(out, staged[0][0])
         ctx = Context(staged[0][0], staged[1][0])
@@ -70,6 +71,8 @@ def reproduce(
     except OSError as exc:
         raise InputError(f"{exc.filename or out}: cannot write ({exc.strerror or exc})") from None
     finally:
+        for fd in locks:  # let go first: a lock held open would keep Windows from removing it
+            os.close(fd)
         for tmp, _ in staged:
             shutil.rmtree(tmp, ignore_errors=True)
         for folder in made:  # deepest first; only what this run created, and only if empty
@@ -107,21 +110,69 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _stage(out: Path, *finals: Path) -> list[tuple[Path, Path]]:
+#: the file inside a staging folder that its run holds locked while it lives (never committed)
+STAGING_LOCK = ".staging.lock"
+
+
+def _stage(out: Path, *finals: Path, locks: list[int]) -> list[tuple[Path, Path]]:
     """(staging, final) pairs: one staging folder inside ``out``, one beside each other final
-    folder (inside ``out`` too when that folder is)."""
+    folder (inside ``out`` too when that folder is). Each is held by this run: its
+    :data:`STAGING_LOCK` is locked (the descriptors go to ``locks``), so a run killed before it
+    could remove its folders (SIGKILL) leaves them unlocked, and the next run removes them
+    (:func:`_remove_stale`)."""
 
     staged: list[tuple[Path, Path]] = []
     try:
         for final, where in ((out, out), *((f, f.parent) for f in finals)):
             where.mkdir(parents=True, exist_ok=True)
-            tmp = tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".staging", dir=where)
-            staged.append((Path(tmp), final))
+            _remove_stale(where, final.name)
+            tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", suffix=".staging", dir=where))
+            staged.append((tmp, final))
+            locks.append(_hold(tmp / STAGING_LOCK))
     except OSError:
         for folder, _ in staged:
             shutil.rmtree(folder, ignore_errors=True)
         raise
     return staged
+
+
+def _hold(path: Path) -> int:
+    """A descriptor of ``path`` (made), locked exclusively: released when it is closed or this
+    process ends, however it ends."""
+    import portalocker
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        portalocker.lock(fd, portalocker.LOCK_EX | portalocker.LOCK_NB)
+    except portalocker.exceptions.LockException:
+        os.close(fd)
+        raise OSError(f"{path}: locked by another process") from None
+    return fd
+
+
+def _remove_stale(where: Path, name: str) -> None:
+    """Remove the staging folders of ``name`` in ``where`` that a run left behind when it was
+    killed: those whose :data:`STAGING_LOCK` no process holds. A folder in use (its lock held)
+    is left alone, as is one without a lock file (its owner cannot be told)."""
+    for folder in where.glob(f".{name}.*.staging"):
+        lock = folder / STAGING_LOCK
+        if not folder.is_dir() or folder.is_symlink() or not lock.is_file():
+            continue
+        try:
+            fd = _hold(lock)
+        except OSError:
+            continue  # a live run's
+        try:  # the lock file goes last: a removal cut short is taken up by the next run
+            for path in folder.iterdir():
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                elif path != lock:
+                    path.unlink()
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _commit(staged: list[tuple[Path, Path]]) -> None:
@@ -130,7 +181,7 @@ def _commit(staged: list[tuple[Path, Path]]) -> None:
     with shielded(final=True):
         for tmp, final in staged:
             for path in sorted(tmp.rglob("*")):
-                if path.is_file():
+                if path.is_file() and path != tmp / STAGING_LOCK:
                     target = final / path.relative_to(tmp)
                     target.parent.mkdir(parents=True, exist_ok=True)
                     os.replace(path, target)
