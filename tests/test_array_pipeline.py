@@ -246,16 +246,16 @@ def _cli(*args, **kw):
 @pytest.mark.slow  # several seconds: in CI's full run, out of the quick loop
 def test_scale_cli_solves_resumes_and_refuses_bad_input(tmp_path):
     ck = tmp_path / "o.json"
-    done = _cli("3x3", "--role", "second", "--time-limit", "20", "--checkpoint", str(ck))
+    done = _cli("--game", "3x3", "--role", "second", "--time-limit", "20", "--checkpoint", str(ck))
     assert done.returncode == 0 and "entries, proven" in done.stdout
-    again = _cli("3x3", "--role", "second", "--checkpoint", str(ck), "--json")
+    again = _cli("--game", "3x3", "--role", "second", "--checkpoint", str(ck), "--json")
     state = json.loads(again.stdout)
     assert again.returncode == 0 and state["runs"] == 2 and state["optimal"]
     for bad in (
-        ("3x3", "--role", "both", "--checkpoint", str(ck)),
-        ("3x3", "--checkpoint", str(tmp_path / "missing" / "c.json")),
-        ("3x3", "--time-limit", "0", "--checkpoint", str(ck)),
-        ("mnk:9,9,9", "--checkpoint", str(ck)),
+        ("--game", "3x3", "--role", "both", "--checkpoint", str(ck)),
+        ("--game", "3x3", "--checkpoint", str(tmp_path / "missing" / "c.json")),
+        ("--game", "3x3", "--time-limit", "0", "--checkpoint", str(ck)),
+        ("--game", "mnk:9,9,9", "--checkpoint", str(ck)),
     ):
         out = _cli(*bad)
         assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
@@ -274,7 +274,7 @@ def test_scale_cli_sigterm_exits_143_with_a_consistent_checkpoint(tmp_path):
     import os
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "minttt", "scale", "mnk:3,4,3", "--role", "second"]
+        [sys.executable, "-m", "minttt", "scale", "--game", "mnk:3,4,3", "--role", "second"]
         + ["--time-limit", "120", "--checkpoint", str(ck)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from typing import Any
 
 import pytest
@@ -168,3 +169,121 @@ def test_parse_reads_the_declarations() -> None:
     assert got == {"names": ["a", "b"], "times": 3, "loud": False, "tag": ["t", "u"]}
     assert parse(hello, ["-n", "x"]) is None  # int("x"): typer words the error
     assert parse(hello, ["--times"]) is None  # a missing value
+
+
+# ------------------------------------------------------------ the one grammar
+
+
+@pytest.mark.parametrize(
+    ("name", "long"),
+    [
+        ("3x3", "3x3"),
+        ("3x3-misere", "3x3-misere"),
+        ("3x4", "mnk:3,4,3"),
+        ("4x4", "mnk:4,4,4"),
+        ("4x4k3", "mnk:4,4,3"),
+        ("4X4K3-MISERE", "mnk:4,4,3-misere"),
+        ("mnk:3,4,3", "mnk:3,4,3"),
+    ],
+)
+def test_every_game_option_reads_the_short_names(name: str, long: str) -> None:
+    """``--game`` of each command goes through the one parser, Rules.from_name."""
+    from minttt.cli.count import count_command
+    from minttt.cli.encode import encode_command
+    from minttt.cli.scale import scale_command
+    from minttt.cli.solve import solve_command
+    from minttt.game.rules import Rules
+
+    assert Rules.from_name(name).name == long
+    for func, rest in (
+        (count_command, []),
+        (solve_command, []),
+        (encode_command, ["first-any-lookup-entries"]),
+        (scale_command, ["--checkpoint", "c.json"]),
+    ):
+        kwargs = parse(func, [*rest, "--game", name])
+        assert kwargs is not None and kwargs["game"] == long, func.__name__
+
+
+@pytest.mark.parametrize("name", ["4x", "x4", "3x4k9", "chess", "mnk:3,4"])
+def test_a_bad_game_name_is_one_line_exit_2(name: str) -> None:
+    for command in (["count"], ["solve", "--role", "first"], ["scale", "--checkpoint", "c.json"]):
+        result = CliRunner().invoke(typer_app(commands()), [*command, "--game", name])
+        assert result.exit_code == 2, (command, result.output)
+        (line,) = result.stderr.strip().splitlines()
+        assert line.startswith("error: ") and "game" in line
+
+
+def test_solve_on_a_board_without_a_centre_opens_anywhere() -> None:
+    """solve's default opening: the centre where the board has one, else any (3x4: none)."""
+    import json
+
+    result = CliRunner().invoke(
+        typer_app(commands()),
+        ["solve", "--game", "3x4", "--role", "first", "--objective", "entries", "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.stdout)
+    assert row["variant"] == "first-any-lookup-entries@mnk:3,4,3" and row["optimal"]
+    assert row["size"] == 46
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "notice"),
+    [
+        (["search", "-b", "x...o...."], ["search", "x...o...."], "--board"),
+        (["search", "--board", "x...o...."], ["search", "x...o...."], "--board"),
+    ],
+)
+def test_old_spellings_still_work_with_one_notice(old: list[str], new: list[str], notice: str):
+    app = typer_app(commands())
+    before, after = CliRunner().invoke(app, old), CliRunner().invoke(app, new)
+    assert before.exit_code == after.exit_code == 0
+    # the same answer (the time it took aside)
+    assert [ln for ln in before.stdout.splitlines() if " us" not in ln and " ms" not in ln] == [
+        ln for ln in after.stdout.splitlines() if " us" not in ln and " ms" not in ln
+    ]
+    (line,) = before.stderr.strip().splitlines()
+    assert line.startswith(f"{notice} is deprecated: minttt ")
+    assert after.stderr == ""
+
+
+def test_scale_takes_the_game_as_an_option_and_the_old_argument_with_a_notice(tmp_path) -> None:
+    import json
+
+    app = typer_app(commands())
+    runs = {}
+    for how, args in (("new", ["--game", "3x4"]), ("old", ["mnk:3,4,3"])):
+        checkpoint = tmp_path / f"{how}.json"
+        result = CliRunner().invoke(
+            app, ["scale", *args, "--checkpoint", str(checkpoint), "--time-limit", "20", "--json"]
+        )
+        assert result.exit_code == 0, result.output
+        runs[how] = (json.loads(result.stdout), result.stderr)
+    assert runs["new"][0]["variant"] == runs["old"][0]["variant"]
+    assert runs["new"][0]["upper"] == runs["old"][0]["upper"] == 46
+    assert "GAME as an argument is deprecated: minttt scale --game GAME" in runs["old"][1]
+    assert "deprecated" not in runs["new"][1]
+    both = CliRunner().invoke(
+        app, ["scale", "3x4", "--game", "4x4", "--checkpoint", str(tmp_path / "b.json")]
+    )
+    assert both.exit_code == 2 and len(both.stderr.strip().splitlines()) == 1
+
+
+def test_play_takes_the_table_positionally_and_the_old_option_with_a_notice(tmp_path) -> None:
+    from minttt.table.model import save_table
+    from minttt.web.sample import sample_table
+
+    save_table(sample_table(), tmp_path / "t.json")
+    app = typer_app(commands())
+    new = CliRunner().invoke(app, ["play", str(tmp_path / "t.json"), "--as", "X"], input="4\n")
+    old = CliRunner().invoke(
+        app, ["play", "-t", str(tmp_path / "t.json"), "--as", "X"], input="4\n"
+    )
+    assert new.exit_code == old.exit_code == 0
+    assert re.sub(r"\d+ [um]s", "", new.stdout) == re.sub(r"\d+ [um]s", "", old.stdout)
+    assert old.stderr.strip().splitlines() == ["--table is deprecated: minttt play TABLE"]
+    both = CliRunner().invoke(app, ["play", str(tmp_path / "t.json"), "-p", "random"])
+    assert both.exit_code == 2 and both.stderr.strip().splitlines() == [
+        "error: give TABLE or --player, not both"
+    ]

@@ -189,7 +189,7 @@ def test_an_interrupted_search_keeps_the_rounds_that_arrived(tmp_path: Path, mon
     ],
 )
 def test_scale_search_refuses_bad_input_in_one_line(tmp_path: Path, args: list[str]):
-    cmd = [sys.executable, "-m", "minttt", "scale", "mnk:3,4,3", "--role", "second"]
+    cmd = [sys.executable, "-m", "minttt", "scale", "--game", "mnk:3,4,3", "--role", "second"]
     out = subprocess.run(
         [*cmd, "--checkpoint", str(tmp_path / "c.json"), *args],
         capture_output=True,

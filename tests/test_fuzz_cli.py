@@ -217,7 +217,7 @@ def test_console_play_survives_any_input(
         path = tmp_path_factory.mktemp("play") / "t.json"
         partial = {**GOOD, "entries": GOOD["entries"][:5], "size": 5}
         path.write_text(json.dumps(partial), "utf-8")
-        args = ["play", "--table", str(path), "--as", side]
+        args = ["play", str(path), "--as", side]
     else:
         args = ["play", "--player", "random", "--seed", "1", "--as", side]
     run(args, stdin=stdin)

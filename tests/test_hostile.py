@@ -229,7 +229,7 @@ def test_web_builds_no_page_for_a_table_verify_rejects(tmp_path: Path) -> None:
     doc = json.loads(TABLE.read_text())
     doc["role"] = "both"  # X entries only, labelled as playing both sides
     (tmp_path / "t.json").write_text(json.dumps(doc))
-    done = minttt("web", "--table", str(tmp_path / "t.json"), "--out", str(tmp_path / "site"))
+    done = minttt("web", str(tmp_path / "t.json"), "--out", str(tmp_path / "site"))
     assert one_line_error(done) and "fails minttt verify" in done.stderr
     assert not (tmp_path / "site").exists()
 
@@ -258,7 +258,7 @@ def test_outputs_write_through_symlinks_fifos_and_devices(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     "args",
     [
-        ["web", "--table", str(TABLE), "--out", ""],
+        ["web", str(TABLE), "--out", ""],
         ["reproduce", "--out", "", "--step", "counts"],
         ["certify", "first-center-lookup-entries", "--out", ""],
         ["export", str(TABLE), "--out", ""],

@@ -99,7 +99,7 @@ def test_only_entries_variants():
 
 
 def _scale(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "minttt", "scale", "mnk:3,4,3", "--role", "first"]
+    cmd = [sys.executable, "-m", "minttt", "scale", "--game", "mnk:3,4,3", "--role", "first"]
     return subprocess.run(
         [*cmd, "--checkpoint", str(tmp_path / "x.json"), *args],
         capture_output=True,

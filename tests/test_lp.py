@@ -87,7 +87,7 @@ def test_highs_past_its_limit_is_stopped_and_claims_nothing(monkeypatch: pytest.
 
 
 def _scale(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "minttt", "scale", "3x3", "--role", "second"]
+    cmd = [sys.executable, "-m", "minttt", "scale", "--game", "3x3", "--role", "second"]
     return subprocess.run(
         [*cmd, "--checkpoint", str(tmp_path / "o.json"), *args],
         capture_output=True,
@@ -128,7 +128,7 @@ def test_ctrl_c_stops_the_branch_and_bound_at_once_and_writes_nothing(tmp_path: 
     """HiGHS runs in a child process: Ctrl-C does not wait for its time limit."""
     import signal
 
-    cmd = [sys.executable, "-m", "minttt", "scale", "mnk:3,4,3", "--role", "second"]
+    cmd = [sys.executable, "-m", "minttt", "scale", "--game", "mnk:3,4,3", "--role", "second"]
     proc = subprocess.Popen(
         [*cmd, "--checkpoint", str(tmp_path / "o.json"), "--mip", "300"],
         stdout=subprocess.PIPE,

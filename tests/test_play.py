@@ -78,13 +78,13 @@ def test_cli_play_end_of_input_exits_cleanly(tmp_path):
     assert "Move by entering a cell 0-8" in res.output and "0 | 1 | 2" in res.output
     path = tmp_path / "x.json"
     save_table(TX, path)
-    res = runner.invoke(app, ["play", "--table", str(path)], input="0\n1\n2\n3\n5\n6\n7\n8\n")
+    res = runner.invoke(app, ["play", str(path)], input="0\n1\n2\n3\n5\n6\n7\n8\n")
     assert res.exit_code == 0, res.output
     assert "I play cell 4." in res.output
-    bad = runner.invoke(app, ["play", "--table", str(path), "--as", "X"])
+    bad = runner.invoke(app, ["play", str(path), "--as", "X"])
     assert bad.exit_code == 2
     assert runner.invoke(app, ["play", "--as", "Q"]).exit_code == 2
-    assert runner.invoke(app, ["play", "--table", str(path), "--player", "random"]).exit_code == 2
+    assert runner.invoke(app, ["play", str(path), "--player", "random"]).exit_code == 2
 
 
 def test_a_one_role_table_decides_the_console_side(tmp_path):

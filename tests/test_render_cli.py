@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from test_render_tables import sample_table
 from typer.testing import CliRunner
 
 from minttt.cli import app
+from minttt.render.files import TREE_CELLS, picture
 from minttt.render.png import PNG_SIGNATURE
-from minttt.table.model import save_table
+from minttt.table.model import load_table, save_table
 
 runner = CliRunner()
 
@@ -107,3 +109,52 @@ def test_bad_option_combinations_exit_2(table_file, tmp_path, args, needle):
     result = _run(*args)
     assert result.exit_code == 2, result.output
     assert needle in result.output
+
+
+# ------------------------------------------------------------ m,n,k tables
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+GAME_TABLES = sorted((RESULTS / "games").glob("*.table.json"))
+
+
+def _one_per_shape() -> list[Path]:
+    """The smallest catalogue table of each board shape and rule (normal, misère)."""
+    best: dict[tuple[str, bool], Path] = {}
+    for path in sorted((RESULTS / "catalogue").glob("*.table.json")):
+        shape = path.name.partition("@")[2].split(".")[0] or "3x3"
+        dims = "-".join(shape.replace("mnk-", "").split("-")[:2])
+        key = (dims, "misere" in shape)
+        if key not in best or path.stat().st_size < best[key].stat().st_size:
+            best[key] = path
+    return sorted(best.values())
+
+
+@pytest.mark.parametrize("path", GAME_TABLES + _one_per_shape(), ids=lambda p: p.name)
+def test_every_shipped_board_shape_draws_as_a_grid(path: Path) -> None:
+    """3x4 and 4x4 tables (results/games) and every board of the catalogue: one board a
+    table entry, each drawn on its own rows x cols grid."""
+    table = load_table(path)
+    root = ET.fromstring(picture(table, "svg", "grid"))
+    svg = "{http://www.w3.org/2000/svg}"
+    boards = [g for g in root.iter(f"{svg}g") if "entry" in g.get("class", "")]
+    assert sorted(int(g.get("data-hash")) for g in boards) == sorted(e.hash for e in table.entries)
+    assert all(len(g.get("data-board")) == table.rules.cells for g in boards)
+    text = " ".join(t.text or "" for t in root.iter(f"{svg}text"))
+    assert f"0-{table.rules.cells - 1}" in text
+
+
+def test_cli_renders_a_3x4_table_and_its_tree(tmp_path):
+    path = next(p for p in GAME_TABLES if "mnk343" in p.name)
+    assert _run(str(path), "--out", str(tmp_path / "g.svg")).exit_code == 0
+    result = _run(str(path), "--out", str(tmp_path / "t.dot"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "t.dot").read_text("utf-8").startswith("digraph strategy")
+
+
+def test_cli_refuses_the_tree_of_a_4x4_table_in_one_line(tmp_path):
+    path = next(p for p in GAME_TABLES if "mnk444" in p.name)
+    result = _run(str(path), "--out", str(tmp_path / "t.dot"))
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert f"up to {TREE_CELLS} cells" in line and "grid" in line
+    assert not (tmp_path / "t.dot").exists()

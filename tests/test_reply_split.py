@@ -150,7 +150,7 @@ def test_scale_certifies_a_reply_and_refuses_bad_ones(
     from minttt.cli import run as cli_run
 
     certs = tmp_path / "certs"
-    base = ["scale", "3x3", "--role", "second", "--cores", "30", "--relax"]
+    base = ["scale", "--game", "3x3", "--role", "second", "--cores", "30", "--relax"]
     ok = [*base, "--opening", "1:7", "--checkpoint", str(tmp_path / "o.json")]
     assert cli_run([*ok, "--certificates", str(certs)]) == 0
     assert checked_lower(certs / "lower-bounds.json") == {
@@ -160,7 +160,8 @@ def test_scale_certifies_a_reply_and_refuses_bad_ones(
     for bad in ("1:3", "2:4", "1", "1:1"):  # loses, stored as 0, X's kind, one cell twice
         ckpt = str(tmp_path / f"bad{bad}.json")
         assert cli_run([*base, "--opening", bad, "--checkpoint", ckpt]) == 2
-    assert cli_run(["scale", "3x3", "--opening", "1:0", "--checkpoint", ckpt]) == 2  # X's: a cell
+    # X's opening is a cell
+    assert cli_run(["scale", "--game", "3x3", "--opening", "1:0", "--checkpoint", ckpt]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 5 and all(line.startswith("error: ") for line in err)
 
@@ -324,7 +325,7 @@ def test_scale_and_solve_take_x_answers(tmp_path: Path, capsys: pytest.CaptureFi
     from minttt.cli import run as cli_run
 
     certs = tmp_path / "certs"
-    base = ["scale", "3x3", "--role", "first", "--cores", "30", "--relax"]
+    base = ["scale", "--game", "3x3", "--role", "first", "--cores", "30", "--relax"]
     ok = [*base, "--opening", "0+4:2", "--checkpoint", str(tmp_path / "x.json")]
     assert cli_run([*ok, "--certificates", str(certs)]) == 0
     assert {(n, v) for (n, _d), v in checked_lower(certs / "lower-bounds.json").items()} == {

@@ -102,7 +102,7 @@ def test_cli_refuses_a_schema_invalid_checkpoint_with_exit_2(tmp_path: Path) -> 
     path = tmp_path / "c.json"
     path.write_text(json.dumps({**good(), "seconds": "soon"}))
     result = CliRunner().invoke(
-        app, ["scale", "mnk:3,4,3", "--role", "second", "--checkpoint", str(path)]
+        app, ["scale", "--game", "mnk:3,4,3", "--role", "second", "--checkpoint", str(path)]
     )
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1 and "Traceback" not in result.stderr
@@ -121,7 +121,7 @@ def test_a_checkpoint_that_is_a_symlink_or_a_device_is_refused(tmp_path: Path) -
 def _run(tmp_path: Path, *args: str):
     return CliRunner().invoke(
         app,
-        ["scale", "mnk:3,4,3", "--role", "first", "--checkpoint", str(tmp_path / "c.json"), *args],
+        ["scale", "--game", "3x4", "--checkpoint", str(tmp_path / "c.json"), *args],
     )
 
 

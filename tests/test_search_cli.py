@@ -18,7 +18,7 @@ def invoke(*args: str):
 
 
 def test_json_output():
-    r = invoke("--board", "........x", "--algorithm", "alphabeta", "--json")
+    r = invoke("........x", "--algorithm", "alphabeta", "--json")
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert {"move", "value", "states", "seconds"} <= data.keys()
@@ -32,7 +32,7 @@ def test_ordering_flag():
 
 
 def test_text_output_follows_001():
-    r = invoke("--board", "xx.oo....")
+    r = invoke("xx.oo....")
     assert r.exit_code == 0
     assert "states explored" in r.stdout
     assert "I play cell 2;" in r.stdout
@@ -47,18 +47,18 @@ def check_bad(args: list[str], word: str) -> None:
 
 
 def test_bad_boards_exit_2_with_one_line():
-    check_bad(["--board", "x.o"], "cells")
-    check_bad(["--board", "x.o.q...."], "characters")
-    check_bad(["--board", "xxx......"], "impossible counts")
-    check_bad(["--board", "xxxoo...."], "already finished")
-    check_bad(["--board", "xoxxoxoxo"], "already finished")
+    check_bad(["x.o"], "cells")
+    check_bad(["x.o.q...."], "characters")
+    check_bad(["xxx......"], "impossible counts")
+    check_bad(["xxxoo...."], "already finished")
+    check_bad(["xoxxoxoxo"], "already finished")
     check_bad(["--algorithm", "mcts"], "unknown algorithm")
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet="xo.XO-z1 ", min_size=0, max_size=11))
 def test_any_board_string_is_answered_or_refused_cleanly(text):
-    r = invoke("--board", text, "--json")
+    r = invoke(text, "--json")
     assert r.exit_code in (0, 2), r.output
     if r.exit_code == 2:
         assert len(r.stderr.strip().splitlines()) == 1

@@ -78,7 +78,7 @@ def imported_denied(args: list[str], denied: tuple[str, ...] = DENIED) -> list[s
         (["encode", "first-center-lookup-entries", "--format", "wcnf"], (*DENIED, "rich")),
         # 000's 827 situations are counted over all 3^9 boards with numpy
         (["count", "--json"], tuple(m for m in (*DENIED, "rich") if m != "numpy")),
-        (["search", "--board", "x...o....", "--json"], (*DENIED, "rich")),
+        (["search", "x...o....", "--json"], (*DENIED, "rich")),
         (["check-proof", "--json", "missing.cnf", "missing.drat"], (*DENIED, "rich")),
         (["--version"], (*DENIED, "rich")),
     ],

@@ -122,3 +122,49 @@ def test_cli_tournament(tmp_path):
     assert text.exit_code == 0 and "FINAL: Score: hashed-tree" in text.output
     assert runner.invoke(app, ["tournament", "nobody", "random"]).exit_code == 2
     assert runner.invoke(app, ["tournament", "random", "random", "--games", "0"]).exit_code == 2
+
+
+# ------------------------------------------------------------ games all alike
+
+
+def test_two_deterministic_players_play_one_game_not_a_sample() -> None:
+    """alphabeta against itself: neither ever has a choice, so every game is the one game."""
+    from minttt.play.tournament import single_game
+
+    ab = make_player("alphabeta")
+    line = single_game(policy(ab, 1), policy(ab, 2))
+    assert line is not None
+    moves, status = line
+    board = Board.empty()
+    for m in moves:
+        board = board.play(m)
+    assert board.is_terminal and status == 3 and board.winner() == 0  # the one game: a draw
+    r = tournament(ab, ab, games=200, seed=0)
+    assert r.alike == moves and (r.x_wins, r.o_wins, r.draws) == (0, 0, 200)
+    assert all(v["interval99"] == [v["rate"], v["rate"]] for v in r.rates().values())
+    (line_text,) = r.rate_lines()
+    assert "every game alike" in line_text and "one game decides all 200" in line_text
+    assert "99% interval" not in line_text
+
+
+def test_a_player_with_a_choice_is_sampled() -> None:
+    from minttt.play.tournament import single_game
+
+    ab = make_player("alphabeta")
+    assert single_game(policy(RandomPlayer(), 1), policy(ab, 2)) is None
+    r = tournament(RandomPlayer(), ab, games=500, seed=3)
+    assert r.alike is None and len(r.rate_lines()) == 3
+    assert r.to_dict()["alike"] is None
+
+
+def test_cli_tournament_says_when_its_games_are_all_alike() -> None:
+    result = CliRunner().invoke(app, ["tournament", "alphabeta", "alphabeta", "-n", "200"])
+    assert result.exit_code == 0, result.output
+    assert "every game alike" in result.stdout and "99%" not in result.stdout
+    data = json.loads(
+        CliRunner()
+        .invoke(app, ["tournament", "alphabeta", "alphabeta", "-n", "200", "--json"])
+        .stdout
+    )
+    (match,) = data["matches"]
+    assert match["alike"] and match["draws"] == 200

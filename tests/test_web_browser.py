@@ -325,7 +325,7 @@ def test_browser_hashing_agrees_on_every_position(browser: Browser, site: Path) 
     [
         ("", "not valid JSON"),
         ("{broken", "not valid JSON"),
-        ('{"format": "minttt-table/1"}', "3x3 games"),
+        ('{"format": "minttt-table/1"}', "at most 16 cells"),
         ("OPENING", "opening 99 is not a cell"),
     ],
 )
@@ -361,3 +361,57 @@ def test_footer_link_is_the_table_played(browser: Browser, site: Path, table: Ta
         browser.page.click("#table-link")
     text = Path(download.value.path()).read_text("utf-8")
     assert Table.from_dict(__import__("json").loads(text)) == table  # the table inlined, played
+
+
+# ------------------------------------------------------- m,n,k tables (3x4, 4x4)
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+
+
+def _smallest(pattern: str) -> list[Path]:
+    found = sorted((RESULTS / "catalogue").glob(pattern), key=lambda p: p.stat().st_size)
+    return found[:1]
+
+
+# results/games (3x4, 4x4 k=3 and 4) and two of the catalogue: a 2x8 board, a misère one
+GAME_TABLES = [
+    *sorted((RESULTS / "games").glob("*.table.json")),
+    *_smallest("*@mnk-2-8-*.table.json"),
+    *_smallest("*@mnk-*-misere.table.json"),
+]
+MNK_GAMES = 12  # random games by clicks per shipped table
+
+
+@pytest.mark.parametrize("path", GAME_TABLES, ids=[p.name for p in GAME_TABLES])
+def test_shipped_mnk_tables_play_in_the_browser(
+    browser: Browser, tmp_path: Path, path: Path
+) -> None:
+    """Every 3x4 and 4x4 table of results/games plays by clicks as the Python table player, on
+    a board of its shape, and never loses. (The files are :func:`page_files`: these tables are
+    the verified ones the results ship, and the verifier takes minutes on 4x4.)"""
+    import json
+
+    from minttt.fileio import write_many_atomic
+    from minttt.web.site import page_files
+
+    table = Table.from_dict(json.loads(path.read_text("utf-8")))
+    write_many_atomic({tmp_path / n: data for n, data in page_files(table).items()})
+    browser.requests.clear()
+    browser.errors.clear()
+    browser.open(tmp_path)
+    rules = table.rules
+    assert browser.page.locator("#board .cell").count() == rules.cells
+    columns = browser.page.evaluate(
+        "() => getComputedStyle(document.getElementById('board')).gridTemplateColumns"
+    )
+    assert len(columns.split()) == rules.cols
+    heading = browser.page.inner_text("header h1")
+    assert heading.startswith(f"{rules.rows}x{rules.cols} m,n,k"), heading
+    human = O if table.role == "X" else X
+    rng = random.Random(path.name)
+    for _ in range(MNK_GAMES):
+        browser.page.click("#new-game", force=True)
+        play_game(browser, table, human, lambda b: rng.choice(b.legal_moves()))
+    assert not browser.errors, browser.errors
+    allowed = {(tmp_path / n).as_uri() for n in ("index.html", "play.js", "style.css")}
+    assert set(browser.requests) <= allowed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -18,7 +19,7 @@ from minttt.game.rules import TIC_TAC_TOE, Board, Rules, inverse_transform
 from minttt.table.model import Table, first_move_table, save_table, table_from_moves
 from minttt.web import SITE_FILES, build_site, render_site, write_site
 from minttt.web.sample import first_optimal_moves, sample_table
-from minttt.web.site import asset_text
+from minttt.web.site import asset_text, page_files
 
 PLAY_JS = Path(__file__).resolve().parents[1] / "minttt" / "web" / "assets" / "play.js"
 
@@ -124,7 +125,7 @@ def test_write_site_loads_the_table_file(table: Table, tmp_path: Path) -> None:
 def test_cli_web_writes_the_site(table: Table, tmp_path: Path) -> None:
     save_table(table, tmp_path / "t.json")
     result = CliRunner().invoke(
-        app, ["web", "--table", str(tmp_path / "t.json"), "--out", str(tmp_path / "out"), "--json"]
+        app, ["web", str(tmp_path / "t.json"), "--out", str(tmp_path / "out"), "--json"]
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -147,7 +148,7 @@ def test_cli_web_bad_table_exits_2_with_one_line(
     path = tmp_path / "t.json"
     if content is not None:
         path.write_text(content)
-    result = CliRunner().invoke(app, ["web", "--table", str(path), "--out", str(tmp_path / "o")])
+    result = CliRunner().invoke(app, ["web", str(path), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0]
@@ -158,7 +159,7 @@ def test_cli_web_bad_table_exits_2_with_one_line(
 def test_cli_web_out_is_a_file_exits_2(table: Table, tmp_path: Path) -> None:
     save_table(table, tmp_path / "t.json")
     result = CliRunner().invoke(
-        app, ["web", "--table", str(tmp_path / "t.json"), "--out", str(tmp_path / "t.json")]
+        app, ["web", str(tmp_path / "t.json"), "--out", str(tmp_path / "t.json")]
     )
     assert result.exit_code == 2
     assert "not a directory" in result.stderr
@@ -317,7 +318,8 @@ def test_page_names_the_problem_of_a_broken_table(table: Table) -> None:
         "good": good,
         "not an object": [],
         "format": {**good, "format": "minttt-table/9"},
-        "game": {**good, "game": "mnk:3,4,3"},
+        "game": {**good, "game": "mnk:5,5,4"},
+        "other board": {**good, "game": "mnk:3,4,3"},
         "opening": {**good, "opening": 99},
         "empty": {**good, "entries": []},
         "hash": {**good, "entries": [{**first, "hash": first["hash"] + 1}]},
@@ -340,7 +342,8 @@ def test_page_names_the_problem_of_a_broken_table(table: Table) -> None:
     for name, problem in problems.items():
         assert isinstance(problem, str) and problem, name
     assert "opening 99" in problems["opening"] and "undefined" not in problems["opening"]
-    assert "mnk:3,4,3" in problems["game"]
+    assert "mnk:5,5,4" in problems["game"] and "16 cells" in problems["game"]
+    assert "no valid board" in problems["other board"]  # 9-cell boards in a 3x4 table
 
 
 def test_page_shows_a_message_instead_of_loading_forever() -> None:
@@ -362,3 +365,166 @@ def test_first_optimal_moves_are_the_first_move_table(side, opening):
     assert moves == own_play(graph, side, first)
     table = first_move_table(graph, "X" if side == 1 else "O", opening=opening)
     assert {e.hash: e.move for e in table.entries}.items() <= moves.items()
+
+
+# ------------------------------------------------------- m,n,k boards (3x4, 4x4)
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME_TABLES = sorted((ROOT / "results" / "games").glob("*.table.json"))
+
+MNK_DRIVER = r"""
+const base = require(process.argv[1]);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const out = input.cases.map((c) => {
+  const core = base.forGame(c.table.game);
+  const index = core.indexTable(c.table);
+  return {
+    problem: base.tableProblem(c.table),
+    cells: core.CELLS,
+    symmetries: core.SYMMETRIES,
+    lines: core.LINES.length,
+    boards: c.boards.map((text) => {
+      const cells = core.parseBoard(text);
+      const canon = core.canonical(cells);
+      const found = core.tableMove(index, cells);
+      return [canon.hash, canon.transform, core.winner(cells, false), core.isTerminal(cells),
+              found ? found.move : null];
+    }),
+  };
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def _random_boards(table: Table, count: int, seed: int) -> list[Board]:
+    """Boards the table meets: random opponent moves, the table's own moves, up to the end."""
+    rng = random.Random(seed)
+    side = 1 if table.plays(1) else 2
+    boards = []
+    while len(boards) < count:
+        board = Board.empty(table.rules)
+        while not board.is_terminal:
+            boards.append(board)
+            move = table.move(board) if board.to_move == side else rng.choice(board.legal_moves())
+            board = board.play(move)
+    return boards[:count]
+
+
+@pytest.mark.skipif(not GAME_TABLES, reason="no results/games tables")
+def test_page_core_plays_every_shipped_mnk_table_as_the_python_table() -> None:
+    """Every 3x4 and 4x4 table in results/games: the page's canonical form, winner and move
+    are minttt's, on every entry's board and on boards its own games reach."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    tables = [Table.from_dict(json.loads(p.read_text("utf-8"))) for p in GAME_TABLES]
+    cases = []
+    samples = []
+    for k, t in enumerate(tables):
+        boards = [Board.parse(e.board, t.rules) for e in t.entries[:300]]
+        boards += _random_boards(t, 300, seed=k)
+        samples.append(boards)
+        cases.append({"table": t.to_dict(), "boards": [str(b) for b in boards]})
+    proc = subprocess.run(
+        [node, "-e", MNK_DRIVER, str(PLAY_JS)],
+        input=json.dumps({"cases": cases}),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    games = set()
+    for t, boards, got in zip(tables, samples, json.loads(proc.stdout), strict=True):
+        games.add(t.game)
+        assert got["problem"] is None, (t.game, got["problem"])
+        assert got["cells"] == t.rules.cells
+        assert [tuple(p) for p in got["symmetries"]] == list(t.rules.symmetries)
+        assert got["lines"] == len(t.rules.lines)
+        for board, row in zip(boards, got["boards"], strict=True):
+            canon = board.canonical()
+            expected = [canon.hash, canon.transform, board.winner(), board.is_terminal]
+            assert row[:4] == expected, (t.game, str(board))
+            assert row[4] == python_move(t, board), (t.game, str(board))
+    assert {"mnk:3,4,3", "mnk:4,4,4"} <= games
+
+
+@pytest.mark.skipif(not GAME_TABLES, reason="no results/games tables")
+def test_4x4_pages_stay_small() -> None:
+    """The biggest shipped table's page: the table inlined once (and table.json beside it)."""
+    biggest = max(GAME_TABLES, key=lambda p: p.stat().st_size)
+    files = page_files(Table.from_dict(json.loads(biggest.read_text("utf-8"))))
+    index = len(files["index.html"])
+    assert index < len(files["table.json"]) + 4_000  # the page around the table: a few KB
+    assert sum(len(b) for b in files.values()) < 600_000
+
+
+@pytest.mark.parametrize("name", [p.name for p in GAME_TABLES if "mnk343" in p.name])
+def test_cli_web_writes_a_3x4_page(tmp_path: Path, name: str) -> None:
+    """A 3x4 table just solved and verified gets its page (the verifier runs)."""
+    result = CliRunner().invoke(
+        app, ["web", str(ROOT / "results" / "games" / name), "--out", str(tmp_path), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "index.html").read_text("utf-8")
+    assert '"game": "mnk:3,4,3"' in html or '"game":"mnk:3,4,3"' in html
+
+
+def test_cli_web_old_table_option_still_works_with_a_notice(table: Table, tmp_path: Path) -> None:
+    save_table(table, tmp_path / "t.json")
+    result = CliRunner().invoke(
+        app, ["web", "--table", str(tmp_path / "t.json"), "--out", str(tmp_path / "out")]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip().splitlines() == ["--table is deprecated: minttt web TABLE"]
+    assert (tmp_path / "out" / "index.html").exists()
+    both = CliRunner().invoke(
+        app,
+        ["web", str(tmp_path / "t.json"), "--table", str(tmp_path / "t.json"), "-o", "x"],
+    )
+    assert both.exit_code == 2 and len(both.stderr.strip().splitlines()) == 1
+    # bad input in the old spelling: still one line, the error (the notice is for a success)
+    missing = CliRunner().invoke(
+        app, ["web", "--table", str(tmp_path / "missing.json"), "--out", str(tmp_path / "o3")]
+    )
+    assert missing.exit_code == 2
+    (line,) = missing.stderr.strip().splitlines()
+    assert line.startswith("error: ") and "no such file" in line
+    none = CliRunner().invoke(app, ["web", "--out", str(tmp_path / "o2")])
+    assert none.exit_code == 2 and none.stderr.strip().splitlines() == [
+        "error: give a table file: minttt web TABLE --out FOLDER"
+    ]
+
+
+CATALOGUE_TABLES = sorted((ROOT / "results" / "catalogue").glob("*.table.json"))
+
+
+@pytest.mark.slow  # 170 tables, about 40 s
+@pytest.mark.skipif(not CATALOGUE_TABLES, reason="no results/catalogue tables")
+def test_page_core_plays_every_catalogue_table_as_the_python_table() -> None:
+    """Every table of the catalogue (2x2 to 2x8 and 4x4, misère too): the page takes it, and
+    its move is minttt's on entry boards and on boards the table's own games reach."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    tables = [Table.from_dict(json.loads(p.read_text("utf-8"))) for p in CATALOGUE_TABLES]
+    cases, samples = [], []
+    for k, t in enumerate(tables):
+        boards = [Board.parse(e.board, t.rules) for e in t.entries[:40]]
+        boards += _random_boards(t, 40, seed=k)
+        samples.append(boards)
+        cases.append({"table": t.to_dict(), "boards": [str(b) for b in boards]})
+    proc = subprocess.run(
+        [node, "-e", MNK_DRIVER, str(PLAY_JS)],
+        input=json.dumps({"cases": cases}),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for t, boards, got in zip(tables, samples, json.loads(proc.stdout), strict=True):
+        assert got["problem"] is None, (t.game, got["problem"])
+        for board, row in zip(boards, got["boards"], strict=True):
+            assert row[4] == python_move(t, board), (t.game, str(board))
+            assert row[2] == board.winner(), (t.game, str(board))

@@ -7,6 +7,25 @@ the module of the command being run and, when the arguments are plain (declared 
 values their parsers accept), calls the command without loading the CLI framework at all; help,
 usage errors and shell completion go through the typer application (:mod:`minttt.cli.framework`).
 ``minttt.cli.app`` is the full typer application.
+
+The grammar every command keeps:
+
+- **What a command acts on is positional**: the file or thing it reads and works on, named in
+  capitals in its usage line: ``verify TABLE``, ``odds TABLE``, ``export TABLE``,
+  ``render TABLE``, ``web TABLE``, ``play [TABLE]``, ``encode VARIANT``, ``search [BOARD]``,
+  ``tournament A B``, ``check-proof CNF PROOF``.
+- **A game is always ``--game GAME``**, never positional, ``3x3`` by default (``count``,
+  ``solve``, ``encode``, ``scale``): any name :meth:`minttt.game.rules.Rules.from_name` reads
+  (``3x3``, ``3x4``, ``4x4``, ``4x4k3``, ``mnk:M,N,K``, each with ``-misere``), the one parser.
+- **What a command writes is ``--out PATH``** (``-o`` where a command has a short form): a file,
+  or a folder for a command that writes several (one exception is left: ``encode --all
+  FOLDER``). State a run resumes from is ``--checkpoint PATH``.
+- Everything else is an option with a value or a flag.
+
+An old spelling keeps working for one release, with one line on stderr naming the new one
+(:func:`minttt.cli.common.old_spelling`): ``web --table PATH`` ("--table is deprecated: minttt
+web TABLE"), ``play --table/-t PATH``, ``search --board/-b BOARD`` and ``scale GAME`` (now
+``scale --game GAME``).
 """
 
 from __future__ import annotations
@@ -44,6 +63,8 @@ COMMANDS: dict[str, str] = {
     "check-proof": "certify",
     "scale": "scale",
     "catalogue": "catalogue",
+    "fetch": "fetch",
+    "recheck": "recheck",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 #: the variable a shell's completion script sets when it asks ``minttt`` for completions

@@ -34,7 +34,9 @@ __all__ = [
     "counted_progress",
     "err_console",
     "fail",
+    "game_option",
     "guarded",
+    "old_spelling",
     "plain",
     "print_json",
     "require_folder",
@@ -44,6 +46,7 @@ __all__ = [
     "number",
     "number_option",
     "move_timeout_option",
+    "notice",
     "path_argument",
     "path_option",
     "word_option",
@@ -137,7 +140,18 @@ def guarded(func: F) -> F:
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+        except BaseException:
+            _NOTICES.clear()  # a failure is one line on stderr: the error
+            raise
+        else:
+            _flush_notices()
+            return result
+
+    @wraps(func)
+    def errors(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return wrapper(*args, **kwargs)
         except InputError as exc:
             fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         except DefectError as exc:
@@ -152,7 +166,7 @@ def guarded(func: F) -> F:
             sys.stderr.write("terminated\n" if term else "interrupted\n")
             raise SystemExit(128 + (signal.SIGTERM if term else signal.SIGINT)) from None
 
-    return wrapper  # type: ignore[return-value]
+    return errors  # type: ignore[return-value]
 
 
 def say_wrote(what: object, *, json_out: bool = False) -> None:
@@ -260,6 +274,56 @@ def cluster_options(what: str) -> tuple[Any, Any]:
         help=f"A Dask scheduler's address{what} (instead of --workers).",
     )
     return workers, scheduler
+
+
+def game_option(default: Any = "3x3") -> Any:
+    """``--game GAME``: a game name as :meth:`minttt.game.rules.Rules.from_name` reads it (the
+    one parser: ``3x3``, ``3x4``, ``4x4``, ``4x4k3``, ``mnk:M,N,K``, ``-misere``), given to the
+    command by its long name (``mnk:3,4,3``); a name it cannot read is a usage error. The size
+    limit (boards over 4x4) is the command's to check."""
+    from minttt.game.rules import GAME_NAMES
+
+    def parse(text: str) -> str:
+        from minttt.game.rules import Rules
+
+        try:
+            return Rules.from_name(text, force=True).name
+        except InputError as exc:
+            raise BadValue(str(exc)) from None
+
+    return option(default, "--game", parser=parse, metavar="GAME", help=f"{GAME_NAMES}.")
+
+
+#: the notices of old spellings a running command used, printed when it succeeds
+_NOTICES: list[str] = []
+
+
+def _flush_notices() -> None:
+    for notice in dict.fromkeys(_NOTICES):
+        sys.stderr.write(f"{notice}\n")
+    _NOTICES.clear()
+
+
+def notice(text: str) -> None:
+    """A one-line notice on stderr once the running command succeeds (an old spelling's)."""
+    _NOTICES.append(text)
+
+
+def old_spelling(value: Any, old: Any, spelling: str, use: str) -> Any:
+    """A parameter given in its new spelling (``value``) or its old one (``old``, which keeps
+    working for one release): the old one prints ``SPELLING is deprecated: USE`` on stderr, one
+    line, once the command (:func:`guarded`) has succeeded; a command that fails prints only its
+    one-line error. Both spellings at once are bad input.
+
+    >>> old_spelling("t.json", None, "--table", "minttt web TABLE")
+    't.json'
+    """
+    if old is None:
+        return value
+    if value is not None:
+        raise InputError(f"{spelling} is deprecated and the new spelling is given too: {use}")
+    notice(f"{spelling} is deprecated: {use}")
+    return old
 
 
 def move_timeout_option() -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from minttt.cli.common import console, guarded, print_json, word_option
+from minttt.cli.common import console, game_option, guarded, print_json, word_option
 from minttt.cli.spec import Group, option
 from minttt.game.counts import count_all, raw_counts
 from minttt.game.rules import Rules
@@ -39,7 +39,7 @@ def _row(table: RichTable, what: str, ours: Any, source: Any = None) -> None:
 
 def count_command(
     json_out: bool = option(False, "--json", help="Print one JSON object."),
-    game: str = option("3x3", "--game", metavar="GAME", help="3x3, 3x3-misere or mnk:M,N,K."),
+    game: str = game_option(),
     force: bool = option(False, "--force", help="Allow boards larger than 4x4."),
     full: bool = option(
         None,
@@ -62,7 +62,7 @@ def count_command(
     json_out
         Print one JSON object.
     game
-        3x3, 3x3-misere or mnk:M,N,K.
+        A game name: 3x3, 3x4, 4x4, MxN[kK] or mnk:M,N,K, each with -misere if wanted.
     force
         Allow boards larger than 4x4.
     full

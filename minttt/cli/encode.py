@@ -5,7 +5,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from minttt.cli.common import guarded, number_option, path_option, say_wrote, word_option
+from minttt.cli.common import (
+    game_option,
+    guarded,
+    number_option,
+    path_option,
+    say_wrote,
+    word_option,
+)
 from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.fileio import write_text_atomic
@@ -26,9 +33,7 @@ def encode_command(
     ),
     fmt: str = option("wcnf", "--format", metavar="FORMAT", help="wcnf or smt2."),
     out: Path | None = path_option(None, "--out", help="Output file (default: stdout)."),
-    game: str = option(
-        "3x3", "--game", metavar="GAME", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."
-    ),
+    game: str = game_option(),
     optimum: bool = option(
         True,
         "--optimum/--no-optimum",
@@ -62,7 +67,7 @@ def encode_command(
     out
         Output file (default: stdout).
     game
-        3x3, 3x3-misere or mnk:M,N,K[-misere].
+        A game name: 3x3, 3x4, 4x4, MxN[kK] or mnk:M,N,K, each with -misere if wanted.
     optimum
         Solve first (RC2) to put the optimum in the header.
     timeout

@@ -72,8 +72,14 @@ def _typer_default(param: Param) -> Any:
     if param.parser is not None:
         extra["parser"] = _framework_parser(param.parser)
     if param.is_argument:
-        return typer.Argument(param.default, **extra)
-    return typer.Option(param.default, *param.flags, show_default=param.show_default, **extra)
+        return typer.Argument(param.default, hidden=param.hidden, **extra)
+    return typer.Option(
+        param.default,
+        *param.flags,
+        show_default=param.show_default,
+        hidden=param.hidden,
+        **extra,
+    )
 
 
 def typed(func: Callable[..., Any]) -> Callable[..., Any]:

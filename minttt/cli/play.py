@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from minttt.cli.common import guarded, move_timeout_option
-from minttt.cli.spec import Group, option
+from minttt.cli.common import guarded, move_timeout_option, old_spelling
+from minttt.cli.spec import Group, argument, option
 from minttt.errors import InputError
 from minttt.play.console import play_console
 from minttt.play.opponents import console_opponent
@@ -11,9 +11,7 @@ from minttt.vocabulary import Role
 
 
 def play_command(
-    table: str | None = option(
-        None, "--table", "-t", metavar="PATH", help="Play against a table file."
-    ),
+    table: str | None = argument(None, metavar="[TABLE]", help="Play against a table file."),
     player: str | None = option(
         None,
         "--player",
@@ -26,6 +24,9 @@ def play_command(
     ),
     seed: int | None = option(None, "--seed", metavar="N", help="Seed for random players."),
     move_timeout: float = move_timeout_option(),
+    table_option: str | None = option(
+        None, "--table", "-t", metavar="PATH", hidden=True, help="Deprecated: minttt play TABLE."
+    ),
 ) -> None:
     """Play tic-tac-toe at the console, naming cells 0-8 row by row from the top left (as every
     command does). End of input quits cleanly.
@@ -43,6 +44,8 @@ def play_command(
         Seed for random players.
     move_timeout
         Seconds a module:callable agent may take per move (then it is stopped).
+    table_option
+        The old spelling ``--table PATH`` (one more release, with a notice).
 
     Raises
     ------
@@ -53,8 +56,9 @@ def play_command(
 
     if seed is not None and not 0 <= seed <= 2**63 - 1:
         raise InputError(f"--seed {seed}: must be 0-{2**63 - 1}")
+    table = old_spelling(table, table_option, "--table", "minttt play TABLE")
     if table is not None and player is not None:
-        raise InputError("give --table or --player, not both")
+        raise InputError("give TABLE or --player, not both")
     human = None if side is None else _side(side)
     opponent, human, rules = console_opponent(table, player, human, move_timeout)
     try:

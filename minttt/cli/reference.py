@@ -26,6 +26,7 @@ EXIT_ONE = {
     "certify": "a proof fails its check or a table fails verification (nothing written)",
     "solve": "a solver's table fails its own check (a defect of minttt, never seen)",
     "reproduce": "a computed result fails its own check (nothing written)",
+    "recheck": "a record fails its recheck (its CNF or proof; the results file says which)",
 }
 INTRO = """# Commands
 
@@ -65,7 +66,8 @@ def _command(path: str, command: Any) -> list[str]:
     lines = [f"## {path}", "", " ".join(summary.split())]
     if details:
         lines += ["", " ".join(details.split())]
-    params = [p for p in command.params if p.name != "help"]
+    # an old spelling kept for a release is hidden from --help, and from this page
+    params = [p for p in command.params if p.name != "help" and not getattr(p, "hidden", False)]
     if params:
         lines += ["", "| argument / option | value | default | |", "| --- | --- | --- | --- |"]
         lines += [_row(p) for p in params]

@@ -13,7 +13,10 @@ from minttt.table.model import load_table
 
 def render_command(
     table_path: Path | None = path_argument(
-        None, metavar="[TABLE]", help="A minttt-table/1 file (not with --graph)."
+        None,
+        metavar="[TABLE]",
+        help="A minttt-table/1 file of any m,n,k game (the tree style: up to 12 cells; not "
+        "with --graph).",
     ),
     out: Path = path_option(
         ...,
@@ -37,7 +40,8 @@ def render_command(
     Parameters
     ----------
     table_path
-        A minttt-table/1 file (not with --graph).
+        A minttt-table/1 file of any m,n,k game (the tree style: up to 12 cells; not with
+        --graph).
     out
         Output file: .svg, .png or .dot (the format follows the suffix).
     style

@@ -16,7 +16,9 @@ from minttt.bounds.runs import (
 from minttt.bounds.search import METHODS
 from minttt.cli.common import (
     err_console,
+    game_option,
     guarded,
+    notice,
     number_option,
     path_option,
     print_json,
@@ -32,7 +34,7 @@ from minttt.vocabulary import Role
 
 
 def scale_command(
-    game: str = argument(..., metavar="GAME", help="mnk:M,N,K (e.g. mnk:4,4,4) or 3x3."),
+    game: str = game_option(),
     role: Role = word_option(Role, Role.X, "--role", help="first (X) or second (O)."),
     opening: str | None = option(
         None,
@@ -154,6 +156,9 @@ def scale_command(
         help="A Dask scheduler's address for --search (instead of --workers).",
     ),
     json_out: bool = option(False, "--json", help="Print the final state as JSON."),
+    game_argument: str | None = argument(
+        None, metavar="GAME", hidden=True, help="Deprecated: minttt scale --game GAME."
+    ),
 ) -> None:
     """Bound the smallest lookup table: greedy table, RC2 lower bounds, checkpoint, resume.
 
@@ -227,6 +232,8 @@ def scale_command(
         A Dask scheduler's address for --search (instead of --workers).
     json_out
         Print the final state as JSON.
+    game_argument
+        The old spelling, the game as a positional argument (one more release, with a notice).
 
     Raises
     ------
@@ -237,6 +244,7 @@ def scale_command(
         A table a search found fails verification: exit 1 (one line).
     """
 
+    game = game if game_argument is None else _old_game(game, game_argument)
     side = _side(role)
     _check_modes(time_limit, hint, search, levels, mip, cores, relax, exhaust, fresh)
     _check_search(seeds, rounds, workers, method, slack, seed)
@@ -350,6 +358,14 @@ def _check_search(
         raise InputError(f"--method must be lns or forced, got {method!r}")
     if not 0 <= slack <= 10**7:
         raise InputError(f"--slack must be 0-10000000, got {slack}")
+
+
+def _old_game(game: str, game_argument: str) -> str:
+    """The game given in the old spelling, ``minttt scale GAME`` (a notice on stderr)."""
+    if game != "3x3":
+        raise InputError("give the game once: minttt scale --game GAME")
+    notice("GAME as an argument is deprecated: minttt scale --game GAME")
+    return Rules.from_name(game_argument).name
 
 
 def _side(role: Role) -> Role:

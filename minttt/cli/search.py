@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from minttt.cli.common import console, guarded, print_json
-from minttt.cli.spec import Group, option
+from minttt.cli.common import console, guarded, old_spelling, print_json
+from minttt.cli.spec import Group, argument, option
 from minttt.game.rules import Board
 from minttt.play.search import ALGORITHMS, search
 
 
 def search_command(
-    board: str = option(
-        ".........",
-        "--board",
-        "-b",
-        metavar="BOARD",
-        help="Position, 9 characters of x, o and . row by row.",
+    board: str | None = argument(
+        None,
+        metavar="[BOARD]",
+        help="Position, 9 characters of x, o and . row by row (default: the empty board).",
     ),
     algorithm: str = option(
         "alphabeta",
@@ -29,6 +27,9 @@ def search_command(
         help="Try wins, blocks, centre, corners, edges first (negamax, alphabeta).",
     ),
     json_out: bool = option(False, "--json", help="Print one JSON object."),
+    board_option: str | None = option(
+        None, "--board", "-b", metavar="BOARD", hidden=True, help="Deprecated: minttt search BOARD."
+    ),
 ) -> None:
     """Choose a move by search and print it with its value, the states explored and the time.
 
@@ -46,6 +47,8 @@ def search_command(
         Try wins, blocks, centre, corners, edges first (negamax, alphabeta).
     json_out
         Print one JSON object.
+    board_option
+        The old spelling ``--board BOARD`` (one more release, with a notice).
 
     Raises
     ------
@@ -53,7 +56,8 @@ def search_command(
         Bad input (an argument, an option's value, a file that cannot be read or breaks its
         format): ``minttt search`` prints it in one line and exits 2.
     """
-    position = Board.parse(board)
+    board = old_spelling(board, board_option, "--board", "minttt search BOARD")
+    position = Board.parse("........." if board is None else board)
     result = search(position, algorithm.strip().lower(), ordering)
     if json_out:
         print_json(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from minttt.cli.common import (
     console,
+    game_option,
     guarded,
     number_option,
     path_option,
@@ -75,9 +76,9 @@ def solve_command(
         None,
         "--opening",
         metavar="OPENING",
-        help="center, corner, edge, any or a cell 0-8 (first/both; default center), for first "
-        "with +B:C, its answer C to O's reply B; for second, O's reply A:B to X's opening A "
-        "(fixed replies: lookup entries).",
+        help="center, corner, edge, any or a cell 0-8 (first/both; default: center on a board "
+        "with a centre cell, else any), for first with +B:C, its answer C to O's reply B; for "
+        "second, O's reply A:B to X's opening A (fixed replies: lookup entries).",
     ),
     encoding: Encoding | None = word_option(
         Encoding, None, "--encoding", help="tree or lookup (default lookup)."
@@ -118,9 +119,7 @@ def solve_command(
         "--cross-check/--no-cross-check",
         help="Re-solve with the other solver family; optimal only if both agree.",
     ),
-    game: str = option(
-        "3x3", "--game", metavar="GAME", help="3x3, 3x3-misere or mnk:M,N,K[-misere]."
-    ),
+    game: str = game_option(),
     enumerate_: bool = option(False, "--enumerate", help="Count every minimal table."),
     limit: int = option(
         10000, "--limit", metavar="N", help="Stop enumerating after this many tables."
@@ -147,8 +146,8 @@ def solve_command(
     role
         first, second, both.
     opening
-        center, corner, edge, any, CELL (first/both; default center), CELL+B:C (first);
-        A:B (second).
+        center, corner, edge, any, CELL (first/both; default: center on a board with a centre
+        cell, else any), CELL+B:C (first); A:B (second).
     encoding
         tree, lookup (default lookup).
     objective
@@ -172,7 +171,7 @@ def solve_command(
     check
         Re-solve with the other solver family; optimal only if both agree.
     game
-        3x3, 3x3-misere or mnk:M,N,K[-misere].
+        A game name: 3x3, 3x4, 4x4, MxN[kK] or mnk:M,N,K, each with -misere if wanted.
     enumerate_
         Count every minimal table.
     limit

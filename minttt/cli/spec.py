@@ -49,7 +49,7 @@ class Param:
     A plain class, not a dataclass: each dataclass costs start-up (about 0.4 ms to create).
     """
 
-    __slots__ = ("default", "flags", "help", "metavar", "parser", "show_default")
+    __slots__ = ("default", "flags", "help", "hidden", "metavar", "parser", "show_default")
 
     def __init__(
         self,
@@ -59,8 +59,10 @@ class Param:
         metavar: str | None = None,
         parser: Callable[[Any], Any] | None = None,
         show_default: bool = True,
+        hidden: bool = False,
     ) -> None:
         self.default = default
+        self.hidden = hidden
         self.flags = flags
         self.help = help
         self.metavar = metavar
@@ -83,10 +85,12 @@ def option(
     metavar: str | None = None,
     parser: Callable[[Any], Any] | None = None,
     show_default: bool = True,
+    hidden: bool = False,
 ) -> Any:
     """An option: ``--name VALUE``, a flag for a ``bool`` (``--yes/--no`` for both spellings),
-    repeatable for a ``list[str]``. ``REQUIRED`` (``...``) as the default makes it required."""
-    return Param(default, flags, help, metavar, parser, show_default)
+    repeatable for a ``list[str]``. ``REQUIRED`` (``...``) as the default makes it required;
+    ``hidden``: left out of ``--help`` (an old spelling kept for a release)."""
+    return Param(default, flags, help, metavar, parser, show_default, hidden)
 
 
 def argument(
@@ -95,9 +99,11 @@ def argument(
     help: str,
     metavar: str | None = None,
     parser: Callable[[Any], Any] | None = None,
+    hidden: bool = False,
 ) -> Any:
-    """A positional argument (every remaining one for a ``list[str]``)."""
-    return Param(default, (), help, metavar, parser)
+    """A positional argument (every remaining one for a ``list[str]``); ``hidden``: left out of
+    ``--help``."""
+    return Param(default, (), help, metavar, parser, hidden=hidden)
 
 
 class Group:

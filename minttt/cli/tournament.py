@@ -31,6 +31,9 @@ def tournament_command(
 ) -> None:
     """Play A (X) against B (O); print wins and draws, 99% intervals and the exact odds.
 
+    When neither player has a choice on the way (two deterministic players), every game is
+    alike: the one game is played, and the command says so rather than sampling it.
+
     \f
     Parameters
     ----------

@@ -4,20 +4,36 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from minttt.cli.common import guarded, path_option, print_json, say_wrote
+from minttt.cli.common import (
+    guarded,
+    old_spelling,
+    path_argument,
+    path_option,
+    print_json,
+    say_wrote,
+)
 from minttt.cli.spec import Group, option
+from minttt.errors import InputError
 from minttt.table.model import load_table
 from minttt.web.site import build_site
 
 
 def web_command(
-    table: Path = path_option(..., "--table", help="A minttt-table/1 JSON file."),
+    table: Path | None = path_argument(
+        None, metavar="TABLE", help="A minttt-table/1 JSON file (any m,n,k game, 4x4 at most)."
+    ),
     out: Path = path_option(
-        ..., "--out", metavar="FOLDER", help="Folder to write the site into (created)."
+        ..., "--out", "-o", metavar="FOLDER", help="Folder to write the site into (created)."
     ),
     json_out: bool = option(False, "--json", help="Print the files written as JSON."),
+    table_option: Path | None = path_option(
+        None, "--table", hidden=True, help="Deprecated: minttt web TABLE."
+    ),
 ) -> None:
-    """Write a self-contained play page for TABLE into OUT (open OUT/index.html).
+    """Write a self-contained play page for TABLE into --out FOLDER (open FOLDER/index.html).
+
+    Any m,n,k game of at most 16 cells (3x3, 3x4, 4x4, misère), once the table passes the
+    exhaustive verifier (minutes for a 4x4 table).
 
     \f
     Parameters
@@ -28,6 +44,8 @@ def web_command(
         Folder to write the site into (created).
     json_out
         Print the files written as JSON.
+    table_option
+        The old spelling ``--table PATH`` (one more release, with a notice).
 
     Raises
     ------
@@ -35,6 +53,9 @@ def web_command(
         Bad input (an argument, an option's value, a file that cannot be read or breaks its
         format): ``minttt web`` prints it in one line and exits 2.
     """
+    table = old_spelling(table, table_option, "--table", "minttt web TABLE")
+    if table is None:
+        raise InputError("give a table file: minttt web TABLE --out FOLDER")
     loaded = load_table(table)
     paths = build_site(loaded, out, final=True)
     if json_out:

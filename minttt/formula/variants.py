@@ -1,6 +1,6 @@
-"""Variants, once: what one minimisation problem is (:class:`Variant`), and the catalogue of the
-variants the project solves, studies and certifies. The command line, ``reproduce``, ``certify``
-and the other-games study all read their lists here.
+"""Variants, once: what one minimisation problem is (:class:`~minttt.formula.variants.Variant`),
+and the catalogue of the variants the project solves, studies and certifies. The command line,
+``reproduce``, ``certify`` and the other-games study all read their lists here.
 
 >>> len(standard_variants()), len(standard_variants(game="mnk:3,4,3"))
 (18, 9)
@@ -36,7 +36,8 @@ class Variant(Record):
         ``first`` (X), ``second`` (O) or ``both``, or a :class:`~minttt.vocabulary.Role`.
     opening
         How the table opens. X: ``center``/``corner``/``edge`` (3x3 names), ``any``, or a cell
-        number as text (``center`` by default for ``first`` and ``both``); a cell ``A`` may be
+        number as text (by default ``center`` on a board with a centre cell, odd by odd, and
+        ``any`` on the others, for ``first`` and ``both``); a cell ``A`` may be
         followed by ``+B:C``, X's answer ``C`` to O's reply ``B`` fixed (cells of the board after
         ``A`` and ``B`` as the graph stores it). O: ``None`` (any reply), or ``A:B``, its reply
         ``B`` to X's opening ``A`` fixed (cells of X's opening board as the graph stores it),
@@ -49,7 +50,8 @@ class Variant(Record):
     criterion
         ``optimal`` or ``never-lose``.
     game
-        The game's name (``3x3``, ``3x3-misere``, ``mnk:M,N,K``).
+        The game's name, any form :meth:`~minttt.game.rules.Rules.from_name` reads (``3x3``,
+        ``3x4``, ``4x4k3``, ``mnk:M,N,K``, ``-misere``), kept by its long name (``mnk:3,4,3``).
 
     Raises
     ------
@@ -81,12 +83,14 @@ class Variant(Record):
         object.__setattr__(self, "encoding", Encoding.parse(encoding))
         object.__setattr__(self, "objective", Objective.parse(objective))
         object.__setattr__(self, "criterion", Criterion.parse(criterion))
-        object.__setattr__(self, "game", game)
+        # the game as Rules.from_name reads it, stored by its long name (3x4 -> mnk:3,4,3)
+        object.__setattr__(self, "game", Rules.from_name(game).name)
         self._check()
 
     def _check(self) -> None:
         if self.role is not Role.O:
-            opening = "center" if self.opening is None else str(self.opening).strip().lower()
+            default = "center" if self.rules.center is not None else "any"
+            opening = default if self.opening is None else str(self.opening).strip().lower()
             if opening == "centre":
                 opening = "center"
             head = opening.partition("+")[0]
@@ -105,7 +109,6 @@ class Variant(Record):
                 "objective entries needs the lookup encoding (the tree encoding has no edge "
                 "variables; it counts positions)"
             )
-        self.rules  # validates the game name  # noqa: B018
 
     @property
     def rules(self) -> Rules:
@@ -209,11 +212,11 @@ class Variant(Record):
         if head == "corner":
             return 0
         if head == "center":
-            if rules.rows % 2 == 0 or rules.cols % 2 == 0:
+            if rules.center is None:
                 raise InputError(
-                    f"a {rules.rows}x{rules.cols} board has no center cell; give a cell"
+                    f"a {rules.rows}x{rules.cols} board has no center cell; give a cell or any"
                 )
-            return (rules.rows // 2) * rules.cols + rules.cols // 2
+            return rules.center
         if head == "edge":
             if (rules.rows, rules.cols) != (3, 3):
                 raise InputError("opening 'edge' is a 3x3 name; give a cell number on this board")
@@ -239,6 +242,12 @@ def standard_variants(
         18 per criterion for 3x3 (openings center/corner/edge/any, second, both with the center).
         Other games have no named openings that are sure to be allowed, so they get first-any,
         second and both-any (9 per criterion).
+
+    Raises
+    ------
+    InputError
+        For an unknown criterion or a game name :meth:`~minttt.game.rules.Rules.from_name`
+        does not read.
     """
     combos: list[tuple[Role, str | None]]
     if game == "3x3":

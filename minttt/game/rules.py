@@ -16,6 +16,7 @@ hash is the minimum hash over the symmetries of the board's shape (we keep the t
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import NamedTuple
 
@@ -25,6 +26,9 @@ from minttt.record import Record
 EMPTY, X, O = 0, 1, 2
 SYMBOLS = {EMPTY: ".", X: "x", O: "o"}
 PARSE_SYMBOLS = {".": EMPTY, "-": EMPTY, "_": EMPTY, " ": EMPTY, "x": X, "o": O}
+#: the forms of a game name :meth:`Rules.from_name` reads (``--game``'s help says them)
+GAME_NAMES = "3x3, 3x4, 4x4, MxN[kK] or mnk:M,N,K, each with -misere if wanted"
+_SHORT_NAME = re.compile(r"(?P<m>\d{1,3})x(?P<n>\d{1,3})(?:k(?P<k>\d{1,3}))?")
 
 
 def _square_symmetries(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
@@ -115,6 +119,13 @@ class Rules(Record):
         return self.rows * self.cols
 
     @property
+    def center(self) -> int | None:
+        """The board's centre cell, or None on a board with an even side (no one cell there)."""
+        if self.rows % 2 == 0 or self.cols % 2 == 0:
+            return None
+        return (self.rows // 2) * self.cols + self.cols // 2
+
+    @property
     def name(self) -> str:
         """The game's name: ``3x3``, ``3x3-misere`` or ``mnk:M,N,K[-misere]``."""
         if (self.rows, self.cols, self.k) == (3, 3, 3):
@@ -124,16 +135,35 @@ class Rules(Record):
 
     @classmethod
     def from_name(cls, name: str, *, force: bool = False) -> Rules:
-        """Parse ``3x3``, ``3x3-misere`` or ``mnk:M,N,K`` (optionally ``-misere``).
+        """Parse a game name: the one parser of game names, which every ``--game`` reads.
 
-        Boards larger than 4x4 need ``force=True``: their graphs are too large to build casually.
+        The names, any case, each with an optional ``-misere`` suffix:
+
+        - ``MxN``: an M-row, N-column board, ``k = min(M, N)`` in a row (``3x3`` is tic-tac-toe,
+          ``3x4`` is m,n,k 3,4,3, ``4x4`` is 4,4,4);
+        - ``MxNkK``: the same board, ``K`` in a row (``4x4k3`` is 4,4,3);
+        - ``mnk:M,N,K``: the long form, which :attr:`name` gives back (``3x3`` for 3,3,3).
+
+        Boards larger than 4x4 (16 cells) need ``force=True``: their graphs are too large to
+        build casually.
+
+        >>> [Rules.from_name(n).name for n in ("3x3", "3x4", "4x4", "4x4k3", "2x4k3-misere")]
+        ['3x3', 'mnk:3,4,3', 'mnk:4,4,4', 'mnk:4,4,3', 'mnk:2,4,3-misere']
+
+        Raises
+        ------
+        InputError
+            For a name none of the forms reads, a board ``k`` cannot fit on, or a board over
+            16 cells without ``force``.
         """
         text = name.strip().lower()
         misere = text.endswith("-misere")
         if misere:
             text = text[: -len("-misere")]
-        if text == "3x3":
-            rules = cls(3, 3, 3, misere)
+        short = _SHORT_NAME.fullmatch(text)
+        if short is not None:
+            m, n = int(short["m"]), int(short["n"])
+            rules = cls(m, n, int(short["k"]) if short["k"] else min(m, n), misere)
         elif text.startswith("mnk:"):
             parts = text[4:].split(",")
             if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
@@ -141,9 +171,7 @@ class Rules(Record):
             m, n, k = (int(p) for p in parts)
             rules = cls(m, n, k, misere)
         else:
-            raise InputError(
-                f"unknown game {name!r}: expected one of 3x3, 3x3-misere, mnk:M,N,K[-misere]"
-            )
+            raise InputError(f"unknown game {name!r}: expected {GAME_NAMES}")
         if rules.cells > 16 and not force:
             raise InputError(f"game {name!r} has {rules.cells} cells; boards over 4x4 need --force")
         return rules
@@ -313,12 +341,45 @@ class Board(Record):
 
     @classmethod
     def empty(cls, rules: Rules = TIC_TAC_TOE) -> Board:
-        """The empty board of ``rules``."""
+        """The empty board of ``rules``, X to move.
+
+        Parameters
+        ----------
+        rules
+            The game (default: tic-tac-toe).
+
+        Returns
+        -------
+        Board
+            Every cell empty.
+        """
         return cls((EMPTY,) * rules.cells, rules)
 
     @classmethod
     def from_hash(cls, value: int, rules: Rules = TIC_TAC_TOE) -> Board:
-        """The board whose base-3 hash is ``value`` (checked like :meth:`parse`)."""
+        """The board whose base-3 hash is ``value`` (checked like :meth:`parse`).
+
+        >>> Board.from_hash(Board.parse("o...x....").hash)
+        Board.parse('o...x....')
+
+        Parameters
+        ----------
+        value
+            ``sum(cell[i] * 3**i)`` (:attr:`hash`).
+        rules
+            The game (default: tic-tac-toe).
+
+        Returns
+        -------
+        Board
+            The board of that hash.
+
+        Raises
+        ------
+        InputError
+            For a hash outside ``0 .. 3**cells - 1``, or a board no game reaches (see
+            :meth:`check_counts`).
+        """
         if not 0 <= value < 3**rules.cells:
             raise InputError(f"hash {value} is outside 0..{3**rules.cells - 1}")
         cells = []
@@ -333,8 +394,28 @@ class Board(Record):
     def parse(cls, text: str, rules: Rules = TIC_TAC_TOE) -> Board:
         """Read a board written as one character per cell (``x``, ``o``, ``.``).
 
-        Raises :class:`InputError` naming the problem for a wrong length, another character, or
-        impossible piece counts or wins.
+        >>> Board.parse("x.o/.x./..o").to_move
+        1
+
+        Parameters
+        ----------
+        text
+            One character per cell, row by row: ``x``, ``o``, and ``.``, ``-``, ``_`` or a space
+            for an empty cell, any case; ``|``, ``/`` and line breaks between rows are dropped,
+            as are spaces around the text.
+        rules
+            The game (default: tic-tac-toe).
+
+        Returns
+        -------
+        Board
+            The board read.
+
+        Raises
+        ------
+        InputError
+            Naming the problem: a wrong length, another character, or impossible piece counts
+            or wins (:meth:`check_counts`).
         """
         cleaned = text.strip().lower().replace("\n", "").replace("|", "").replace("/", "")
         if len(cleaned) != rules.cells:
@@ -350,7 +431,14 @@ class Board(Record):
         return board
 
     def check_counts(self) -> None:
-        """Raise InputError unless the position can arise in a real game."""
+        """Raise InputError unless the position can arise in a real game.
+
+        Raises
+        ------
+        InputError
+            When the counts are impossible (X moves first: as many x as o, or one more), both
+            sides have a line, or play went on after a line.
+        """
         xs, os = self.cells.count(X), self.cells.count(O)
         if xs - os not in (0, 1):
             raise InputError(
@@ -390,7 +478,13 @@ class Board(Record):
         return draw(self)
 
     def pretty(self) -> str:
-        """The board as rows of ``x``, ``o`` and ``.``."""
+        """The board as rows of ``x``, ``o`` and ``.``.
+
+        Returns
+        -------
+        str
+            One line per row, its cells separated by spaces.
+        """
         text = str(self)
         cols = self.rules.cols
         return "\n".join(" ".join(text[r * cols : (r + 1) * cols]) for r in range(self.rules.rows))
@@ -411,7 +505,14 @@ class Board(Record):
         return X if self.cells.count(X) == self.cells.count(O) else O
 
     def winner(self) -> int:
-        """1 if X has won, 2 if O has won, 0 otherwise (misère rules applied)."""
+        """1 if X has won, 2 if O has won, 0 otherwise (misère rules applied).
+
+        Returns
+        -------
+        int
+            The winner: under misère rules the side that made the line loses, so the other
+            side is returned.
+        """
         return self.rules.winner(self.cells)
 
     @property
@@ -425,13 +526,35 @@ class Board(Record):
         return self.is_full or self.rules.line_winner(self.cells) != EMPTY
 
     def legal_moves(self) -> tuple[int, ...]:
-        """Empty cells, in increasing order; none once the game is over."""
+        """Empty cells, in increasing order; none once the game is over.
+
+        Returns
+        -------
+        tuple[int, ...]
+            The cells the side to move may play (empty on a terminal board).
+        """
         if self.is_terminal:
             return ()
         return tuple(i for i, v in enumerate(self.cells) if v == EMPTY)
 
     def play(self, cell: int) -> Board:
-        """The board after the side to move plays ``cell``."""
+        """The board after the side to move plays ``cell``.
+
+        Parameters
+        ----------
+        cell
+            The cell to play, ``0 .. cells - 1``, row by row.
+
+        Returns
+        -------
+        Board
+            A new board (this one is unchanged).
+
+        Raises
+        ------
+        InputError
+            For a cell outside the board, a cell already taken, or a finished game.
+        """
         if not 0 <= cell < self.rules.cells:
             raise InputError(f"move {cell} is outside the board (cells 0..{self.rules.cells - 1})")
         if self.cells[cell] != EMPTY:
@@ -443,11 +566,33 @@ class Board(Record):
         return Board(tuple(cells), self.rules)
 
     def transform(self, t: int) -> Board:
-        """The board under symmetry ``t`` (see :func:`map_cell`)."""
+        """The board under symmetry ``t`` (see :func:`map_cell`).
+
+        Parameters
+        ----------
+        t
+            An index into ``rules.symmetries`` (0 is the identity).
+
+        Returns
+        -------
+        Board
+            The board with the piece on cell ``i`` moved to ``rules.symmetries[t][i]``.
+        """
         return Board(self.rules.transform(self.cells, t), self.rules)
 
     def canonical(self) -> Canonical:
-        """The canonical representative and the transform that reaches it."""
+        """The canonical representative and the transform that reaches it.
+
+        >>> c = Board.parse("..x......").canonical()
+        >>> str(c.board), c.board == Board.parse("..x......").transform(c.transform)
+        ('x........', True)
+
+        Returns
+        -------
+        Canonical
+            ``(hash, transform, board)``: the least hash over the board's symmetries, the
+            lowest symmetry reaching it, and the board under that symmetry.
+        """
         h, t, cells = self.rules.canonical(self.cells)
         return Canonical(h, t, Board(cells, self.rules))
 
@@ -459,6 +604,11 @@ class Board(Record):
         (0, 1, 4)
         >>> Board.empty().play(4).distinct_moves()
         (0, 1)
+
+        Returns
+        -------
+        tuple[int, ...]
+            Cells in increasing order; none once the game is over.
         """
         seen: set[int] = set()
         moves = []
@@ -470,7 +620,13 @@ class Board(Record):
         return tuple(moves)
 
     def stabilizer(self) -> tuple[int, ...]:
-        """The symmetries that leave this board unchanged (always includes 0, the identity)."""
+        """The symmetries that leave this board unchanged (always includes 0, the identity).
+
+        Returns
+        -------
+        tuple[int, ...]
+            Indices into ``rules.symmetries``, in increasing order.
+        """
         return tuple(
             t
             for t in range(len(self.rules.symmetries))
@@ -513,6 +669,7 @@ def inverse_transform(transform: int, rules: Rules = TIC_TAC_TOE) -> int:
 __all__ = [
     "Board",
     "Canonical",
+    "GAME_NAMES",
     "PARSE_SYMBOLS",
     "Rules",
     "SYMBOLS",

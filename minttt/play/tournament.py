@@ -1,4 +1,5 @@
-"""Games and tournaments: one game (:func:`play_game`) or many at once (:func:`tournament`).
+"""Games and tournaments: one game (:func:`~minttt.play.tournament.play_game`) or many at once
+(:func:`~minttt.play.tournament.tournament`).
 
 A tournament turns each player into a *policy*, its ``choices`` at every position it can face
 (a 3^9 x 9 array, precomputed once), then plays all games together with numpy: one vector step per
@@ -195,6 +196,8 @@ class MatchResult:
     draws: int
     seed: int | None
     exact: Odds | None = None  # exact odds from X's side, when computed
+    #: the moves of the one game every game repeats, when neither player has a choice on the way
+    alike: tuple[int, ...] | None = None
 
     def rates(self) -> dict[str, dict[str, Any]]:
         """Each sampled rate with its 99% interval and, when known, the exact probability."""
@@ -205,10 +208,12 @@ class MatchResult:
             ("o_wins", self.o_wins, exact.loss if exact else None),
             ("draws", self.draws, exact.draw if exact else None),
         ):
-            lo, hi = wilson(count, self.games)
+            rate = count / self.games if self.games else 0.0
+            # every game alike: the rate is known, not sampled
+            lo, hi = wilson(count, self.games) if self.alike is None else (rate, rate)
             out[key] = {
                 "count": count,
-                "rate": count / self.games if self.games else 0.0,
+                "rate": rate,
                 "interval99": [lo, hi],
                 "exact": None if prob is None else str(prob),
                 "exact_value": None if prob is None else float(prob),
@@ -226,6 +231,7 @@ class MatchResult:
             "x_wins": self.x_wins,
             "o_wins": self.o_wins,
             "draws": self.draws,
+            "alike": None if self.alike is None else list(self.alike),
             "rates": self.rates(),
         }
 
@@ -236,7 +242,21 @@ class MatchResult:
         )
 
     def rate_lines(self) -> list[str]:
-        """One line per outcome: its count, rate, 99% interval and the exact odds if known."""
+        """One line per outcome: its count, rate, 99% interval and the exact odds if known; when
+        every game is alike, one line saying so (the game, its outcome) instead."""
+        if self.alike is not None:
+            outcome = (
+                f"{self.x_name} wins"
+                if self.x_wins
+                else f"{self.o_name} wins"
+                if self.o_wins
+                else "a draw"
+            )
+            moves = " ".join(map(str, self.alike))
+            return [
+                f"  every game alike: neither player has a choice on the way, so one game decides "
+                f"all {self.games:,} (moves {moves}: {outcome}); no sampling, no interval"
+            ]
         rates = self.rates()
         lines = []
         for key, label in (("x_wins", self.x_name), ("o_wins", self.o_name), ("draws", "draws")):
@@ -248,6 +268,35 @@ class MatchResult:
                 f"{pct(lo)}-{pct(hi)}{exact})"
             )
         return lines
+
+
+def single_game(
+    x: Policy, o: Policy, rules: Rules = TIC_TAC_TOE
+) -> tuple[tuple[int, ...], int] | None:
+    """The one game two policies play when neither has a choice (one move offered at every
+    position on the way): its moves and its status (1 X won, 2 O won, 3 draw); None when a
+    player has a choice (or none) somewhere on it.
+
+    >>> from minttt.play.players import make_player
+    >>> ab = make_player("alphabeta")
+    >>> single_game(policy(ab, X), policy(ab, 2))
+    ((0, 4, 1, 2, 6, 3, 5, 7, 8), 3)
+    >>> single_game(policy(RandomPlayer(), X), policy(ab, 2)) is None
+    True
+    """
+    pos = _positions(rules)
+    h, moves = 0, []
+    for ply in range(rules.cells):
+        pol = x if ply % 2 == 0 else o
+        if int(pol.counts[h]) != 1:
+            return None
+        move = int(pol.choices[h, 0])
+        moves.append(move)
+        h += (X if ply % 2 == 0 else 2) * int(pos.powers[move])
+        status = int(pos.status[h])
+        if status != 0:
+            return tuple(moves), status
+    return None  # pragma: no cover - a full board always ends the game
 
 
 def simulate(x: Policy, o: Policy, games: int, seed: int | None, rules: Rules = TIC_TAC_TOE):
@@ -308,7 +357,9 @@ def tournament(
     Returns
     -------
     MatchResult
-        Wins, draws and losses counted, and the exact odds with ``exact``.
+        Wins, draws and losses counted, and the exact odds with ``exact``. When neither player
+        has a choice on the way (:func:`single_game`), every game is alike: the one game is
+        played and counted ``games`` times, and ``alike`` holds its moves.
 
     Raises
     ------
@@ -316,9 +367,14 @@ def tournament(
         For a negative number of games, or a player with no legal move where it must play.
     """
     px, po = policy(x_player, X, rules), policy(o_player, 2, rules)
-    xw, ow, dr = simulate(px, po, games, seed, rules)
+    line = single_game(px, po, rules)
+    if line is None:
+        xw, ow, dr = simulate(px, po, games, seed, rules)
+    else:  # every game alike: the one game decides all, nothing to sample
+        xw, ow, dr = (games * (line[1] == status) for status in (1, 2, 3))
     odds = exact_outcome(x_player, o_player, rules=rules) if exact else None
-    return MatchResult(px.name, po.name, games, xw, ow, dr, seed, odds)
+    alike = None if line is None else line[0]
+    return MatchResult(px.name, po.name, games, xw, ow, dr, seed, odds, alike)
 
 
 # ------------------------------------------------------------ 003's table
@@ -428,6 +484,7 @@ __all__ = [
     "playing_strength",
     "policy",
     "simulate",
+    "single_game",
     "strength_markdown",
     "tournament",
     "wilson",

@@ -78,7 +78,8 @@ def board_group(
     fill: str = "#ffffff",
     attrs: dict[str, str] | None = None,
 ) -> str:
-    """A board as an SVG ``<g>`` with its top-left corner at ``(x, y)``, to compose into pictures.
+    """A board as an SVG ``<g>`` with its top-left corner at ``(x, y)``, to compose into pictures;
+    its longer side is ``size`` long (any m,n board: a 3x4 board is ``size`` wide, 3/4 as high).
 
     ``move`` (a cell) is shaded green with a green glyph of the side to move. ``numbers`` writes
     each empty cell's index (0..8) in small grey digits. ``fill`` is the background colour.
@@ -89,7 +90,8 @@ def board_group(
         raise InputError(f"move {move} is not an empty cell of board {b}")
     if move is not None and b.is_terminal:
         raise InputError(f"board {b} is finished; it has no move to show")
-    cell = size / cols
+    cell = size / max(cols, rows)  # the longer side is ``size`` long
+    wide, high = cols * cell, rows * cell
     attrs = dict(attrs or {})
     classes = " ".join(["board", *attrs.pop("class", "").split()])
     extra = "".join(f' {k}="{escape(v)}"' for k, v in sorted(attrs.items()))
@@ -97,7 +99,7 @@ def board_group(
     parts = [
         f'<g class="{classes}" data-board="{b}"{move_attr}{extra} '
         f'transform="translate({_num(x)} {_num(y)})">',
-        f'<rect width="{_num(size)}" height="{_num(size)}" fill="{fill}" '
+        f'<rect width="{_num(wide)}" height="{_num(high)}" fill="{fill}" '
         f'stroke="{FRAME_COLOUR}" stroke-width="1"/>',
     ]
     for i, piece in enumerate(b.cells):
@@ -121,9 +123,10 @@ def board_group(
                 f'text-anchor="middle">{i}</text>'
             )
     width = _num(max(1.0, size / 45))
-    inset, far = _num(cell * 0.08), _num(size - cell * 0.08)
-    strokes = [f"M{_num(k * cell)} {inset}L{_num(k * cell)} {far}" for k in range(1, cols)]
-    strokes += [f"M{inset} {_num(k * cell)}L{far} {_num(k * cell)}" for k in range(1, rows)]
+    inset = _num(cell * 0.08)
+    bottom, right = _num(high - cell * 0.08), _num(wide - cell * 0.08)
+    strokes = [f"M{_num(k * cell)} {inset}L{_num(k * cell)} {bottom}" for k in range(1, cols)]
+    strokes += [f"M{inset} {_num(k * cell)}L{right} {_num(k * cell)}" for k in range(1, rows)]
     parts.append(
         f'<path class="grid" d="{"".join(strokes)}" stroke="{GRID_COLOUR}" '
         f'stroke-width="{width}" stroke-linecap="round" fill="none"/>'

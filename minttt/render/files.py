@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 SUFFIXES = ("svg", "png", "dot")
 STYLES = ("grid", "tree")
 PNG_SCALE = 2.0
+#: the largest board the tree style draws: the strategy tree builds the game's object graph
+TREE_CELLS = 12
 
 
 def output_format(path: str | os.PathLike[str]) -> str:
@@ -51,8 +53,11 @@ def picture(
         raise InputError(f"format {fmt!r} is not supported: use one of {', '.join(SUFFIXES)}")
     if style not in STYLES:
         raise InputError(f"style {style!r} is not supported: use one of {', '.join(STYLES)}")
-    if table is not None and (table.rules.rows, table.rules.cols) != (3, 3):
-        raise InputError(f"render draws 3x3 boards; this table plays {table.game}")
+    if table is not None and style == "tree" and table.rules.cells > TREE_CELLS:
+        raise InputError(
+            f"the tree style draws boards up to {TREE_CELLS} cells ({table.game} has "
+            f"{table.rules.cells}); the grid draws every table"
+        )
     if table is None:
         if fmt == "dot":
             raise InputError("the picture of all positions is SVG or PNG, not DOT")
@@ -150,6 +155,7 @@ __all__ = [
     "PNG_SCALE",
     "STYLES",
     "SUFFIXES",
+    "TREE_CELLS",
     "output_format",
     "picture",
     "render_file",

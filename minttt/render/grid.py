@@ -66,9 +66,18 @@ def _wrap(content: str, width: float, size: float) -> list[str]:
     return textwrap.wrap(content, chars) or [""]
 
 
+def _game_words(rules: Rules) -> str:
+    """The game in words: ``tic-tac-toe``, or ``3x4 m,n,k (3 in a row)`` (misère said)."""
+    if (rules.rows, rules.cols, rules.k) == (3, 3, 3):
+        return "tic-tac-toe"  # misère too: the subtitle names the game
+    misere = " misère" if rules.misere else ""
+    return f"{rules.rows}x{rules.cols}{misere} m,n,k ({rules.k} in a row)"
+
+
 def _title(table: Table) -> str:
     who = {Role.X: "as X (first player)", Role.O: "as O (second player)", Role.BOTH: "as X or as O"}
-    return f"Perfect tic-tac-toe {who[table.role]}, in {table.size} lookups"
+    words = _game_words(Rules.from_name(table.game))
+    return f"Perfect {words} {who[table.role]}, in {table.size} lookups"
 
 
 def _subtitle(table: Table) -> str:
@@ -89,25 +98,39 @@ def _subtitle(table: Table) -> str:
     return " · ".join(parts)
 
 
-def _instructions(table: Table, has_opening_board: bool) -> list[str]:
+def _orientations(rules: Rules) -> tuple[tuple[int, tuple[str, str]], ...]:
+    """The legend's orientations the board has: eight on a square, four on an oblong board."""
+    count = len(rules.symmetries)
+    return tuple((t, label) for t, label in ORIENTATIONS if t < count)
+
+
+def _instructions(table: Table, has_opening_board: bool, rules: Rules) -> list[str]:
     sides = {Role.X: "X", Role.O: "O", Role.BOTH: "X or O"}[table.role]
     steps = []
     if table.role == Role.O:
         steps.append("You play O: X moves first. Wait for X's move, then use the sheet.")
     elif table.role == Role.BOTH:
-        steps.append(
-            "Play either side. Moves 1, 3, 5, 7, 9 are X's turns; moves 2, 4, 6, 8 are O's turns."
-        )
+        last = rules.cells
+        odd = ", ".join(str(n) for n in range(1, last + 1, 2))
+        even = ", ".join(str(n) for n in range(2, last + 1, 2))
+        steps.append(f"Play either side. Moves {odd} are X's turns; moves {even} are O's turns.")
     if has_opening_board:
-        where = OPENING_NAMES.get(table.opening or 0, f"cell {table.opening}")
+        names = OPENING_NAMES if (rules.rows, rules.cols) == (3, 3) else {}
+        where = names.get(table.opening or 0, f"cell {table.opening}")
         steps.append(f"Your first move as X is {where} (the first board below).")
+    square = rules.rows == rules.cols
+    turns = (
+        "turned (90°, 180°, 270°) or mirrored (left-right, top-bottom, or on a diagonal)"
+        if square
+        else "turned 180° or mirrored (left-right or top-bottom)"
+    )
+    ways = {8: "eight", 4: "four"}.get(len(rules.symmetries), str(len(rules.symmetries)))
     steps += [
         "On your turn, count the X's and O's already on the board and add one: that is the "
         "move number. Look in that section of the sheet.",
-        "Find the board that shows your position. It may be drawn turned (90°, 180°, 270°) or "
-        "mirrored (left-right, top-bottom, or on a diagonal): turn or mirror it in your head, "
-        "or turn the sheet, until every X and O sits where yours are. The example below shows "
-        "one position in all eight ways.",
+        f"Find the board that shows your position. It may be drawn {turns}: turn or mirror it "
+        "in your head, or turn the sheet, until every X and O sits where yours are. The "
+        f"example below shows one position in all {ways} ways.",
         f"Play the green cell of that board, turned or mirrored the same way. The green "
         f"{sides} shows whose move it is.",
         "Keep to the sheet and every position you can meet is on it: you never lose. "
@@ -172,7 +195,7 @@ class _Sheet:
         """The legend: how to use the sheet."""
         self.parts.append(text(MARGIN, self.y, "How to play from this sheet", 17, weight="bold"))
         self.y += 24
-        for step in _instructions(self.table, self.opening_board):
+        for step in _instructions(self.table, self.opening_board, self.rules):
             lines = _wrap(step, self.inner - 18, 14)
             for k, line in enumerate(lines):
                 self.parts.append(text(MARGIN + (0 if k == 0 else 18), self.y, line, 14))
@@ -185,13 +208,18 @@ class _Sheet:
         if example is None:
             return
         self.y += 8
-        small = min(self.board_size * 0.75, (self.inner - 7 * 14) / 8)
-        step_x = (self.inner - small) / 7
-        caption = "Example: these eight boards are all the same position (and the same green move):"
+        orientations = _orientations(self.rules)
+        n = len(orientations)
+        small = min(self.board_size * 0.75, (self.inner - (n - 1) * 14) / n)
+        step_x = (self.inner - small) / (n - 1) if n > 1 else 0.0
+        ways = {8: "eight", 4: "four"}.get(n, str(n))
+        caption = (
+            f"Example: these {ways} boards are all the same position (and the same green move):"
+        )
         self.parts.append(text(MARGIN, self.y, caption, 14, weight="bold"))
         self.y += 12
         base = Board.parse(example.board, self.rules)
-        for k, (t, label) in enumerate(ORIENTATIONS):
+        for k, (t, label) in enumerate(orientations):
             x = MARGIN + k * step_x
             move = map_cell(example.move, t, self.rules)
             image = base.transform(t)
@@ -264,17 +292,20 @@ class _Sheet:
         )
         size = self.board_size
         self.parts.append(board_group(b, x, by, size, move, attrs=attrs))
+        high = size * self.rules.rows / max(self.rules.rows, self.rules.cols)  # oblong: lower
         self.parts.append(
-            text(x + size / 2, by + size + 14, caption, 12, anchor="middle", colour="#334155")
+            text(x + size / 2, by + high + 14, caption, 12, anchor="middle", colour="#334155")
         )
 
     def footer(self) -> None:
         """How the cells are numbered and the boards drawn."""
         self.y += 4
+        count = len(self.rules.symmetries)
+        ways = {8: "eight", 4: "four"}.get(count, str(count))
         foot = (
-            "Cells are numbered 0-8 row by row from the top left. Each board is drawn in its "
-            "canonical orientation (the smallest of its eight hashes, hash = sum cell[i]·3^i with "
-            "empty 0, X 1, O 2). Made with minttt."
+            f"Cells are numbered 0-{self.rules.cells - 1} row by row from the top left. Each "
+            f"board is drawn in its canonical orientation (the smallest of its {ways} hashes, "
+            "hash = sum cell[i]·3^i with empty 0, X 1, O 2). Made with minttt."
         )
         for line in _wrap(foot, self.inner, 11):
             self.parts.append(text(MARGIN, self.y, line, 11, colour="#64748b"))

@@ -25,6 +25,8 @@ from minttt.table.verify import verify_table
 ASSETS = ("play.js", "style.css")
 SITE_FILES = ("index.html", *ASSETS, "table.json")
 PLACEHOLDER = "@@MINTTT_TABLE@@"
+#: the largest board the page plays (play.js's MAX_CELLS): every m,n,k game up to 4x4
+MAX_CELLS = 16
 
 
 def asset_text(name: str) -> str:
@@ -40,14 +42,24 @@ def _inline_json(text: str) -> str:
 def render_site(table: Table) -> dict[str, bytes]:
     """The site's files as ``{name: bytes}``, in :data:`SITE_FILES` order (no file is written).
 
-    The page plays only a table that passes the exhaustive verifier (InputError naming the first
+    The page plays any m,n,k game of at most 16 cells (3x3, 3x4, 4x4, 2x8, misère too), and
+    only a table that passes the exhaustive verifier (InputError naming the first
     counterexample otherwise): a page must never lose where ``minttt verify`` says it would."""
-    if table.game not in ("3x3", "3x3-misere"):
-        raise InputError(f"the play page handles 3x3 games only, not {table.game!r}")
+    if table.rules.cells > MAX_CELLS:
+        raise InputError(
+            f"the play page plays boards of at most {MAX_CELLS} cells, not {table.game!r}"
+        )
     report = verify_table(table)
     if not report.ok:
         where = report.counterexample.reason if report.counterexample else "it does not verify"
         raise InputError(f"the table fails minttt verify, so no page plays it: {where}")
+    return page_files(table)
+
+
+def page_files(table: Table) -> dict[str, bytes]:
+    """The site's files for ``table`` as :func:`render_site` gives them, without its checks
+    (the board's size, the verifier): for a table already verified (the verifier takes minutes
+    on 4x4) and for tests of the page itself."""
     table_json = table.to_json()
     index = asset_text("index.html")
     if index.count(PLACEHOLDER) != 1:  # pragma: no cover - a broken package
@@ -78,10 +90,12 @@ def write_site(table_path: str | os.PathLike[str], out_dir: str | os.PathLike[st
 
 __all__ = [
     "ASSETS",
+    "MAX_CELLS",
     "PLACEHOLDER",
     "SITE_FILES",
     "asset_text",
     "build_site",
+    "page_files",
     "render_site",
     "write_site",
 ]
