@@ -9,7 +9,10 @@ the build needs no network and gives the same site every time.
 
 from __future__ import annotations
 
+import importlib
+import json
 import pkgutil
+import re
 import sys
 from pathlib import Path
 
@@ -19,7 +22,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from docs_inventories import intersphinx_mapping as _inventories  # noqa: E402
 from sphinx.application import Sphinx  # noqa: E402
-from sphinx.ext import napoleon  # noqa: E402
+from sphinx.ext import autosummary, napoleon  # noqa: E402
 
 import minttt  # noqa: E402
 
@@ -31,17 +34,41 @@ version = release = minttt.__version__
 extensions = [
     "myst_nb",  # Markdown pages (MyST) and the notebook with its stored outputs
     "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",  # a page per module (docs/_templates/autosummary/module.rst)
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
     "sphinx.ext.intersphinx",
 ]
-exclude_patterns = ["_build", "_inventories", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_inventories", "_templates", "Thumbs.db", ".DS_Store"]
 root_doc = "index"
 
-# MyST: ::: fences for directives (``` stays code only), anchors for every heading down to ####
-myst_enable_extensions = ["colon_fence", "deflist"]
+# MyST: ::: fences for directives (``` stays code only), anchors for every heading down to ####;
+# {{ name }} substitutions for the figures that change (below)
+myst_enable_extensions = ["colon_fence", "deflist", "substitution"]
 myst_heading_anchors = 4
 nb_execution_mode = "off"  # the notebook's outputs are stored; tests/test_docs.py executes it
+
+
+def frontier_figures(bounds: Path) -> dict[str, str]:
+    """The frontier's bounds as page substitutions, from ``results/games/bounds.json``: a page
+    writes ``{{ x444_lower }}`` or ``{{ o343_upper }}`` (X or O, then m, n, k), not the figure."""
+    roles = {"first-any-lookup-entries": "x", "second-lookup-entries": "o"}
+    figures = {}
+    for name, record in json.loads(bounds.read_text("utf-8"))["variants"].items():
+        variant, _, game = name.partition("@mnk:")
+        if variant in roles:
+            key = roles[variant] + game.replace(",", "")
+            figures[f"{key}_lower"] = f"{record['lower']:,}"
+            figures[f"{key}_upper"] = f"{record['upper']:,}"
+            figures[key] = (  # {{ x444 }}: "**46**, proven" or "460 .. 1,287"
+                f"**{record['upper']:,}**, proven"
+                if record["optimal"]
+                else f"{record['lower']:,} .. {record['upper']:,}"
+            )
+    return figures
+
+
+myst_substitutions = frontier_figures(ROOT / "results" / "games" / "bounds.json")
 
 # every reference must resolve: -W makes a warning an error, nitpicky checks every type name
 nitpicky = True
@@ -72,6 +99,53 @@ autodoc_default_options = {
     "ignore-module-all": True,
     "undoc-members": True,
 }
+# A page per module: each API chapter (docs/api/*.rst) lists its packages and modules in an
+# ``autosummary`` table; autosummary writes a page for each (docs/api/generated/, not committed)
+# and, through the template, for every public submodule of a package, down the tree.
+templates_path = ["_templates"]
+autosummary_generate = True
+autosummary_context = {
+    # compiled extension modules (C, built by setup.py where a compiler is at hand) get no page:
+    # internals of the checkers whose pages say what they do, present only where built
+    "compiled": sorted(
+        ".".join((*p.relative_to(ROOT).parent.parts, p.name.partition(".")[0]))
+        for p in (ROOT / "minttt").rglob("*")
+        if p.suffix in (".so", ".pyd")
+    ),
+}
+_import_by_name = autosummary._import_by_name
+
+
+def _module_first(name: str, grouped_exception: bool = True) -> tuple:
+    """autosummary reads ``a.b`` as the attribute ``b`` of ``a`` before the module ``a.b``; a
+    package exporting a function named as its module (``minttt.render.board``: the module, and
+    ``board``, the function ``minttt.render`` exports) would get a page for the function. A
+    minttt module comes first here; every other name is read as autosummary reads it."""
+    if name.startswith("minttt."):
+        try:
+            return importlib.import_module(name), None, name
+        except ImportError:
+            pass
+    return _import_by_name(name, grouped_exception)
+
+
+autosummary._import_by_name = _module_first
+
+
+def _remove_stale_pages(app: Sphinx) -> None:
+    """autosummary writes a page per module but never removes one, and reads the pages it wrote
+    before for more modules: a page of a module that is gone (or has no ``.py``: compiled), or
+    a package's page listing one, is removed here, and autosummary writes the right ones."""
+    modules = {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in (ROOT / "minttt").rglob("*.py")
+    }
+    for page in (Path(app.srcdir) / "api" / "generated").glob("*.rst"):
+        listed = re.findall(r"^   (\w+)$", page.read_text("utf-8"), re.M)  # the template's table
+        if not {page.stem, *(f"{page.stem}.{name}" for name in listed)} <= modules:
+            page.unlink(missing_ok=True)
+
+
 autodoc_typehints = "signature"
 python_maximum_signature_line_length = 90
 napoleon_google_docstring = False
@@ -150,6 +224,7 @@ def setup(app: Sphinx) -> None:
     """Run napoleon through the filter above instead of on every docstring; resolve short
     names before intersphinx (priority 400 < its 500)."""
     app.connect("missing-reference", _resolve_short, priority=400)
+    app.connect("builder-inited", _remove_stale_pages, priority=400)  # before autosummary's
     app.connect("autodoc-process-signature", _factory_defaults)
     listeners = app.events.listeners["autodoc-process-docstring"]
     for listener in list(listeners):

@@ -138,18 +138,12 @@ def test_bash_blocks_name_real_commands_and_options(page: Path) -> None:
 
 
 def test_the_api_reference_covers_every_public_name_and_module() -> None:
+    """Every name of ``minttt.__all__`` is in the front door's table (that every module has a
+    page of its own: tests/test_api_docs.py)."""
     api = "\n".join(p.read_text("utf-8") for p in (ROOT / "docs" / "api").glob("*.rst"))
-    documented = set(re.findall(r"^\.\. automodule:: ([\w.]+)", api, re.M))
     for name in minttt.__all__:
         if name != "__version__":
             assert f":py:obj:`minttt.{name} <" in api, f"minttt.{name} is not in docs/api/index.rst"
-    modules = {
-        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
-        for p in (ROOT / "minttt").rglob("*.py")
-    }
-    hidden = {m for m in modules if m.startswith("minttt.cli") or m == "minttt.__main__"}
-    undocumented = sorted(modules - hidden - documented - {"minttt"})
-    assert not undocumented, f"modules in no API page: {undocumented}"
 
 
 def test_every_public_name_has_a_docstring() -> None:
@@ -194,8 +188,8 @@ def test_license_citation_changelog_and_one_version() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
     assert "version" not in project and "version" in project["dynamic"]
     changelog = (ROOT / "CHANGELOG.md").read_text("utf-8")
-    assert "## Unreleased" in changelog
-    assert f"## {minttt.__version__} - " in changelog, "each release has its changelog section"
+    assert "\n## [Unreleased]\n" in changelog  # Keep a Changelog
+    assert f"\n## [{minttt.__version__}] - " in changelog, "each release has its changelog section"
     assert f'repository-code: "{project["urls"]["Source"]}"' in citation
 
 
@@ -212,7 +206,8 @@ def test_the_package_is_ready_for_an_index() -> None:
     requirements = [*project["dependencies"]]
     for extra in project["optional-dependencies"].values():
         requirements += extra
-    assert not [r for r in requirements if "==" in r], "exact versions belong in the lock"
+    pinned = [r for r in requirements if "==" in r.split(";", 1)[0]]  # not a marker's ==
+    assert not pinned, "exact versions belong in the lock"
 
 
 def test_the_intersphinx_inventories_are_the_scripts_own() -> None:
@@ -296,32 +291,11 @@ def test_the_site_builds_strict_and_reads_clean(tmp_path: Path) -> None:
     assert _check_site().check_site(tmp_path) == []
     notebook = (tmp_path / "notebook.html").read_text("utf-8")
     assert "win 97.92%" in notebook and "cell_output" in notebook  # its stored outputs
-    game = (tmp_path / "api" / "game.html").read_text("utf-8")
+    game = (tmp_path / "api" / "generated" / "minttt.game.rules.html").read_text("utf-8")
     assert "viewcode-link" in game and 'id="minttt.game.rules.Board"' in game
     assert minttt.__version__ in (tmp_path / "index.html").read_text("utf-8")
     assert "Unreleased" in (tmp_path / "changelog.html").read_text("utf-8")
     assert list((tmp_path / "_images").glob("*.svg")), "the guides show the library's pictures"
-
-
-def _quick_start_text(page: Path) -> str:
-    text = page.read_text("utf-8")
-    start = text.index("## Quick start")
-    return " ".join(text[start : text.index("\n## ", start + 1)].split())
-
-
-@pytest.mark.parametrize("page", [ROOT / "README.md", ROOT / "docs" / "index.md"], ids=str)
-def test_the_quick_start_quotes_the_benchmarks(page: Path) -> None:
-    """The quick start's times and test count are ``results/bench.json``'s (areas
-    ``reproduce`` and ``tests``): run ``scripts/bench.py reproduce tests`` and quote them."""
-    import json
-
-    bench = json.loads((ROOT / "results" / "bench.json").read_text())
-    readme, quick = bench["tests"]["readme"], bench["tests"]["quick_loop"]
-    text = _quick_start_text(page)
-    assert f"({bench['reproduce']['now']['wall_seconds']:.0f} s on 2 cores" in text
-    assert f"{readme['passed']:,} tests" in text
-    assert f"in one process ({readme['wall_seconds']:.0f} s)" in text
-    assert f"({quick['wall_seconds']:.0f} s on 2 cores)" in text
 
 
 @pytest.mark.slow

@@ -1,4 +1,5 @@
-"""003's two encodings as plain CNF: a :class:`Variant` and a game graph in, a :class:`Formula` out.
+"""003's two encodings as plain CNF: a :class:`~minttt.formula.variants.Variant` and a game graph
+in, a :class:`~minttt.formula.encode.Formula` out.
 
 ``tree`` (per node, 003's ``MakeGraphExpressionAll``): one variable per canonical position reached
 from the start when the table side plays only allowed moves and the opponent plays anything. The
@@ -139,14 +140,37 @@ class Formula(Record):
         return _variable_names(self.num_vars, self.parts, self.shared)
 
     def counts(self) -> dict[str, int]:
-        """Position and edge variables (003's "verts" and "edges"), summed over parts."""
+        """Position and edge variables (003's "verts" and "edges"), summed over parts.
+
+        >>> from minttt.game.graph import build_graph
+        >>> from minttt.formula.variants import Variant
+        >>> encode(build_graph(), Variant("first", "center", "lookup", "entries")).counts()
+        {'positions': 95, 'edges': 201}
+
+        Returns
+        -------
+        dict[str, int]
+            ``positions``: the position variables, ``edges``: the edge variables (0 for the tree
+            encoding, which has none).
+        """
         return {
             "positions": sum(len(p.positions) for p in self.parts),
             "edges": sum(len(p.edges) for p in self.parts),
         }
 
     def cost(self, true_vars: frozenset[int] | set[int]) -> int:
-        """The objective value of an assignment given as its set of true variables."""
+        """The objective value of an assignment given as its set of true variables.
+
+        Parameters
+        ----------
+        true_vars
+            The variables set true (the positive literals of a model).
+
+        Returns
+        -------
+        int
+            How many objective literals are true: the size of the table the model stands for.
+        """
         return sum(1 for v in self.objective if v in true_vars)
 
 

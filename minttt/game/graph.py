@@ -83,6 +83,16 @@ class Graph(Record):
         >>> g = Graph.from_arrays(build_array_graph(TIC_TAC_TOE))
         >>> len(g), g.examined, g.value(g.root), g == build_graph()
         (765, 2271, 0, True)
+
+        Parameters
+        ----------
+        graph
+            A symmetric array graph (:func:`minttt.game.arrays.build_array_graph`).
+
+        Returns
+        -------
+        Graph
+            The symmetric graph of the same game, its minimax values already filled in.
         """
         hashes = graph.hash.tolist()
         boards = dict(zip(hashes, map(tuple, graph.cells().tolist()), strict=True))
@@ -111,28 +121,95 @@ class Graph(Record):
         return max(self.boards)
 
     def board(self, h: int) -> Board:
-        """The board of position ``h``."""
+        """The board of position ``h``.
+
+        Parameters
+        ----------
+        h
+            A position of the graph (a board hash; canonical when ``symmetric``).
+
+        Returns
+        -------
+        Board
+            Its board, under the graph's rules (the canonical board when ``symmetric``).
+        """
         return Board(self.boards[h], self.rules)
 
     def depth(self, h: int) -> int:
-        """Pieces on the board of position ``h``."""
+        """Pieces on the board of position ``h``.
+
+        Parameters
+        ----------
+        h
+            A position of the graph.
+
+        Returns
+        -------
+        int
+            The plies played to reach it, 0 at the root.
+        """
         return self.rules.cells - self.boards[h].count(EMPTY)
 
     def to_move(self, h: int) -> int:
-        """Who moves at ``h``: 1 (X) or 2 (O)."""
+        """Who moves at ``h``: 1 (X) or 2 (O).
+
+        Parameters
+        ----------
+        h
+            A position of the graph.
+
+        Returns
+        -------
+        int
+            1 (X) when the board holds as many x as o, else 2 (O); also at a finished game.
+        """
         cells = self.boards[h]
         return X if cells.count(X) == cells.count(O) else O
 
     def is_terminal(self, h: int) -> bool:
-        """Whether the game is over at ``h`` (a line, or a full board)."""
+        """Whether the game is over at ``h`` (a line, or a full board).
+
+        Parameters
+        ----------
+        h
+            A position of the graph.
+
+        Returns
+        -------
+        bool
+            True when ``h`` has no children.
+        """
         return not self.children[h]
 
     def winner(self, h: int) -> int:
-        """Who made a line at ``h`` (0 when nobody did)."""
+        """Who won at ``h`` (0 when nobody did).
+
+        Parameters
+        ----------
+        h
+            A position of the graph.
+
+        Returns
+        -------
+        int
+            1 (X) or 2 (O), under the rules' misère setting (there the maker of the line
+            loses), or 0 when the board holds no line.
+        """
         return self.rules.winner(self.boards[h])
 
     def value(self, h: int) -> int:
-        """Minimax value from X's side: +1 X wins, 0 draw, -1 O wins."""
+        """Minimax value from X's side: +1 X wins, 0 draw, -1 O wins.
+
+        Parameters
+        ----------
+        h
+            A position of the graph.
+
+        Returns
+        -------
+        int
+            The value under perfect play by both sides from ``h`` (:attr:`values`).
+        """
         return self.values[h]
 
     @cached_property
@@ -141,7 +218,25 @@ class Graph(Record):
         return minimax_values(self)
 
     def child(self, h: int, move: int) -> int:
-        """The position reached from ``h`` by ``move`` (InputError for an illegal move)."""
+        """The position reached from ``h`` by ``move`` (InputError for an illegal move).
+
+        Parameters
+        ----------
+        h
+            A position of the graph.
+        move
+            A cell of ``h``'s own board (the canonical board when ``symmetric``).
+
+        Returns
+        -------
+        int
+            The child's hash (canonical when ``symmetric``).
+
+        Raises
+        ------
+        InputError
+            When ``move`` is not a legal move at ``h``.
+        """
         for m, c in self.children[h]:
             if m == move:
                 return c
@@ -155,6 +250,23 @@ class Graph(Record):
         ``optimal``: every move that keeps the position's minimax value (003's best moves).
         ``never-lose``: every move after which the mover still cannot be forced to lose (in a lost
         position, every move). Each answer is kept: every encoding of a variant asks again.
+
+        Parameters
+        ----------
+        h
+            A position of the graph.
+        criterion
+            ``optimal`` (default) or ``never-lose`` (a :class:`~minttt.vocabulary.Criterion`).
+
+        Returns
+        -------
+        tuple[int, ...]
+            The allowed moves, cells of ``h``'s own board in move order; none at a finished game.
+
+        Raises
+        ------
+        InputError
+            For an unknown criterion.
         """
         memo = self._allowed
         key = (h, criterion)
@@ -181,7 +293,28 @@ class Graph(Record):
 
     def allowed_walk(self, side: int, criterion: str, opening: int | None) -> tuple[Visit, ...]:
         """:func:`walk_own_play` of ``side`` following every allowed move (:func:`table_moves`),
-        kept: every encoding of a side's table walks it (the 18 standard variants walk 5)."""
+        kept: every encoding of a side's table walks it (the 18 standard variants walk 5).
+
+        Parameters
+        ----------
+        side
+            The side the table plays: 1 (X) or 2 (O).
+        criterion
+            ``optimal`` or ``never-lose``: which moves the table may answer (:meth:`allowed`).
+        opening
+            X's first move when it is fixed (a cell of the root's board), or None for every
+            allowed opening.
+
+        Returns
+        -------
+        tuple[Visit, ...]
+            Every position the walk reaches, breadth first, each once.
+
+        Raises
+        ------
+        InputError
+            For an unknown criterion (from :meth:`allowed`).
+        """
         memo = self._walks
         key = (side, criterion, opening)
         if key not in memo:
@@ -204,7 +337,13 @@ class Graph(Record):
         return {h: tuple(dict.fromkeys(c for _, c in kids)) for h, kids in self.children.items()}
 
     def by_depth(self) -> list[list[int]]:
-        """Node hashes grouped by depth, each group sorted."""
+        """Node hashes grouped by depth, each group sorted.
+
+        Returns
+        -------
+        list[list[int]]
+            ``cells + 1`` groups: item ``d`` holds the positions with ``d`` pieces.
+        """
         groups: list[list[int]] = [[] for _ in range(self.rules.cells + 1)]
         for h in self.boards:
             groups[self.depth(h)].append(h)
@@ -214,6 +353,13 @@ class Graph(Record):
         """A networkx MultiDiGraph: nodes carry board, depth, to_move, value; edges carry the move.
 
         A MultiDiGraph because on the symmetric graph two moves can reach the same canonical child.
+
+        Returns
+        -------
+        networkx.MultiDiGraph
+            Nodes keyed by hash (attributes ``board``, ``depth``, ``to_move``, ``value``,
+            ``terminal``), an edge per move keyed by it; the graph's attributes ``game``,
+            ``symmetric`` and ``root``.
         """
         import networkx as nx
 

@@ -39,7 +39,7 @@ def mark(ok: bool) -> str:
 def report_head() -> list[str]:
     """The title and the legend of REPORT.md."""
     return [
-        "# minttt: every figure of the source documents beside ours",
+        "# minttt: every figure of the source documents beside minttt's",
         "",
         "Written by `minttt reproduce`; every figure here is recomputed on each run and a test "
         "fails "
@@ -57,7 +57,7 @@ def counts_markdown(counts: Mapping[str, Any]) -> list[str]:
     lines = [
         "## Counting the game (003, 001, 000)",
         "",
-        "| source | figure | source says | ours | |",
+        "| source | figure | source says | minttt | |",
         "| --- | --- | ---: | ---: | --- |",
     ]
     for source, what, said, (section, key) in COUNT_ROWS:
@@ -149,7 +149,7 @@ def tables_markdown(
         "",
         claim,
         "",
-        "| variant | 003 variables | ours | 003 optimum | ours (positions) | lookups "
+        "| variant | 003 variables | minttt | 003 optimum | minttt (positions) | lookups "
         "| proven, 2 families | |",
         "| --- | --- | --- | ---: | ---: | ---: | --- | --- |",
     ]

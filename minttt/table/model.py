@@ -135,7 +135,18 @@ class Table:
         return {e.hash: e for e in self.entries}
 
     def plays(self, side: int) -> bool:
-        """Whether the table plays ``side`` (1 = X, 2 = O)."""
+        """Whether the table plays ``side`` (1 = X, 2 = O).
+
+        Parameters
+        ----------
+        side
+            1 (X) or 2 (O).
+
+        Returns
+        -------
+        bool
+            True when the table's role is that side or ``both``.
+        """
         return self.role.plays(side)
 
     @property
@@ -144,11 +155,41 @@ class Table:
         return self.symmetry == Symmetry.NONE
 
     def entry(self, board: Board) -> Entry | None:
-        """The entry for ``board``'s canonical position (raw tables: the board itself), or None."""
+        """The entry for ``board``'s canonical position (raw tables: the board itself), or None.
+
+        Parameters
+        ----------
+        board
+            A real board of the table's game.
+
+        Returns
+        -------
+        Entry or None
+            The entry keyed by the board's canonical hash (a raw table: its own hash), its move
+            on the canonical board; None when the table has no such entry.
+        """
         return self.by_hash.get(board.hash if self.raw else board.canonical().hash)
 
     def move(self, board: Board) -> int:
-        """The move on the real ``board``; KeyError when the table has no answer there."""
+        """The move on the real ``board``; KeyError when the table has no answer there.
+
+        Parameters
+        ----------
+        board
+            A real board of the table's game, with the table's side to move.
+
+        Returns
+        -------
+        int
+            The cell to play on ``board`` itself: the entry's move mapped back from the
+            canonical board, or the fixed opening on the empty board when no entry holds it.
+
+        Raises
+        ------
+        KeyError
+            When the table has no entry for the board (and it is no empty board with a fixed
+            opening).
+        """
         if self.raw:
             e = self.by_hash.get(board.hash)
             if e is not None:
@@ -165,7 +206,20 @@ class Table:
         return unmap_cell(e.move, canon.transform, board.rules)
 
     def player(self, name: str | None = None) -> TablePlayer:
-        """A player (``minttt.game.player.Player``) that follows this table."""
+        """A player (``minttt.game.player.Player``) that follows this table.
+
+        Parameters
+        ----------
+        name
+            The player's name (default: the provenance's ``name``, else ``table(SIZE)``).
+
+        Returns
+        -------
+        TablePlayer
+            A player answering by one array read per move (:attr:`move_array`); its
+            ``choices`` are empty and its ``choose`` raises KeyError where the table has no
+            answer.
+        """
         return TablePlayer(self, name)
 
     @cached_property
@@ -206,7 +260,14 @@ class Table:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``minttt-table/1`` document (keys in a fixed order, provenance keys sorted);
-        ``symmetry`` appears only for raw tables, so symmetric files are unchanged."""
+        ``symmetry`` appears only for raw tables, so symmetric files are unchanged.
+
+        Returns
+        -------
+        dict[str, Any]
+            ``format``, ``game``, ``role``, ``opening``, ``criterion``, (``symmetry``),
+            ``hash``, ``size``, ``entries`` and ``provenance``: what :meth:`from_dict` reads.
+        """
         head = {
             "format": FORMAT,
             "game": self.game,
@@ -226,7 +287,25 @@ class Table:
 
     @classmethod
     def from_dict(cls, data: Any) -> Table:
-        """Validate (schema, then meaning) and build; InputError names the first bad field."""
+        """Validate (schema, then meaning) and build; InputError names the first bad field.
+
+        Parameters
+        ----------
+        data
+            A parsed ``minttt-table/1`` document (:meth:`to_dict`'s shape).
+
+        Returns
+        -------
+        Table
+            The table the document describes.
+
+        Raises
+        ------
+        InputError
+            Naming the first field the schema refuses or whose meaning is wrong: another
+            format, an unknown role, criterion or game, a hash convention not the game's, an
+            entry that does not fit the game, a size that is not the count of entries.
+        """
         _check_schema(data)
         return build_table(
             role=data["role"],
@@ -241,7 +320,13 @@ class Table:
         )
 
     def to_json(self) -> str:
-        """Deterministic text: one entry per line, no timestamps, trailing newline."""
+        """Deterministic text: one entry per line, no timestamps, trailing newline.
+
+        Returns
+        -------
+        str
+            The JSON of :meth:`to_dict`, as the table file holds it (:func:`save_table`).
+        """
         d = self.to_dict()
         lines = ["{"]
         for key in _KEYS[:5] + (("symmetry",) if self.raw else ()) + _KEYS[5:]:
