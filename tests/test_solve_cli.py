@@ -191,9 +191,14 @@ def test_encode_cli(tmp_path):
 
 @pytest.mark.slow
 def test_encode_all(tmp_path):
-    r = run("encode", "--all", str(tmp_path))
+    r = run("encode", "--all", "--out", str(tmp_path))
     assert r.exit_code == 0, r.output
     assert len(list(tmp_path.glob("*.wcnf"))) == len(list(tmp_path.glob("*.smt2"))) == 18
+    old = run("encode", "--all", str(tmp_path / "old"))  # the old spelling, for one release
+    assert old.exit_code == 0 and "--all FOLDER is deprecated" in old.stderr
+    assert len(list((tmp_path / "old").glob("*.wcnf"))) == 18
+    alone = run("encode", "--all")
+    assert alone.exit_code == 2 and alone.stderr.count("\n") == 1 and "--out FOLDER" in alone.stderr
 
 
 def test_a_solvers_table_is_what_the_file_check_would_build():

@@ -18,14 +18,14 @@ The grammar every command keeps:
   ``solve``, ``encode``, ``scale``): any name :meth:`minttt.game.rules.Rules.from_name` reads
   (``3x3``, ``3x4``, ``4x4``, ``4x4k3``, ``mnk:M,N,K``, each with ``-misere``), the one parser.
 - **What a command writes is ``--out PATH``** (``-o`` where a command has a short form): a file,
-  or a folder for a command that writes several (one exception is left: ``encode --all
-  FOLDER``). State a run resumes from is ``--checkpoint PATH``.
+  or a folder for a command that writes several (``encode --all --out FOLDER``). State a run
+  resumes from is ``--checkpoint PATH``.
 - Everything else is an option with a value or a flag.
 
 An old spelling keeps working for one release, with one line on stderr naming the new one
 (:func:`minttt.cli.common.old_spelling`): ``web --table PATH`` ("--table is deprecated: minttt
 web TABLE"), ``play --table/-t PATH``, ``search --board/-b BOARD`` and ``scale GAME`` (now
-``scale --game GAME``).
+``scale --game GAME``), ``encode --all FOLDER`` (now ``encode --all --out FOLDER``).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from minttt.cli.common import (
     game_option,
     guarded,
     number_option,
+    old_spelling,
     path_option,
     say_wrote,
     word_option,
@@ -32,7 +33,9 @@ def encode_command(
         help="role[-opening]-encoding-objective[-never-lose], e.g. first-center-lookup-entries",
     ),
     fmt: str = option("wcnf", "--format", metavar="FORMAT", help="wcnf or smt2."),
-    out: Path | None = path_option(None, "--out", help="Output file (default: stdout)."),
+    out: Path | None = path_option(
+        None, "--out", help="Output file (default: stdout); with --all, the folder."
+    ),
     game: str = game_option(),
     optimum: bool = option(
         True,
@@ -42,11 +45,8 @@ def encode_command(
     timeout: float = number_option(
         60.0, "--timeout", help="Seconds for the optimum (header only)."
     ),
-    all_dir: Path | None = path_option(
-        None,
-        "--all",
-        metavar="FOLDER",
-        help="Write every standard 3x3 variant in both formats into this folder.",
+    all_: bool = option(
+        False, "--all", help="Write every standard 3x3 variant in both formats into --out FOLDER."
     ),
     symmetry: Symmetry = word_option(
         Symmetry,
@@ -65,15 +65,15 @@ def encode_command(
     fmt
         wcnf, smt2.
     out
-        Output file (default: stdout).
+        Output file (default: stdout); with --all, the folder.
     game
         A game name: 3x3, 3x4, 4x4, MxN[kK] or mnk:M,N,K, each with -misere if wanted.
     optimum
         Solve first (RC2) to put the optimum in the header.
     timeout
         Seconds for the optimum (header only).
-    all_dir
-        Write every standard 3x3 variant in both formats into this folder.
+    all_
+        Write every standard 3x3 variant in both formats into --out FOLDER.
     symmetry
         full: canonical positions; none: the raw positions.
 
@@ -85,11 +85,18 @@ def encode_command(
     """
 
     symmetric = symmetry is Symmetry.FULL
-    if all_dir is not None:
-        _encode_all(all_dir, variant, symmetric)
+    if all_:
+        if out is None and variant is not None:  # the old spelling, --all FOLDER
+            out = old_spelling(
+                None, Path(variant), "--all FOLDER", "minttt encode --all --out FOLDER"
+            )
+            variant = None
+        if out is None:
+            raise InputError("--all writes a folder: give --out FOLDER")
+        _encode_all(out, variant, symmetric)
         return
     if variant is None:
-        raise InputError("give a VARIANT such as first-center-lookup-entries (or --all DIR)")
+        raise InputError("give a VARIANT such as first-center-lookup-entries (or --all --out DIR)")
     text = _encode_one(variant, fmt, game, symmetric, timeout, optimum)
     if out is None:
         sys.stdout.write(text)
@@ -104,7 +111,7 @@ def register(app: Group) -> None:
 
 
 def _encode_all(all_dir: Path, variant: str | None, symmetric: bool) -> None:
-    """``--all DIR``: every standard variant in both formats."""
+    """``--all --out DIR``: every standard variant in both formats."""
 
     if variant is not None:
         raise InputError("--all writes every variant; drop VARIANT")
