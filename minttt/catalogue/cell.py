@@ -204,6 +204,26 @@ def _certify_minimum(
         _ship_by_cores(result, graph, formula, seconds, drat_trim)
 
 
+def _relaxed_cores(
+    variant: Any, graph: Any, formula: ArrayFormula, seconds: float, drat_trim: Path | None
+) -> Any:
+    """Relaxed cores run to exhaustion for ``seconds`` at most (the certificate), or None when
+    they ran out of time."""
+    try:
+        return build_cores_certificate(
+            variant,
+            "",
+            graph=graph,
+            formula=formula,
+            seconds=seconds,
+            drat_trim=drat_trim,
+            relax=True,
+            exhaust=True,
+        )
+    except OutOfTime:
+        return None
+
+
 def _ship_by_cores(
     result: CellResult,
     graph: ArrayGraph,
@@ -217,18 +237,8 @@ def _ship_by_cores(
     ships (the refutation's record stays in ``index.json``); else the cell stays proven by the
     refutation alone, its proof not shipped (``certificate`` null)."""
     record, variant = result.record, result.cell.variant
-    try:
-        cert = build_cores_certificate(
-            variant,
-            "",
-            graph=graph,
-            formula=formula,
-            seconds=seconds,
-            drat_trim=drat_trim,
-            relax=True,
-            exhaust=True,
-        )
-    except OutOfTime:
+    cert = _relaxed_cores(variant, graph, formula, seconds, drat_trim)
+    if cert is None:
         return
     lower = int(cert.record["lower"])
     if lower > record["upper"] or (cert.record["exact"] and lower < record["upper"]):
@@ -291,18 +301,8 @@ def _certify_by_cores(
     early), else ``certified_lower`` beside RC2's bound, so that every bounded cell has a
     certified bound below where a core is found."""
     record = result.record
-    try:
-        cert = build_cores_certificate(
-            variant,
-            "",
-            graph=graph,
-            formula=formula,
-            seconds=seconds,
-            drat_trim=drat_trim,
-            relax=True,
-            exhaust=True,
-        )
-    except OutOfTime:
+    cert = _relaxed_cores(variant, graph, formula, seconds, drat_trim)
+    if cert is None:
         return
     lower = int(cert.record["lower"])
     if cert.model is not None:  # the minimum, and a table of it
