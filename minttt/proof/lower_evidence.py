@@ -7,8 +7,9 @@ the one its evidence states, never its ``lower`` field (:func:`minttt.proof.lowe
   over a core stands for it), and the file must be consistent in itself (:func:`cores_summary`);
 * a shipped CNF states its bound and variant in its first comment lines (:func:`cnf_claim`);
 * a proof's text must be at least as long as the lines it must hold: every core's clause, then
-  every group's or totalizer root's unit, then the empty clause (:func:`proof_floor`), its
-  size read from the xz file's own index (:func:`xz_text_size`) without decompressing it.
+  every group's or totalizer root's unit, then the empty clause (the summary's
+  ``proof_floor``), its size read from the xz file's own index (:func:`xz_text_size`) without
+  decompressing it.
 
 None of this checks a proof: ``minttt recheck`` makes a record's CNF again and checks its proof.
 A cores file's summary is a function of its bytes alone (and the record's variable count), so it
