@@ -5,8 +5,8 @@ catalogue`` makes when it resumes a run and ``reproduce`` makes before it report
 
 Nothing of the state is taken on its word: a proven cell needs a checked certificate of its
 minimum, an ``index.json`` record whose files exist and match
-(:func:`minttt.proof.index.check_record`) or a ``lower-bounds.json`` record of that bound (read back by
-:func:`minttt.proof.lower.checked_lower`), and its table (SHA-256 as recorded, that many
+(:func:`minttt.proof.index.check_record`) or a ``lower-bounds.json`` record of that bound (read
+back by :func:`minttt.proof.lower.checked_lower`), and its table (SHA-256 as recorded, that many
 entries); a certified lower bound a checked record of ``lower-bounds.json``. Every cell keeps
 ``lower <= upper`` (a proven one ``lower == upper``), and a never-lose cell's bounds stay at or
 below the optimal cell's table: a table that keeps the minimax value never loses.
