@@ -122,12 +122,13 @@ def test_the_pages_state_the_current_4x4_k4_bounds(page: str) -> None:
 
     root = GAMES.parent.parent
     text = (root / page).read_text("utf-8")
+    conf = None
     if page != "README.md":
         pytest.importorskip("sphinx")  # docs/conf.py imports it (the docs extra)
-    spec = importlib.util.spec_from_file_location("docs_conf", root / "docs" / "conf.py")
-    assert spec and spec.loader
-    conf = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(conf)
+        spec = importlib.util.spec_from_file_location("docs_conf", root / "docs" / "conf.py")
+        assert spec and spec.loader
+        conf = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(conf)
     split = {d["variant"]: d["lower"] for d in BOUNDS.get("opening_decomposition", [])}
     for role, name in (
         ("X", "first-any-lookup-entries@mnk:4,4,4"),
@@ -140,4 +141,4 @@ def test_the_pages_state_the_current_4x4_k4_bounds(page: str) -> None:
         else:
             key = f"{role.lower()}444"
             assert f"{{{{ {key} }}}}" in text, f"{page}: no {{{{ {key} }}}}"
-            assert conf.myst_substitutions[key] == f"{lower} .. {upper:,}"
+            assert conf is not None and conf.myst_substitutions[key] == f"{lower} .. {upper:,}"
